@@ -1,0 +1,8 @@
+// The registry of commands; one file per command in this folder.
+import type { CommandModule } from "yargs";
+import type { CommandContext } from "../main.ts";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type CommandFactory = (ctx: CommandContext) => CommandModule<any, any>;
+
+export const commands: CommandFactory[] = [];
