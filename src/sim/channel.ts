@@ -1,0 +1,146 @@
+// Go channels: unbuffered rendezvous or buffered with capacity N, close, and wait queues that the
+// kernel's select shares. Semantics follow the Go spec and runtime/chan.go.
+import { Deque } from "./deque.ts";
+import { GoPanic, KILLED, type Process, type Waker } from "./process.ts";
+
+/** A select waiting on several queues at once; the first case to fire marks it fired. */
+export interface SelectWait {
+  fired: boolean;
+}
+
+export class Waiter {
+  constructor(
+    readonly proc: Process,
+    readonly sel: SelectWait | null,
+    readonly caseIndex: number,
+    readonly value: unknown,
+  ) {}
+
+  get live(): boolean {
+    return this.proc.state !== KILLED && (this.sel === null || !this.sel.fired);
+  }
+}
+
+export class Chan<T> {
+  private readonly buf: Deque<T>;
+  readonly recvq = new Deque<Waiter>(4);
+  readonly sendq = new Deque<Waiter>(4);
+  private isClosed = false;
+
+  constructor(
+    private readonly waker: Waker,
+    readonly name: string,
+    readonly capacity: number,
+  ) {
+    if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError(`chan ${name}: bad capacity ${capacity}`);
+    this.buf = new Deque<T>(Math.max(1, Math.min(16, capacity)));
+  }
+
+  /** len(ch): the number of buffered values. */
+  get length(): number {
+    return this.buf.length;
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** A receive would not block. */
+  canRecv(): boolean {
+    return this.buf.length > 0 || this.isClosed || liveHead(this.sendq) !== undefined;
+  }
+
+  /** A send would not block (on a closed channel it would panic, which does not block either). */
+  canSend(): boolean {
+    return this.isClosed || liveHead(this.recvq) !== undefined || this.buf.length < this.capacity;
+  }
+
+  /** Sends if that does not block; false otherwise. Panics on a closed channel. */
+  trySend(value: T): boolean {
+    if (this.isClosed) throw new GoPanic(`send on closed channel ${this.name}`);
+    const r = liveHead(this.recvq);
+    if (r !== undefined) {
+      this.recvq.popFront();
+      this.deliverToReceiver(r, value, true);
+      return true;
+    }
+    if (this.buf.length < this.capacity) {
+      this.buf.pushBack(value);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * A non-blocking send that drops the value when nobody can take it: how the runtime delivers
+   * timer and ticker ticks into their capacity-1 channels.
+   */
+  offer(value: T): boolean {
+    return !this.isClosed && this.trySend(value);
+  }
+
+  /** Receives if that does not block; undefined otherwise. */
+  tryRecv(): { value: T | undefined; ok: boolean } | undefined {
+    if (this.buf.length > 0) {
+      const value = this.buf.popFront() as T;
+      // A blocked sender's value moves into the freed slot, keeping FIFO order.
+      const s = liveHead(this.sendq);
+      if (s !== undefined) {
+        this.sendq.popFront();
+        this.buf.pushBack(s.value as T);
+        this.releaseSender(s);
+      }
+      return { value, ok: true };
+    }
+    const s = liveHead(this.sendq);
+    if (s !== undefined) {
+      this.sendq.popFront();
+      this.releaseSender(s);
+      return { value: s.value as T, ok: true };
+    }
+    if (this.isClosed) return { value: undefined, ok: false };
+    return undefined;
+  }
+
+  /** close(ch): receivers get the zero value and ok=false; blocked senders panic. */
+  close(): void {
+    if (this.isClosed) throw new GoPanic(`close of closed channel ${this.name}`);
+    this.isClosed = true;
+    for (let r = this.recvq.popFront(); r !== undefined; r = this.recvq.popFront()) {
+      if (r.live) this.deliverToReceiver(r, undefined, false);
+    }
+    for (let s = this.sendq.popFront(); s !== undefined; s = this.sendq.popFront()) {
+      if (!s.live) continue;
+      if (s.sel !== null) s.sel.fired = true;
+      this.waker.wakeWithError(s.proc, new GoPanic(`send on closed channel ${this.name}`));
+    }
+  }
+
+  private deliverToReceiver(r: Waiter, value: T | undefined, ok: boolean): void {
+    if (r.sel !== null) {
+      r.sel.fired = true;
+      this.waker.wake(r.proc, { index: r.caseIndex, value, ok });
+    } else {
+      this.waker.wake(r.proc, { value, ok });
+    }
+  }
+
+  private releaseSender(s: Waiter): void {
+    if (s.sel !== null) {
+      s.sel.fired = true;
+      this.waker.wake(s.proc, { index: s.caseIndex, value: undefined, ok: true });
+    } else {
+      this.waker.wake(s.proc, undefined);
+    }
+  }
+}
+
+/** The first live waiter, dropping stale ones (fired selects, killed processes) on the way. */
+function liveHead(q: Deque<Waiter>): Waiter | undefined {
+  while (q.length > 0) {
+    const w = q.at(0);
+    if (w.live) return w;
+    q.popFront();
+  }
+  return undefined;
+}

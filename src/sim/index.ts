@@ -1,0 +1,16 @@
+// The kernel's public surface. It knows nothing of Kubernetes.
+export { Sim, type SimOptions, type RunResult } from "./kernel.ts";
+export {
+  sleep, call, recv, send, select, recvCase, sendCase, lock, rlock, wait, point, gosched,
+  type RecvResult, type SelectCase, type SelectResult,
+} from "./ops.ts";
+export { Chan } from "./channel.ts";
+export { Mutex, RWMutex, WaitGroup } from "./sync.ts";
+export { Timer, Ticker } from "./timer.ts";
+export { Rng, RngStreams } from "./rng.ts";
+export { ChoiceLog, type Choice, type ChoiceKind } from "./choices.ts";
+export { parseStrategy, formatStrategy, type StrategySpec } from "./strategy/index.ts";
+export { MemorySink, LineSink, Trace, type TraceRecord, type TraceSink } from "./trace.ts";
+export { DEFAULT_BOUNDS, isFailureVerdict, type Bounds, type Verdict } from "./bounds.ts";
+export { parseDuration, formatDuration, DurationError } from "./duration.ts";
+export { GoPanic, type Proc, type Process, type SpawnOptions } from "./process.ts";

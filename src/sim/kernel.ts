@@ -1,0 +1,379 @@
+// The kernel: a virtual clock and one scheduler under which Go-style goroutines run
+// deterministically. Every order Go leaves open goes through the strategy and is recorded.
+// It knows nothing of Kubernetes.
+import { TimerHeap, type TimedEntry } from "./heap.ts";
+import { Deque } from "./deque.ts";
+import { ChoiceLog, type ChoiceKind } from "./choices.ts";
+import { RngStreams, type Rng } from "./rng.ts";
+import { Chan } from "./channel.ts";
+import { Mutex, RWMutex, WaitGroup } from "./sync.ts";
+import { Timer, Ticker, type TimerHost } from "./timer.ts";
+import { Trace, type TraceRecord, type TraceSink } from "./trace.ts";
+import { DEFAULT_BOUNDS, type Bounds, type Verdict } from "./bounds.ts";
+import { makeStrategy, formatStrategy, ReplayDivergence, type Strategy, type StrategySpec } from "./strategy/index.ts";
+import { BLOCKED, DONE, KILLED, READY, RUNNING, SLEEPING, Process, type Proc, type SpawnOptions, type Waker } from "./process.ts";
+import { perform } from "./perform.ts";
+import type { Op } from "./ops.ts";
+import { diagnoseStuck, describePanic } from "./diagnose.ts";
+import { VERSION } from "../version.ts";
+
+export interface SimOptions {
+  seed: number | string;
+  strategy: StrategySpec;
+  bounds?: Partial<Bounds>;
+  sinks?: readonly TraceSink[];
+  /** Hash the trace (default true); benchmarks of the bare kernel turn it off. */
+  hash?: boolean;
+  /** Written into the "run" record and the replay key. */
+  runInfo?: Readonly<Record<string, unknown>> & { scenario?: string };
+}
+
+export interface RunResult {
+  verdict: Verdict;
+  diagnosis: string | null;
+  endMs: number;
+  events: number;
+  choices: ChoiceLog;
+  traceHash: string;
+  replayKey: string;
+}
+
+class Entry implements TimedEntry {
+  cancelled = false;
+  constructor(
+    readonly dueMs: number,
+    readonly seq: number,
+    readonly proc: Process | null,
+    readonly action: (() => void) | null,
+  ) {}
+}
+
+export class Sim implements Waker, TimerHost {
+  nowMs = 0;
+  readonly choices = new ChoiceLog();
+  readonly bounds: Bounds;
+  readonly ready = new Deque<Process>(64);
+  private readonly heap = new TimerHeap<Entry>();
+  private readonly streams: RngStreams;
+  private readonly strategy: Strategy;
+  private readonly trace: Trace;
+  private readonly procs = new Map<number, Process>();
+  private readonly nameCounts = new Map<string, number>();
+  private nextProcId = 1;
+  private nextEntrySeq = 0;
+  private events = 0;
+  private stepsThisInstant = 0;
+  private verdict: Verdict | null = null;
+  private diagnosis: string | null = null;
+  private running: Process | null = null;
+
+  constructor(private readonly opts: SimOptions) {
+    this.bounds = { ...DEFAULT_BOUNDS, ...opts.bounds };
+    this.streams = new RngStreams(opts.seed);
+    this.strategy = makeStrategy(opts.strategy, this.streams);
+    this.trace = new Trace(opts.sinks ?? [], { hash: opts.hash ?? true });
+  }
+
+  // ---- for models -------------------------------------------------------------------------
+
+  /** Spawns a goroutine. Names are stable and readable ("podworker/default/web"); repeats get "#2". */
+  go(name: string, body: () => Proc<unknown>, opts: SpawnOptions = {}): Process {
+    if (this.procs.size >= this.bounds.maxProcesses) {
+      throw new Error(`too many processes (bound ${this.bounds.maxProcesses}) while spawning ${name}`);
+    }
+    const seen = this.nameCounts.get(name) ?? 0;
+    this.nameCounts.set(name, seen + 1);
+    const unique = seen === 0 ? name : `${name}#${seen + 1}`;
+    const p = new Process(this.nextProcId++, unique, body(), opts.group ?? "", opts.daemon ?? false);
+    this.procs.set(p.id, p);
+    this.strategy.onSpawn(p);
+    this.ready.pushBack(p);
+    return p;
+  }
+
+  /** The process running now (null between steps). */
+  get current(): Process | null {
+    return this.running;
+  }
+
+  chan<T>(name: string, capacity = 0): Chan<T> {
+    return new Chan<T>(this, name, capacity);
+  }
+  mutex(name: string): Mutex {
+    return new Mutex(this, name);
+  }
+  rwmutex(name: string): RWMutex {
+    return new RWMutex(this, name);
+  }
+  waitGroup(name: string): WaitGroup {
+    return new WaitGroup(this, name);
+  }
+  newTimer(name: string, durationMs: number): Timer {
+    return new Timer(this, name, durationMs);
+  }
+  newTicker(name: string, periodMs: number): Ticker {
+    return new Ticker(this, name, periodMs);
+  }
+  /** time.After. */
+  after(name: string, durationMs: number): Chan<number> {
+    return new Timer(this, name, durationMs).C;
+  }
+
+  /** A named random stream derived from the seed; one per component. */
+  rng(stream: string): Rng {
+    return this.streams.get(stream);
+  }
+
+  /** A model's choice point among n options (recorded, replayable, chosen by the strategy). */
+  choose(n: number): number {
+    if (!Number.isInteger(n) || n < 1) throw new RangeError(`choose: bad option count ${n}`);
+    return n === 1 ? 0 : this.decide("value", n, null);
+  }
+
+  /**
+   * The order of a Go map iteration: a rotation of the (sorted) keys, one recorded choice.
+   * Go starts at a random bucket and offset; a rotation keeps that spirit without n! orders.
+   */
+  mapOrder<T>(sortedKeys: readonly T[]): T[] {
+    const n = sortedKeys.length;
+    const k = n <= 1 ? 0 : this.decide("value", n, null);
+    return k === 0 ? sortedKeys.slice() : [...sortedKeys.slice(k), ...sortedKeys.slice(0, k)];
+  }
+
+  emit(component: string, kind: string, fields?: Readonly<Record<string, unknown>>): TraceRecord {
+    return this.trace.emit(this.nowMs, component, kind, fields);
+  }
+
+  /** Ends the run after the current step (a checker saw enough, a model hit an impossible state). */
+  stop(verdict: Verdict, diagnosis: string | null = null): void {
+    if (this.verdict !== null) return;
+    this.verdict = verdict;
+    this.diagnosis = diagnosis;
+  }
+
+  /** Kills every process of a group at once (a kubelet restart): they never run again. */
+  killGroup(group: string): number {
+    let killed = 0;
+    for (const p of this.procs.values()) {
+      if (p.group !== group || !p.alive) continue;
+      p.state = KILLED;
+      this.procs.delete(p.id);
+      killed++;
+    }
+    this.purgeReady();
+    return killed;
+  }
+
+  // ---- Waker / TimerHost (for primitives) --------------------------------------------------
+
+  wake(p: Process, value: unknown): void {
+    p.resumeValue = value;
+    p.waitingOn = "";
+    p.state = READY;
+    this.ready.pushBack(p);
+  }
+  wakeWithError(p: Process, err: Error): void {
+    p.resumeError = err;
+    this.wake(p, undefined);
+  }
+  wakeToRetry(p: Process, op: Op): void {
+    p.retry = op;
+    this.wake(p, undefined);
+  }
+  schedule(dueMs: number, action: () => void): TimedEntry {
+    return this.pushEntry(dueMs, null, action);
+  }
+  cancel(entry: TimedEntry): void {
+    entry.cancelled = true;
+  }
+  sleepUntil(p: Process, dueMs: number, label: string): void {
+    p.state = SLEEPING;
+    p.waitingOn = label;
+    this.pushEntry(dueMs, p, null);
+  }
+  block(p: Process, waitingOn: string): void {
+    p.state = BLOCKED;
+    p.waitingOn = waitingOn;
+  }
+  decide(kind: ChoiceKind, n: number, procs: Deque<Process> | null): number {
+    const i = this.strategy.choose(kind, n, procs);
+    if (!(i >= 0 && i < n)) throw new Error(`strategy ${this.strategy.name} chose ${i} of ${n}`);
+    this.choices.push(kind, n, i);
+    return i;
+  }
+
+  // ---- the run loop ------------------------------------------------------------------------
+
+  run(): RunResult {
+    this.trace.emit(0, "sim", "run", {
+      ...this.opts.runInfo,
+      seed: this.opts.seed,
+      strategy: this.strategyName,
+      version: VERSION,
+    });
+    try {
+      while (this.verdict === null) {
+        if (this.ready.length === 0 && !this.advanceClock()) break;
+        if (this.ready.length > 0) this.step();
+      }
+    } catch (err) {
+      this.onKernelError(err);
+    }
+    return this.finish();
+  }
+
+  /** The strategy as the replay key names it; a replay keeps the name of the run it replays. */
+  get strategyName(): string {
+    const label = this.opts.runInfo?.strategy;
+    if (typeof label === "string") return label;
+    return this.opts.strategy.name === "replay" ? "replay" : formatStrategy(this.opts.strategy);
+  }
+
+  replayKey(): string {
+    const scenario = this.opts.runInfo?.scenario ?? "<scenario>";
+    return `kubelet-sim run ${scenario} --seed ${String(this.opts.seed)} --strategy ${this.strategyName}`;
+  }
+
+  private step(): void {
+    const i = this.ready.length > 1 ? this.decide("proc", this.ready.length, this.ready) : 0;
+    const p = this.ready.removeAt(i);
+    this.running = p;
+    p.state = RUNNING;
+    if (p.retry !== null) {
+      const op = p.retry;
+      p.retry = null;
+      if (!perform(this, p, op)) return this.park();
+    }
+    for (;;) {
+      if (!this.countStep(p)) return this.park();
+      let r: IteratorResult<Op, unknown>;
+      try {
+        const err = p.resumeError;
+        const value = p.resumeValue;
+        p.resumeError = null;
+        p.resumeValue = undefined;
+        r = err !== null ? p.gen.throw(err) : p.gen.next(value);
+      } catch (err) {
+        this.stop("panic", describePanic(p, this.nowMs, err, this.replayKey()));
+        return this.park();
+      }
+      if (r.done === true) {
+        p.state = DONE;
+        this.procs.delete(p.id);
+        return this.park();
+      }
+      if (!perform(this, p, r.value)) return this.park();
+      // A completed operation is a scheduling point: p stays first in line, others may go first.
+      if (this.ready.length > 0) {
+        p.state = READY;
+        this.ready.pushFront(p);
+        return this.park();
+      }
+    }
+  }
+
+  private park(): void {
+    this.running = null;
+  }
+
+  private countStep(p: Process): boolean {
+    this.events++;
+    if (++this.stepsThisInstant > this.bounds.maxStepsPerInstant) {
+      this.stop("livelock", `livelock: more than ${this.bounds.maxStepsPerInstant} steps at t=${this.nowMs}ms without time advancing (last: ${p.name})\nreplay: ${this.replayKey()}`);
+      return false;
+    }
+    if (this.events > this.bounds.maxEvents) {
+      this.stop("max-events", `stopped after ${this.bounds.maxEvents} events at t=${this.nowMs}ms (bound maxEvents)\nreplay: ${this.replayKey()}`);
+      return false;
+    }
+    return true;
+  }
+
+  /** Moves the clock to the next due entry and runs everything due then. False when nothing is left. */
+  private advanceClock(): boolean {
+    let e = this.heap.peek();
+    while (e !== undefined && e.cancelled) {
+      this.heap.pop();
+      e = this.heap.peek();
+    }
+    if (e === undefined) {
+      this.endQuiet();
+      return false;
+    }
+    if (e.dueMs > this.bounds.untilMs) {
+      this.nowMs = this.bounds.untilMs;
+      this.stop("until");
+      return false;
+    }
+    if (e.dueMs > this.nowMs) this.stepsThisInstant = 0;
+    this.nowMs = e.dueMs;
+    // Entries due now run in schedule order: timer actions fire, sleepers become ready.
+    while (e !== undefined && e.dueMs === this.nowMs) {
+      this.heap.pop();
+      if (!e.cancelled) this.fire(e);
+      e = this.heap.peek();
+    }
+    return true;
+  }
+
+  private fire(e: Entry): void {
+    if (e.action !== null) {
+      e.action();
+      return;
+    }
+    const p = e.proc!;
+    if (p.state !== SLEEPING) return;
+    this.wake(p, undefined);
+  }
+
+  private endQuiet(): void {
+    const stuck = [...this.procs.values()].filter((p) => p.state === BLOCKED && !p.daemon);
+    if (stuck.length > 0) this.stop("deadlock", diagnoseStuck(stuck, this.nowMs, this.replayKey()));
+    else this.stop(this.procs.size === 0 ? "completed" : "quiescent");
+  }
+
+  private onKernelError(err: unknown): void {
+    if (err instanceof ReplayDivergence) {
+      const who = this.running === null ? "" : ` (process ${this.running.name})`;
+      this.stop("diverged", `${err.message}, at t=${this.nowMs}ms${who}`);
+      return;
+    }
+    throw err;
+  }
+
+  private finish(): RunResult {
+    const verdict = this.verdict ?? "completed";
+    const traceHash = this.trace.digest();
+    this.trace.emit(this.nowMs, "sim", "end", {
+      verdict,
+      events: this.events,
+      endMs: this.nowMs,
+      traceHash,
+      ...(this.diagnosis === null ? {} : { diagnosis: this.diagnosis }),
+    });
+    this.trace.close();
+    return {
+      verdict,
+      diagnosis: this.diagnosis,
+      endMs: this.nowMs,
+      events: this.events,
+      choices: this.choices,
+      traceHash,
+      replayKey: this.replayKey(),
+    };
+  }
+
+  private pushEntry(dueMs: number, proc: Process | null, action: (() => void) | null): Entry {
+    if (!Number.isFinite(dueMs)) throw new RangeError(`cannot schedule at ${dueMs}`);
+    const e = new Entry(dueMs, this.nextEntrySeq++, proc, action);
+    this.heap.push(e);
+    return e;
+  }
+
+  private purgeReady(): void {
+    const keep = this.ready.toArray().filter((p) => p.state !== KILLED);
+    this.ready.clear();
+    for (const p of keep) this.ready.pushBack(p);
+  }
+}
+

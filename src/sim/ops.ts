@@ -1,0 +1,103 @@
+// The operations a process yields to the kernel, and the typed helpers models call with `yield*`:
+//   yield* sleep(1000);  const { value, ok } = yield* recv(ch);  yield* send(ch, v);
+//   const c = yield* select([recvCase(a), sendCase(b, v)], { default: true });
+import type { Proc } from "./process.ts";
+import type { Chan } from "./channel.ts";
+import type { Mutex, RWMutex, WaitGroup } from "./sync.ts";
+
+export const OP_SLEEP = 0;
+export const OP_RECV = 1;
+export const OP_SEND = 2;
+export const OP_SELECT = 3;
+export const OP_LOCK = 4;
+export const OP_RLOCK = 5;
+export const OP_WAIT = 6;
+export const OP_POINT = 7;
+export const OP_GOSCHED = 8;
+export const OP_WLOCK = 9;
+
+/** One shape for every operation keeps the kernel's dispatch monomorphic (and fast). */
+export class Op {
+  constructor(
+    readonly code: number,
+    readonly ms: number,
+    readonly target: unknown,
+    readonly value: unknown,
+    readonly label: string,
+  ) {}
+}
+
+export interface RecvResult<T> {
+  value: T | undefined;
+  ok: boolean;
+}
+
+export type SelectCase =
+  | { readonly dir: "recv"; readonly ch: Chan<unknown> | null }
+  | { readonly dir: "send"; readonly ch: Chan<unknown> | null; readonly value: unknown };
+
+export interface SelectResult {
+  /** Index of the case that fired, or -1 when the default branch was taken. */
+  index: number;
+  value: unknown;
+  ok: boolean;
+}
+
+export function recvCase<T>(ch: Chan<T> | null): SelectCase {
+  return { dir: "recv", ch: ch as Chan<unknown> | null };
+}
+
+export function sendCase<T>(ch: Chan<T> | null, value: T): SelectCase {
+  return { dir: "send", ch: ch as Chan<unknown> | null, value };
+}
+
+/** time.Sleep: blocks for ms of virtual time. sleep(0) is only a scheduling point. */
+export function* sleep(ms: number, label = "sleep"): Proc<void> {
+  yield new Op(OP_SLEEP, ms, null, null, label);
+}
+
+/** Work that takes virtual time (a CRI call, an apiserver request), named for diagnoses. */
+export function* call(ms: number, label: string): Proc<void> {
+  yield new Op(OP_SLEEP, ms, null, null, label);
+}
+
+/** <-ch. A nil channel (null) blocks forever, as in Go. */
+export function* recv<T>(ch: Chan<T> | null): Proc<RecvResult<T>> {
+  return (yield new Op(OP_RECV, 0, ch, null, "")) as RecvResult<T>;
+}
+
+/** ch <- value. Sending on a closed channel panics the process; on a nil channel blocks forever. */
+export function* send<T>(ch: Chan<T> | null, value: T): Proc<void> {
+  yield new Op(OP_SEND, 0, ch, value, "");
+}
+
+/** Go's select. When several cases are ready, which fires is a recorded choice point. */
+export function* select(cases: readonly SelectCase[], opts?: { default?: boolean }): Proc<SelectResult> {
+  return (yield new Op(OP_SELECT, 0, cases, opts?.default === true, "")) as SelectResult;
+}
+
+/** mu.Lock() for a Mutex, or the write lock of an RWMutex. Unlock is a plain call: mu.unlock(). */
+export function* lock(mu: Mutex | RWMutex): Proc<void> {
+  yield new Op(mu.kind === "rwmutex" ? OP_WLOCK : OP_LOCK, 0, mu, null, "");
+}
+
+export function* rlock(mu: RWMutex): Proc<void> {
+  yield new Op(OP_RLOCK, 0, mu, null, "");
+}
+
+export function* wait(wg: WaitGroup): Proc<void> {
+  yield new Op(OP_WAIT, 0, wg, null, "");
+}
+
+/**
+ * A point where Go could switch goroutines (e.g. a read of shared state). The running process
+ * stays first in line, so fifo keeps running it; other strategies may interleave another here.
+ */
+export function* point(label = "point"): Proc<void> {
+  yield new Op(OP_POINT, 0, null, null, label);
+}
+
+/** runtime.Gosched: yield to every other runnable process before continuing. */
+export function* gosched(): Proc<void> {
+  yield new Op(OP_GOSCHED, 0, null, null, "");
+}

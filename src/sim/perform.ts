@@ -1,0 +1,164 @@
+// How the kernel performs one yielded operation. Each function returns true when the process may
+// go on at once (its resume value is set) and false when it blocked or went to sleep.
+import {
+  Op, OP_GOSCHED, OP_WLOCK, OP_LOCK, OP_POINT, OP_RECV, OP_RLOCK, OP_SELECT, OP_SEND, OP_SLEEP, OP_WAIT,
+  type SelectCase,
+} from "./ops.ts";
+import { Waiter, type Chan } from "./channel.ts";
+import type { Mutex, RWMutex, WaitGroup } from "./sync.ts";
+import { GoPanic, READY, type Process } from "./process.ts";
+import type { Deque } from "./deque.ts";
+import type { ChoiceKind } from "./choices.ts";
+
+/** The kernel as the operations see it. */
+export interface KernelOps {
+  readonly nowMs: number;
+  readonly ready: Deque<Process>;
+  sleepUntil(p: Process, dueMs: number, label: string): void;
+  block(p: Process, waitingOn: string): void;
+  decide(kind: ChoiceKind, n: number, procs: null): number;
+}
+
+export function perform(k: KernelOps, p: Process, op: Op): boolean {
+  switch (op.code) {
+    case OP_SLEEP:
+      return doSleep(k, p, op);
+    case OP_RECV:
+      return doRecv(k, p, op.target as Chan<unknown> | null);
+    case OP_SEND:
+      return doSend(k, p, op.target as Chan<unknown> | null, op.value);
+    case OP_SELECT:
+      return doSelect(k, p, op.target as readonly SelectCase[], op.value === true);
+    case OP_LOCK:
+      return doLock(k, p, op.target as Mutex);
+    case OP_WLOCK:
+      return doWLock(k, p, op.target as RWMutex);
+    case OP_RLOCK:
+      return doRLock(k, p, op.target as RWMutex);
+    case OP_WAIT:
+      return doWait(k, p, op.target as WaitGroup);
+    case OP_POINT:
+      return true;
+    case OP_GOSCHED:
+      p.state = READY;
+      k.ready.pushBack(p);
+      return false;
+    default:
+      throw new Error(`process ${p.name} yielded something that is not a kernel operation`);
+  }
+}
+
+function doSleep(k: KernelOps, p: Process, op: Op): boolean {
+  if (!Number.isInteger(op.ms) || op.ms < 0) {
+    p.resumeError = new RangeError(`${op.label}: duration must be a whole number of ms >= 0, got ${op.ms}`);
+    return true;
+  }
+  if (op.ms === 0) return true;
+  k.sleepUntil(p, k.nowMs + op.ms, op.label);
+  return false;
+}
+
+function doRecv(k: KernelOps, p: Process, ch: Chan<unknown> | null): boolean {
+  if (ch === null) {
+    k.block(p, "chan receive (nil chan)");
+    return false;
+  }
+  const r = ch.tryRecv();
+  if (r !== undefined) {
+    p.resumeValue = r;
+    return true;
+  }
+  ch.recvq.pushBack(new Waiter(p, null, 0, undefined));
+  k.block(p, `chan receive ${ch.name}`);
+  return false;
+}
+
+function doSend(k: KernelOps, p: Process, ch: Chan<unknown> | null, value: unknown): boolean {
+  if (ch === null) {
+    k.block(p, "chan send (nil chan)");
+    return false;
+  }
+  if (ch.closed) {
+    p.resumeError = new GoPanic(`send on closed channel ${ch.name}`);
+    return true;
+  }
+  if (ch.trySend(value)) return true;
+  ch.sendq.pushBack(new Waiter(p, null, 0, value));
+  k.block(p, `chan send ${ch.name}`);
+  return false;
+}
+
+function doSelect(k: KernelOps, p: Process, cases: readonly SelectCase[], hasDefault: boolean): boolean {
+  const readyIdx: number[] = [];
+  for (let i = 0; i < cases.length; i++) {
+    const c = cases[i]!;
+    if (c.ch !== null && (c.dir === "recv" ? c.ch.canRecv() : c.ch.canSend())) readyIdx.push(i);
+  }
+  if (readyIdx.length > 0) {
+    // Go picks uniformly among ready cases; here that is a recorded choice.
+    const i = readyIdx[readyIdx.length > 1 ? k.decide("select", readyIdx.length, null) : 0]!;
+    return fireCase(p, cases[i]!, i);
+  }
+  if (hasDefault) {
+    p.resumeValue = { index: -1, value: undefined, ok: false };
+    return true;
+  }
+  const sel = { fired: false };
+  const names: string[] = [];
+  for (let i = 0; i < cases.length; i++) {
+    const c = cases[i]!;
+    if (c.ch === null) continue;
+    if (c.dir === "recv") c.ch.recvq.pushBack(new Waiter(p, sel, i, undefined));
+    else c.ch.sendq.pushBack(new Waiter(p, sel, i, c.value));
+    names.push(c.ch.name);
+  }
+  k.block(p, names.length === 0 ? "select (no cases)" : `select ${names.join(", ")}`);
+  return false;
+}
+
+function fireCase(p: Process, c: SelectCase, index: number): boolean {
+  const ch = c.ch!;
+  if (c.dir === "recv") {
+    const r = ch.tryRecv()!;
+    p.resumeValue = { index, value: r.value, ok: r.ok };
+    return true;
+  }
+  if (ch.closed) {
+    p.resumeError = new GoPanic(`send on closed channel ${ch.name}`);
+    return true;
+  }
+  ch.trySend(c.value);
+  p.resumeValue = { index, value: undefined, ok: true };
+  return true;
+}
+
+function doLock(k: KernelOps, p: Process, mu: Mutex): boolean {
+  if (mu.tryLock()) {
+    p.lockSinceMs = -1;
+    return true;
+  }
+  mu.enqueue(p);
+  k.block(p, `sync.Mutex.Lock ${mu.name}`);
+  return false;
+}
+
+function doRLock(k: KernelOps, p: Process, mu: RWMutex): boolean {
+  if (mu.tryRLock()) return true;
+  mu.readWaiters.pushBack(p);
+  k.block(p, `sync.RWMutex.RLock ${mu.name}`);
+  return false;
+}
+
+function doWLock(k: KernelOps, p: Process, mu: RWMutex): boolean {
+  if (mu.tryLock()) return true;
+  mu.writeWaiters.pushBack(p);
+  k.block(p, `sync.RWMutex.Lock ${mu.name}`);
+  return false;
+}
+
+function doWait(k: KernelOps, p: Process, wg: WaitGroup): boolean {
+  if (wg.count === 0) return true;
+  wg.waiters.pushBack(p);
+  k.block(p, `sync.WaitGroup.Wait ${wg.name}`);
+  return false;
+}

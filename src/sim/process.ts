@@ -1,0 +1,65 @@
+// A process is a goroutine: a generator that yields operations to the kernel and runs without
+// interruption between two yields, exactly like Go code between two blocking points.
+import type { Op } from "./ops.ts";
+
+export type Proc<T = void> = Generator<Op, T, unknown>;
+
+export const READY = 0;
+export const RUNNING = 1;
+export const BLOCKED = 2; // on a channel, select, mutex or wait group
+export const SLEEPING = 3; // on a timed wake-up
+export const DONE = 4;
+export const KILLED = 5;
+const STATE_NAMES = ["ready", "running", "blocked", "sleeping", "done", "killed"];
+
+export interface SpawnOptions {
+  /** A group lets a fault kill many processes at once (e.g. "kubelet" on a kubelet restart). */
+  group?: string;
+  /**
+   * A daemon may block forever without that being a deadlock (a worker waiting for work that
+   * never comes). The run is a deadlock only when a non-daemon process is stuck.
+   */
+  daemon?: boolean;
+}
+
+export class Process {
+  state = READY;
+  resumeValue: unknown = undefined;
+  resumeError: Error | null = null;
+  /** An operation to perform again before resuming (a woken mutex waiter that must re-compete). */
+  retry: Op | null = null;
+  /** When this process started waiting for a mutex (Go's starvation mode looks at it). */
+  lockSinceMs = -1;
+  /** What the process waits on, for deadlock diagnoses ("chan receive podUpdates"). */
+  waitingOn = "";
+
+  constructor(
+    readonly id: number,
+    readonly name: string,
+    readonly gen: Proc<unknown>,
+    readonly group: string,
+    readonly daemon: boolean,
+  ) {}
+
+  get alive(): boolean {
+    return this.state !== DONE && this.state !== KILLED;
+  }
+
+  describeState(): string {
+    return this.waitingOn === "" ? STATE_NAMES[this.state]! : this.waitingOn;
+  }
+}
+
+/** Waking processes is the kernel's; channels and locks call it through this interface. */
+export interface Waker {
+  readonly nowMs: number;
+  wake(p: Process, value: unknown): void;
+  wakeWithError(p: Process, err: Error): void;
+  /** Wake p to perform `op` again before it resumes (it lost a race for a lock). */
+  wakeToRetry(p: Process, op: Op): void;
+}
+
+/** A Go panic raised by a kernel primitive (send on a closed channel, unlock of an unlocked mutex). */
+export class GoPanic extends Error {
+  override name = "GoPanic";
+}

@@ -1,0 +1,103 @@
+// The trace: structured records of every observable step, streamed to sinks and digested into a
+// stable hash, so that "same seed, same trace" is one comparison.
+//
+// JSON-lines contract: one object per line; every record has t (virtual ms), seq (strictly
+// increasing), component and kind, in that order; records about a pod carry pod ("ns/name").
+// The first record is kind "run", the last kind "end" with the verdict and the traceHash of all
+// records before it.
+import { createHash, type Hash } from "node:crypto";
+
+export interface TraceRecord {
+  t: number;
+  seq: number;
+  component: string;
+  kind: string;
+  pod?: string;
+  [field: string]: unknown;
+}
+
+export interface TraceSink {
+  /** Set when the sink needs the canonical JSON line (file or stdout streaming). */
+  readonly wantsLines: boolean;
+  write(rec: TraceRecord, line: string | null): void;
+  /** Called once after the "end" record. */
+  close?(): void;
+}
+
+export class Trace {
+  private seq = 0;
+  private readonly hash: Hash | null;
+  private readonly wantsLines: boolean;
+
+  constructor(
+    private readonly sinks: readonly TraceSink[],
+    opts: { hash: boolean },
+  ) {
+    this.hash = opts.hash ? createHash("sha256") : null;
+    this.wantsLines = opts.hash || sinks.some((s) => s.wantsLines);
+  }
+
+  get recordCount(): number {
+    return this.seq;
+  }
+
+  /** Appends a record; fields keep the order the caller wrote them in (that order is canonical). */
+  emit(t: number, component: string, kind: string, fields?: Readonly<Record<string, unknown>>): TraceRecord {
+    const rec: TraceRecord = { t, seq: this.seq++, component, kind, ...fields };
+    if (this.sinks.length === 0 && this.hash === null) return rec;
+    const line = this.wantsLines ? JSON.stringify(rec) : null;
+    if (this.hash !== null) this.hash.update(line!).update("\n");
+    for (const s of this.sinks) s.write(rec, line);
+    return rec;
+  }
+
+  /** The digest of every record so far (hex sha256), or "" when hashing is off. */
+  digest(): string {
+    return this.hash === null ? "" : this.hash.copy().digest("hex");
+  }
+
+  close(): void {
+    for (const s of this.sinks) s.close?.();
+  }
+}
+
+/** Keeps every record in memory (tests, renderers of short runs). */
+export class MemorySink implements TraceSink {
+  readonly wantsLines = false;
+  readonly records: TraceRecord[] = [];
+  write(rec: TraceRecord): void {
+    this.records.push(rec);
+  }
+}
+
+/**
+ * Streams JSON lines through a write function, buffered in chunks, so a long run never needs its
+ * whole trace in memory. The caller owns the file (and writes it atomically).
+ */
+export class LineSink implements TraceSink {
+  readonly wantsLines = true;
+  private chunk: string[] = [];
+  private chunkChars = 0;
+
+  constructor(
+    private readonly writeChunk: (text: string) => void,
+    private readonly chunkLimitChars = 1 << 16,
+  ) {}
+
+  write(_rec: TraceRecord, line: string | null): void {
+    this.chunk.push(line!);
+    this.chunkChars += line!.length + 1;
+    if (this.chunkChars >= this.chunkLimitChars) this.flush();
+  }
+
+  flush(): void {
+    if (this.chunk.length === 0) return;
+    this.writeChunk(this.chunk.join("\n") + "\n");
+    this.chunk = [];
+    this.chunkChars = 0;
+  }
+
+  close(): void {
+    this.flush();
+  }
+}
