@@ -205,11 +205,14 @@ export class Sim implements Waker, TimerHost {
   // ---- the run loop ------------------------------------------------------------------------
 
   run(): RunResult {
+    // A fixed key order: the run record must read the same for a run and for its replay.
+    const { scenario, strategy: _label, ...rest } = this.opts.runInfo ?? {};
     this.trace.emit(0, "sim", "run", {
-      ...this.opts.runInfo,
+      scenario: scenario ?? null,
       seed: this.opts.seed,
       strategy: this.strategyName,
       version: VERSION,
+      ...rest,
     });
     try {
       while (this.verdict === null) {

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { recv, sleep, select, recvCase } from "../../src/sim/index.ts";
+import { harness } from "./helpers.ts";
+
+describe("timers and tickers", () => {
+  it("a ticker nobody reads keeps one tick and drops the rest (capacity 1)", () => {
+    const h = harness();
+    const t = h.sim.newTicker("tick", 1000);
+    h.sim.go("slow", function* () {
+      yield* sleep(3500);
+      for (let i = 0; i < 2; i++) h.log(`tick@${(yield* recv(t.C)).value}`);
+      t.stop();
+    });
+    h.run();
+    // Ticks at 1000 (kept), 2000 and 3000 (dropped), then 4000 read on time.
+    expect(h.lines()).toEqual(["3500:tick@1000", "4000:tick@4000"]);
+  });
+
+  it("ticks keep their phase after a drop (900 waits in C, 1200 is dropped)", () => {
+    const h = harness();
+    const t = h.sim.newTicker("tick", 300);
+    h.sim.go("reader", function* () {
+      for (let i = 0; i < 3; i++) {
+        const v = (yield* recv(t.C)).value;
+        h.log(`got${v}`);
+        yield* sleep(500);
+      }
+      t.stop();
+    });
+    h.run();
+    expect(h.lines()).toEqual(["300:got300", "800:got600", "1300:got900"]);
+  });
+
+  it("Timer.Stop before it fires prevents the tick and reports true; after, false", () => {
+    const h = harness();
+    const t1 = h.sim.newTimer("t1", 100);
+    const t2 = h.sim.newTimer("t2", 10);
+    h.sim.go("p", function* () {
+      h.log(`stop1=${t1.stop()}`);
+      yield* sleep(20);
+      h.log(`stop2=${t2.stop()}`);
+      const r = yield* select([recvCase(t1.C), recvCase(t2.C)], { default: true });
+      h.log(`case${r.index}`);
+      yield* sleep(200);
+      h.log(`t1-len=${t1.C.length}`);
+    });
+    h.run();
+    expect(h.lines()).toEqual(["0:stop1=true", "20:stop2=false", "20:case1", "220:t1-len=0"]);
+  });
+
+  it("Timer.Reset re-arms from now", () => {
+    const h = harness();
+    const t = h.sim.newTimer("t", 100);
+    h.sim.go("p", function* () {
+      yield* sleep(50);
+      h.log(`reset=${t.reset(100)}`);
+      h.log(`fired@${(yield* recv(t.C)).value}`);
+    });
+    h.run();
+    expect(h.lines()).toEqual(["50:reset=true", "150:fired@150"]);
+  });
+
+  it("after() fires once", () => {
+    const h = harness();
+    h.sim.go("p", function* () {
+      const c = h.sim.after("deadline", 250);
+      h.log(`at${(yield* recv(c)).value}`);
+    });
+    expect(h.run().verdict).toBe("completed");
+    expect(h.lines()).toEqual(["250:at250"]);
+  });
+
+  it("the until bound stops the clock exactly there", () => {
+    const h = harness({ name: "fifo" }, 1, 5000);
+    h.sim.newTicker("tick", 1000);
+    const r = h.run();
+    expect(r.verdict).toBe("until");
+    expect(r.endMs).toBe(5000);
+  });
+});
