@@ -1,0 +1,61 @@
+// Models pkg/kubelet/types/pod_update.go and types.go (SyncPodType, static/mirror pod helpers).
+import type { Pod } from "../k8s/pod.ts";
+
+/** kubetypes.SyncPodType: why a pod worker is asked to sync. */
+export type SyncPodType = "sync" | "update" | "create" | "kill";
+export const SyncPodSync: SyncPodType = "sync";
+export const SyncPodUpdate: SyncPodType = "update";
+export const SyncPodCreate: SyncPodType = "create";
+export const SyncPodKill: SyncPodType = "kill";
+
+export const ConfigSourceAnnotationKey = "kubernetes.io/config.source";
+export const ConfigMirrorAnnotationKey = "kubernetes.io/config.mirror";
+export const ConfigHashAnnotationKey = "kubernetes.io/config.hash";
+export const ConfigFirstSeenAnnotationKey = "kubernetes.io/config.seen";
+
+/** The config sources (kubetypes.FileSource, HTTPSource, ApiserverSource). */
+export const FileSource = "file";
+export const HTTPSource = "http";
+export const ApiserverSource = "api";
+
+/** kubetypes.GetPodSource: the source annotation, "" when missing. */
+export function GetPodSource(pod: Pod): string {
+  return pod.metadata.annotations?.[ConfigSourceAnnotationKey] ?? "";
+}
+
+/** kubetypes.IsStaticPod: a pod from a source other than the apiserver. */
+export function IsStaticPod(pod: Pod): boolean {
+  const source = GetPodSource(pod);
+  return source !== "" && source !== ApiserverSource;
+}
+
+/** kubetypes.IsMirrorPod: the apiserver's copy of a static pod. */
+export function IsMirrorPod(pod: Pod): boolean {
+  return pod.metadata.annotations?.[ConfigMirrorAnnotationKey] !== undefined;
+}
+
+/** kubecontainer.Pod: a pod as the runtime lists it, used for orphans with no config. */
+export interface RunningPod {
+  id: string;
+  name: string;
+  namespace: string;
+  containers: { id: string; name: string; state: string }[];
+  sandboxes: { id: string; state: string }[];
+}
+
+/** A Go error. The kubelet returns errors rather than throwing; a process throw is a panic. */
+export type GoError = Error | null;
+
+/** context.Canceled: what a sync returns when its context was cancelled. */
+export const ContextCanceled = new Error("context canceled");
+
+/** A context.Context reduced to what the pod workers use: cancellation. */
+export class SyncContext {
+  private cancelled = false;
+  cancel(): void {
+    this.cancelled = true;
+  }
+  err(): GoError {
+    return this.cancelled ? ContextCanceled : null;
+  }
+}
