@@ -1,0 +1,85 @@
+// Models pkg/kubelet/container/helpers.go (ShouldContainerBeRestarted, HashContainer, GetContainerSpec, IsHostNetworkPod).
+import type { Container, EphemeralContainer, Pod } from "../../k8s/pod.ts";
+import {
+  ContainerStateCreated,
+  ContainerStateRunning,
+  ContainerStateUnknown,
+  FindContainerStatusByName,
+  type PodStatus,
+} from "./runtime.ts";
+
+/**
+ * ShouldContainerBeRestarted checks whether a container needs to be restarted (v1.2x–v1.29 form:
+ * no restartOnCreatedState parameter; Unknown and Created containers are always restarted).
+ */
+export function ShouldContainerBeRestarted(container: Container, pod: Pod, podStatus: PodStatus): boolean {
+  // Once a pod has been marked deleted, it should not be restarted.
+  if (pod.metadata.deletionTimestamp != null) return false;
+  // Get latest container status.
+  const status = FindContainerStatusByName(podStatus, container.name);
+  // If the container was never started before, we should start it. If all historical containers
+  // were garbage-collected, we also return true here.
+  if (status === undefined) return true;
+  if (status.state === ContainerStateRunning) return false;
+  // Always restart container in the unknown, or in the created state.
+  if (status.state === ContainerStateUnknown || status.state === ContainerStateCreated) return true;
+  // Check RestartPolicy for dead container.
+  if (pod.spec.restartPolicy === "Never") return false;
+  // Check the exit code: OnFailure does not restart a container that succeeded.
+  if (pod.spec.restartPolicy === "OnFailure" && status.exitCode === 0) return false;
+  return true;
+}
+
+/**
+ * HashContainer returns the hash of the container, compared against the hash label of the running
+ * container to detect spec changes. Upstream (v1.29) is FNV-32a over DeepHashObject of the JSON
+ * encoding. Simplified: FNV-32a over a canonical JSON (keys sorted, undefined dropped) of the spec,
+ * so the value differs from Go's but is stable, and changes exactly when a hashed field changes.
+ */
+export function HashContainer(container: Container): number {
+  return fnv32a(canonicalJSON(container));
+}
+
+/** The ephemeral container viewed as a v1.Container, as `(*v1.Container)(&ec.EphemeralContainerCommon)` does. */
+export function ephemeralContainerCommon(ec: EphemeralContainer): Container {
+  const { targetContainerName: _target, ...common } = ec;
+  return common as Container;
+}
+
+/** GetContainerSpec, visiting containers in podutil.VisitContainers order: init, regular, ephemeral. */
+export function GetContainerSpec(pod: Pod, containerName: string): Container | undefined {
+  const fromLists = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find((c) => c.name === containerName);
+  if (fromLists) return fromLists;
+  const ec = (pod.spec.ephemeralContainers ?? []).find((c) => c.name === containerName);
+  return ec ? ephemeralContainerCommon(ec) : undefined;
+}
+
+/** IsHostNetworkPod */
+export function IsHostNetworkPod(pod: Pod): boolean {
+  return pod.spec.hostNetwork === true;
+}
+
+/** format.Pod: "name_namespace(uid)", how the kubelet names a pod in messages. */
+export function formatPod(pod: Pod): string {
+  return `${pod.metadata.name}_${pod.metadata.namespace ?? ""}(${pod.metadata.uid ?? ""})`;
+}
+
+/** JSON with object keys in code-unit order, so equal values always encode alike. */
+export function canonicalJSON(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJSON(v))).join(",")}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJSON(v)}`).join(",")}}`;
+}
+
+/** FNV-1a, 32 bits, over the UTF-8 bytes of the text (hash/fnv New32a). */
+export function fnv32a(text: string): number {
+  let h = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(text)) {
+    h ^= byte;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
