@@ -1,0 +1,202 @@
+// Models pkg/kubelet/prober/worker.go (doProbe and the worker's exit cleanup), newest upstream line.
+//
+// The decision core of one probe worker as a pure step: (spec, state, inputs) -> output. The loop
+// around it (ticker, stop channel, jittered first sleep, the prober itself) belongs to the worker
+// process. Because running a probe takes virtual time, doProbe is split in two halves around the
+// probe: doProbePrepare decides whether to probe, doProbeFinish records the probe's result;
+// doProbe runs both when the caller already knows what the probe returns.
+//
+// Version: the hold rule is the newest one (a startup worker holds after Success too, #117153),
+// which the v1.28–v1.31 worker_test.go vectors require; v1.27 and earlier held only on Failure.
+// The sidecar-era rule keeps probing a terminated restartable init container. Simplified: the
+// feature-gated branches ContainerRestartRules and ChangeContainerStatusOnKubeletRestart are not
+// modelled; a new container ID always gets the initial value (kubelet restarts are not simulated).
+import type { RestartPolicy } from "../../k8s/pod.ts";
+
+export type ProbeType = "liveness" | "readiness" | "startup";
+
+/** results.Result. Go encodes Unknown=-1, Success=0, Failure=1, so the zero value is Success. */
+export type Result = "Success" | "Failure" | "Unknown";
+
+/** What prober.probe returned: a result, or an error (the result is then thrown away). */
+export type ProbeOutcome = Result | "error";
+
+/** The probe value during the initial delay, per probe type (newWorker). */
+export function initialValue(probeType: ProbeType): Result {
+  if (probeType === "readiness") return "Failure";
+  if (probeType === "liveness") return "Success";
+  return "Unknown";
+}
+
+/** The worker's read-only configuration: its probe spec, container and pod. */
+export interface WorkerSpec {
+  probeType: ProbeType;
+  containerName: string;
+  /** w.isInitContainer() && container restartPolicy Always: a sidecar. */
+  isRestartableInitContainer: boolean;
+  /** The pod's spec.restartPolicy as the worker saw it ("" unset reads like Always). */
+  podRestartPolicy: RestartPolicy | "";
+  initialDelaySeconds: number;
+  successThreshold: number;
+  failureThreshold: number;
+}
+
+/** The worker's mutable fields, as a value. */
+export interface WorkerState {
+  /** ContainerID.String() of the last known container; "" when empty. */
+  containerID: string;
+  lastResult: Result;
+  /** How many times in a row the probe has returned the same result. */
+  resultRun: number;
+  /** If set, skip probing until a new container ID shows up. */
+  onHold: boolean;
+}
+
+export function newWorkerState(): WorkerState {
+  return { containerID: "", lastResult: "Success", resultRun: 0, onHold: false };
+}
+
+/** v1.ContainerStatus as the worker reads it, with times in virtual ms. */
+export interface WorkerContainerStatus {
+  name: string;
+  /** "type://id"; "" when the container has not been created. */
+  containerID: string;
+  state: {
+    running?: { startedAtMs: number };
+    terminated?: { exitCode: number };
+    waiting?: { reason?: string };
+  };
+  started?: boolean | null;
+}
+
+/** v1.PodStatus as the status manager holds it, reduced to what doProbe reads. */
+export interface WorkerPodStatus {
+  phase: "Pending" | "Running" | "Succeeded" | "Failed" | "Unknown";
+  containerStatuses: WorkerContainerStatus[];
+  initContainerStatuses: WorkerContainerStatus[];
+}
+
+export interface DoProbeInputs {
+  /** statusManager.GetPodStatus(uid); undefined when the pod has no status (not ok). */
+  podStatus: WorkerPodStatus | undefined;
+  /** w.pod.DeletionTimestamp != nil */
+  podDeleted: boolean;
+  nowMs: number;
+}
+
+/** One call on the results manager, in the order doProbe makes them. */
+export type ResultOp = { op: "set"; containerID: string; result: Result } | { op: "remove"; containerID: string };
+
+export interface DoProbeOutput {
+  keepGoing: boolean;
+  newState: WorkerState;
+  resultOps: ResultOp[];
+  /** The last result written in this step, if any (what resultsManager.Get would now return). */
+  resultSet?: { containerID: string; result: Result };
+  /** Whether the probe itself was run in this step. */
+  probed: boolean;
+}
+
+export type PrepareOutput = { phase: "done"; output: DoProbeOutput } | { phase: "probe"; state: WorkerState; resultOps: ResultOp[] };
+
+/** doProbe up to the probe: every check that can end the step without probing. */
+export function doProbePrepare(spec: WorkerSpec, state0: WorkerState, inputs: DoProbeInputs): PrepareOutput {
+  const ops: ResultOp[] = [];
+  const done = (keepGoing: boolean, state: WorkerState): PrepareOutput => ({
+    phase: "done",
+    output: finishOutput(keepGoing, state, ops, false),
+  });
+  const status = inputs.podStatus;
+  // Either the pod has not been created yet, or it was already deleted.
+  if (status === undefined) return done(true, state0);
+  // Worker should terminate if pod is terminated.
+  if (status.phase === "Failed" || status.phase === "Succeeded") return done(false, state0);
+  const c = findTargetStatus(status, spec.containerName);
+  // Either the container has not been created yet, or it was deleted: wait for more information.
+  if (c === undefined) return done(true, state0);
+  let state = state0;
+  if (state.containerID !== c.containerID) {
+    if (state.containerID !== "") ops.push({ op: "remove", containerID: state.containerID });
+    state = { ...state, containerID: c.containerID, onHold: false };
+    ops.push({ op: "set", containerID: c.containerID, result: initialValue(spec.probeType) });
+  }
+  // Worker is on hold until there is a new container.
+  if (state.onHold) return done(true, state);
+  if (c.state.running === undefined) {
+    if (state.containerID !== "") ops.push({ op: "set", containerID: state.containerID, result: "Failure" });
+    // Abort if the container will not be restarted.
+    const keepGoing =
+      c.state.terminated === undefined || spec.podRestartPolicy !== "Never" || spec.isRestartableInitContainer;
+    return done(keepGoing, state);
+  }
+  // Graceful shutdown of the pod: set a last result to ensure quiet shutdown, then stop probing.
+  if (inputs.podDeleted && (spec.probeType === "liveness" || spec.probeType === "startup")) {
+    ops.push({ op: "set", containerID: state.containerID, result: "Success" });
+    return done(false, state);
+  }
+  // Probe disabled for InitialDelaySeconds; Go truncates the elapsed seconds toward zero.
+  const elapsedSeconds = Math.trunc((inputs.nowMs - c.state.running.startedAtMs) / 1000);
+  if (elapsedSeconds < spec.initialDelaySeconds) return done(true, state);
+  if (c.started === true) {
+    // Stop probing for startup once container has started; keep the worker for a restarted container.
+    if (spec.probeType === "startup") return done(true, state);
+  } else if (spec.probeType !== "startup") {
+    // Disable other probes until container has started.
+    return done(true, state);
+  }
+  return { phase: "probe", state, resultOps: ops };
+}
+
+/** doProbe after the probe: thresholds, the cached result, and the hold rule. */
+export function doProbeFinish(spec: WorkerSpec, state0: WorkerState, ops0: ResultOp[], outcome: ProbeOutcome): DoProbeOutput {
+  const ops = [...ops0];
+  // Prober error, throw away the result.
+  if (outcome === "error") return finishOutput(true, state0, ops, true);
+  const result = outcome;
+  let state: WorkerState =
+    state0.lastResult === result
+      ? { ...state0, resultRun: state0.resultRun + 1 }
+      : { ...state0, lastResult: result, resultRun: 1 };
+  if (
+    (result === "Failure" && state.resultRun < spec.failureThreshold) ||
+    (result === "Success" && state.resultRun < spec.successThreshold)
+  ) {
+    // Success or failure is below threshold - leave the probe state unchanged.
+    return finishOutput(true, state, ops, true);
+  }
+  ops.push({ op: "set", containerID: state.containerID, result });
+  if ((spec.probeType === "liveness" && result === "Failure") || spec.probeType === "startup") {
+    // A failed liveness/startup container will be restarted; a started one needs no more startup
+    // probes. Either way stop probing until a new container ID shows up (#21751, #117153).
+    state = { ...state, onHold: true, resultRun: 0 };
+  }
+  return finishOutput(true, state, ops, true);
+}
+
+/** doProbe in one step, for callers that know what the probe would return. */
+export function doProbe(spec: WorkerSpec, state: WorkerState, inputs: DoProbeInputs, outcome: ProbeOutcome): DoProbeOutput {
+  const prepared = doProbePrepare(spec, state, inputs);
+  if (prepared.phase === "done") return prepared.output;
+  return doProbeFinish(spec, prepared.state, prepared.resultOps, outcome);
+}
+
+/** The deferred cleanup of worker.run: drop the cached result of the last container. */
+export function workerExitOps(state: WorkerState): ResultOp[] {
+  return state.containerID === "" ? [] : [{ op: "remove", containerID: state.containerID }];
+}
+
+/** podutil.GetContainerStatus on regular statuses, then (sidecar era) on init container statuses. */
+function findTargetStatus(status: WorkerPodStatus, name: string): WorkerContainerStatus | undefined {
+  const regular = status.containerStatuses.find((s) => s.name === name);
+  if (regular !== undefined && regular.containerID !== "") return regular;
+  const init = status.initContainerStatuses.find((s) => s.name === name);
+  if (init !== undefined && init.containerID !== "") return init;
+  return undefined;
+}
+
+function finishOutput(keepGoing: boolean, newState: WorkerState, resultOps: ResultOp[], probed: boolean): DoProbeOutput {
+  const lastSet = [...resultOps].reverse().find((op) => op.op === "set");
+  const out: DoProbeOutput = { keepGoing, newState, resultOps, probed };
+  if (lastSet?.op === "set") out.resultSet = { containerID: lastSet.containerID, result: lastSet.result };
+  return out;
+}
