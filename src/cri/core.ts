@@ -1,0 +1,132 @@
+// The simulated runtime's engine: every CRI call goes through invoke(), which takes the call's
+// virtual latency, applies injected faults and writes one trace record (no upstream file; this is
+// the part of containerd's CRI plugin that every handler shares).
+import { call, type Chan, type Proc, type Rng, type Sim } from "../sim/index.ts";
+import type { ContainerEventResponse, ContainerEventType } from "./api.ts";
+import { drawMs, type RangeMs, type RuntimeConfig, type RuntimeOptions } from "./config.ts";
+import { CriError, deadlineExceeded, unavailable } from "./errors.ts";
+import { FaultInjector, type CallSite } from "./faults.ts";
+import type { CriMethod } from "./methods.ts";
+import { DEFAULT_PROGRAM, type ContainerBehaviour } from "./program.ts";
+import { RuntimeStore, type ContainerRecord } from "./store.ts";
+import { toContainerStatus, toSandboxStatus } from "./views.ts";
+
+export const TRACE_COMPONENT = "runtime";
+const SOCKET_PATH = "/run/containerd/containerd.sock";
+/** containerd buffers container events for the Evented PLEG in a channel of this size. */
+const EVENT_BUFFER = 1000;
+
+export class RuntimeCore {
+  readonly store = new RuntimeStore();
+  readonly faults: FaultInjector;
+  readonly rng: Rng;
+  /** Calls that arrive before this instant find the runtime's socket closed (a restart). */
+  unavailableUntilMs = -1;
+  private readonly behaviours = new Map<string, ContainerBehaviour>();
+  private readonly eventSubscribers: Chan<ContainerEventResponse>[] = [];
+
+  constructor(
+    readonly sim: Sim,
+    readonly config: RuntimeConfig,
+    readonly options: RuntimeOptions,
+  ) {
+    this.faults = new FaultInjector(config.faults);
+    this.rng = sim.rng("runtime");
+  }
+
+  get nowMs(): number {
+    return this.sim.nowMs;
+  }
+
+  emit(kind: string, fields: Record<string, unknown>): void {
+    this.sim.emit(TRACE_COMPONENT, kind, fields);
+  }
+
+  /** Scripts what a container of a pod does; programs by attempt, the last repeating. */
+  setBehaviour(podKey: string, containerName: string, behaviour: ContainerBehaviour): void {
+    if (behaviour.length === 0) throw new RangeError(`behaviour of ${podKey}/${containerName} has no program`);
+    this.behaviours.set(`${podKey}/${containerName}`, behaviour);
+  }
+
+  behaviourFor(podKey: string, containerName: string): ContainerBehaviour {
+    return this.behaviours.get(`${podKey}/${containerName}`) ?? [DEFAULT_PROGRAM];
+  }
+
+  /** The call site of a call naming a sandbox by ID (pod unknown for an unknown ID). */
+  sandboxSite(method: CriMethod, sandboxId: string): CallSite {
+    return { method, pod: this.store.sandboxes.get(sandboxId)?.podKey ?? null, container: null };
+  }
+
+  /** The call site of a call naming a container by ID. */
+  containerSite(method: CriMethod, containerId: string): CallSite {
+    const c = this.store.containers.get(containerId);
+    return { method, pod: c?.podKey ?? null, container: c?.name ?? null };
+  }
+
+  /**
+   * One CRI call: refused at once while the runtime is down; otherwise it takes its drawn
+   * latency, then fails if a fault fires (before any effect: a failed StopContainer leaves the
+   * container running), else runs `body`. One trace record at the end, kind = the method.
+   */
+  *invoke<T>(
+    site: CallSite,
+    id: string | null,
+    body: () => Proc<T | CriError>,
+    describe: (value: T) => Record<string, unknown> = () => ({}),
+    latency: RangeMs = this.config.latency[site.method],
+  ): Proc<T | CriError> {
+    const startMs = this.nowMs;
+    let out: T | CriError;
+    if (startMs < this.unavailableUntilMs) {
+      out = unavailable(SOCKET_PATH);
+    } else {
+      const fault = this.faults.match(site, startMs);
+      const latencyMs = drawMs(this.rng, latency);
+      yield* call(latencyMs, `cri ${site.method}`);
+      if (fault === null) {
+        out = yield* body();
+      } else if (fault.kind === "timeout") {
+        // The runtime never answers; the kubelet's gRPC deadline ends the call.
+        yield* call(Math.max(0, startMs + this.options.requestTimeoutMs - this.nowMs), `cri ${site.method} (hung)`);
+        out = deadlineExceeded();
+      } else {
+        out = new CriError("Unknown", fault.message);
+      }
+    }
+    this.traceCall(site, id, startMs, out, describe);
+    return out;
+  }
+
+  private traceCall<T>(site: CallSite, id: string | null, startMs: number, out: T | CriError, describe: (value: T) => Record<string, unknown>): void {
+    const fields: Record<string, unknown> = {};
+    if (site.pod !== null) fields["pod"] = site.pod;
+    if (site.container !== null) fields["container"] = site.container;
+    if (id !== null) fields["id"] = id;
+    fields["tookMs"] = this.nowMs - startMs;
+    if (out instanceof CriError) fields["error"] = out.message;
+    else Object.assign(fields, describe(out), { result: "ok" });
+    this.emit(site.method, fields);
+  }
+
+  /** GetContainerEvents: a stream of container lifecycle events, delivered after containerEventDelay. */
+  subscribeContainerEvents(): Chan<ContainerEventResponse> {
+    const ch = this.sim.chan<ContainerEventResponse>("runtime container events", EVENT_BUFFER);
+    this.eventSubscribers.push(ch);
+    return ch;
+  }
+
+  publishContainerEvent(c: ContainerRecord, type: ContainerEventType): void {
+    if (this.eventSubscribers.length === 0) return;
+    const sandbox = this.store.sandboxes.get(c.sandboxId);
+    const ev: ContainerEventResponse = {
+      containerId: c.id,
+      containerEventType: type,
+      createdAtMs: this.nowMs,
+      podSandboxStatus: sandbox === undefined ? null : toSandboxStatus(sandbox),
+      containersStatuses: this.store.sandboxContainers(c.sandboxId).map(toContainerStatus),
+    };
+    const dueMs = this.nowMs + drawMs(this.rng, this.config.containerEventDelay);
+    // A full channel drops the event, as containerd's non-blocking send does.
+    for (const ch of this.eventSubscribers) this.sim.schedule(dueMs, () => void ch.offer(ev));
+  }
+}

@@ -1,0 +1,146 @@
+// Models the sandbox half of the CRI RuntimeService (RunPodSandbox, StopPodSandbox,
+// RemovePodSandbox, PodSandboxStatus, ListPodSandbox) as containerd's CRI plugin serves it.
+import { call, type Proc } from "../sim/index.ts";
+import { matchLabels, type PodSandbox, type PodSandboxConfig, type PodSandboxFilter, type PodSandboxStatus } from "./api.ts";
+import { drawMs } from "./config.ts";
+import { deliverSignal } from "./container_process.ts";
+import type { RuntimeCore } from "./core.ts";
+import { CriError, notFound } from "./errors.ts";
+import { pullFailure, pullTimeOf } from "./image_ops.ts";
+import { sandboxName, type SandboxRecord } from "./store.ts";
+import { toPodSandbox, toSandboxStatus } from "./views.ts";
+
+export function podKeyOf(config: PodSandboxConfig): string {
+  return `${config.metadata.namespace}/${config.metadata.name}`;
+}
+
+function sandboxNotFound(id: string): CriError {
+  return notFound(`an error occurred when try to find sandbox "${id}": not found`);
+}
+
+/**
+ * RunPodSandbox: pull the pause image if absent, create and start the sandbox, set up its network
+ * (an IP from the pod subnet unless it uses the host network). containerd refuses a second
+ * sandbox with the same name_namespace_uid_attempt while the first is not removed.
+ */
+export function* RunPodSandbox(rt: RuntimeCore, config: PodSandboxConfig, runtimeHandler: string): Proc<string | CriError> {
+  const site = { method: "RunPodSandbox" as const, pod: podKeyOf(config), container: null };
+  return yield* rt.invoke(
+    site,
+    null,
+    function* (): Proc<string | CriError> {
+      const name = sandboxName(config);
+      const holder = rt.store.reservedNames.get(name);
+      if (holder !== undefined) {
+        return new CriError("Unknown", `failed to reserve sandbox name "${name}": name "${name}" is reserved for "${holder}"`);
+      }
+      const pullErr = yield* ensureSandboxImage(rt);
+      if (pullErr !== null) return pullErr;
+      const hostNetwork = config.linux?.securityContext?.namespaceOptions?.network === "NODE";
+      const rec: SandboxRecord = {
+        id: rt.store.newSandboxId(),
+        config,
+        runtimeHandler,
+        podKey: site.pod,
+        hostNetwork,
+        createdAtMs: rt.nowMs,
+        state: "SANDBOX_READY",
+        ip: hostNetwork ? "" : rt.store.allocateIp(rt.options.podSubnetPrefix),
+      };
+      rt.store.sandboxes.set(rec.id, rec);
+      rt.store.reservedNames.set(name, rec.id);
+      return rec.id;
+    },
+    (id) => {
+      const rec = rt.store.sandboxes.get(id)!;
+      return { newId: id, attempt: config.metadata.attempt, ip: rec.ip };
+    },
+  );
+}
+
+/** Step 1 of RunPodSandbox: the pause image, pulled (taking its pull time) when not present. */
+function* ensureSandboxImage(rt: RuntimeCore): Proc<CriError | null> {
+  const image = rt.config.pauseImage;
+  if (rt.store.findImage(image) !== undefined) return null;
+  const startMs = rt.nowMs;
+  yield* call(drawMs(rt.rng, pullTimeOf(rt, image)), "cri pull sandbox image");
+  const err = pullFailure(rt, image, startMs);
+  rt.emit("PullSandboxImage", { image, tookMs: rt.nowMs - startMs, ...(err === null ? { result: "ok" } : { error: err.message }) });
+  if (err !== null) {
+    return new CriError(err.code, `failed to get sandbox image "${image}": failed to pull image "${image}": ${err.desc}`);
+  }
+  rt.store.addImage(image);
+  return null;
+}
+
+/**
+ * StopPodSandbox: every running container of the sandbox is killed at once (containerd stops
+ * them with timeout 0), the network is torn down and the sandbox is NOTREADY. Idempotent.
+ */
+export function* StopPodSandbox(rt: RuntimeCore, id: string): Proc<null | CriError> {
+  return yield* rt.invoke(rt.sandboxSite("StopPodSandbox", id), id, function* () {
+    const rec = rt.store.sandboxes.get(id);
+    if (rec === undefined) return sandboxNotFound(id);
+    stopSandbox(rt, rec);
+    return null;
+  });
+}
+
+/** The effect of StopPodSandbox, shared with the node faults that take a sandbox down. */
+export function stopSandbox(rt: RuntimeCore, rec: SandboxRecord): void {
+  for (const c of rt.store.sandboxContainers(rec.id)) deliverSignal(rt, c, "SIGKILL");
+  rec.ip = "";
+  rec.state = "SANDBOX_NOTREADY";
+}
+
+/** RemovePodSandbox: force-removes its containers, then the sandbox. An unknown ID is not an error. */
+export function* RemovePodSandbox(rt: RuntimeCore, id: string): Proc<null | CriError> {
+  return yield* rt.invoke(rt.sandboxSite("RemovePodSandbox", id), id, function* () {
+    const rec = rt.store.sandboxes.get(id);
+    if (rec === undefined) return null;
+    stopSandbox(rt, rec);
+    for (const c of rt.store.sandboxContainers(id)) removeContainerRecord(rt, c.id);
+    rt.store.sandboxes.delete(id);
+    rt.store.reservedNames.delete(sandboxName(rec.config));
+    return null;
+  });
+}
+
+/** Drops a container record and its name reservation (the process must already be gone). */
+export function removeContainerRecord(rt: RuntimeCore, id: string): void {
+  const c = rt.store.containers.get(id);
+  if (c === undefined) return;
+  rt.store.containers.delete(id);
+  for (const [name, holder] of rt.store.reservedNames) if (holder === id) rt.store.reservedNames.delete(name);
+  rt.publishContainerEvent(c, "CONTAINER_DELETED_EVENT");
+}
+
+export function* PodSandboxStatus(rt: RuntimeCore, id: string): Proc<PodSandboxStatus | CriError> {
+  return yield* rt.invoke(
+    rt.sandboxSite("PodSandboxStatus", id),
+    id,
+    function* () {
+      const rec = rt.store.sandboxes.get(id);
+      return rec === undefined ? sandboxNotFound(id) : toSandboxStatus(rec);
+    },
+    (s) => ({ state: s.state }),
+  );
+}
+
+export function* ListPodSandbox(rt: RuntimeCore, filter: PodSandboxFilter | null): Proc<PodSandbox[] | CriError> {
+  return yield* rt.invoke(
+    { method: "ListPodSandbox", pod: null, container: null },
+    null,
+    function* () {
+      const out: PodSandbox[] = [];
+      for (const s of rt.store.sandboxes.values()) {
+        if (filter?.id !== undefined && s.id !== filter.id) continue;
+        if (filter?.state !== undefined && s.state !== filter.state) continue;
+        if (!matchLabels(s.config.labels, filter?.labelSelector)) continue;
+        out.push(toPodSandbox(s));
+      }
+      return out;
+    },
+    (list) => ({ count: list.length }),
+  );
+}

@@ -1,0 +1,133 @@
+// The simulated runtime's state: sandboxes, containers and images, with deterministic IDs (no
+// upstream file; it plays the part of containerd's sandbox, container and image stores).
+//
+// Maps keep insertion order, so every list the runtime returns is in creation order: a total,
+// reproducible order where containerd would iterate a Go map.
+import { createHash } from "node:crypto";
+import type { Chan } from "../sim/index.ts";
+import type { TimedEntry } from "../sim/heap.ts";
+import { parseImageName } from "../k8s/image.ts";
+import type { ContainerConfig, ContainerState, PodSandboxConfig, PodSandboxState } from "./api.ts";
+import type { ContainerProgram } from "./program.ts";
+
+export interface SandboxRecord {
+  readonly id: string;
+  readonly config: PodSandboxConfig;
+  readonly runtimeHandler: string;
+  /** "namespace/name", how traces and fault rules name the pod. */
+  readonly podKey: string;
+  readonly hostNetwork: boolean;
+  readonly createdAtMs: number;
+  state: PodSandboxState;
+  /** "" for host-network sandboxes and once the network is torn down. */
+  ip: string;
+}
+
+export interface ContainerRecord {
+  readonly id: string;
+  readonly sandboxId: string;
+  readonly config: ContainerConfig;
+  readonly podKey: string;
+  readonly name: string;
+  readonly imageRef: string;
+  readonly program: ContainerProgram;
+  readonly createdAtMs: number;
+  state: ContainerState;
+  startedAtMs: number;
+  finishedAtMs: number;
+  exitCode: number;
+  reason: string;
+  message: string;
+  /** Closed when the process ends; null until the container starts. */
+  exited: Chan<void> | null;
+  /** Pending kernel actions of the process (an exit, a SIGKILL deadline), cancelled when it exits. */
+  timers: TimedEntry[];
+  /** When the process got its first SIGTERM, or null. */
+  sigtermAtMs: number | null;
+}
+
+export interface ImageRecord {
+  /** The image ID (imageRef): a digest of the name, stable across runs. */
+  readonly id: string;
+  readonly repoTags: string[];
+  readonly size: number;
+}
+
+export class RuntimeStore {
+  readonly sandboxes = new Map<string, SandboxRecord>();
+  readonly containers = new Map<string, ContainerRecord>();
+  /** By normalized image name. */
+  readonly images = new Map<string, ImageRecord>();
+  /** containerd's name reservations: sandbox and container names to the ID holding them. */
+  readonly reservedNames = new Map<string, string>();
+  /** Pull attempts per image, for failures scripted to hit only the first N pulls. */
+  readonly pullAttempts = new Map<string, number>();
+  private nextSandbox = 1;
+  private nextContainer = 1;
+  private nextIp = 2;
+
+  newSandboxId(): string {
+    return `s-${this.nextSandbox++}`;
+  }
+
+  newContainerId(): string {
+    return `c-${this.nextContainer++}`;
+  }
+
+  /** host-local IPAM hands out addresses in order; 250 per /24, then the next /24. */
+  allocateIp(prefix: string): string {
+    const n = this.nextIp++;
+    const [a, b, c] = prefix.split(".").map(Number) as [number, number, number];
+    const third = c + Math.floor((n - 2) / 250);
+    return `${a}.${b}.${third}.${((n - 2) % 250) + 2}`;
+  }
+
+  addImage(name: string): ImageRecord {
+    const key = normalizeImage(name);
+    const existing = this.images.get(key);
+    if (existing !== undefined) return existing;
+    const rec: ImageRecord = { id: imageRefOf(key), repoTags: [key], size: 1 << 20 };
+    this.images.set(key, rec);
+    return rec;
+  }
+
+  findImage(name: string): ImageRecord | undefined {
+    const key = normalizeImage(name);
+    const byName = this.images.get(key);
+    if (byName !== undefined) return byName;
+    // An image may also be named by its ID, as the kubelet does once it has the imageRef.
+    for (const img of this.images.values()) if (img.id === name) return img;
+    return undefined;
+  }
+
+  sandboxContainers(sandboxId: string): ContainerRecord[] {
+    return [...this.containers.values()].filter((c) => c.sandboxId === sandboxId);
+  }
+}
+
+/**
+ * Adds the default tag to an untagged, undigested name ("busybox" -> "busybox:latest").
+ * Simplified: registry host normalisation ("docker.io/library/") is not applied.
+ */
+export function normalizeImage(name: string): string {
+  const parsed = parseImageName(name);
+  if (parsed.valid && !name.includes("@") && !/:[^/]*$/.test(name)) return `${name}:latest`;
+  return name;
+}
+
+/** A deterministic image ID: "sha256:" and the hex SHA-256 of the normalized name. */
+export function imageRefOf(normalizedName: string): string {
+  return `sha256:${createHash("sha256").update(normalizedName).digest("hex")}`;
+}
+
+/** containerd's makeSandboxName: name_namespace_uid_attempt. */
+export function sandboxName(config: PodSandboxConfig): string {
+  const m = config.metadata;
+  return [m.name, m.namespace, m.uid, String(m.attempt)].join("_");
+}
+
+/** containerd's makeContainerName: container_sandbox_namespace_uid_attempt. */
+export function containerName(config: ContainerConfig, sandbox: PodSandboxConfig): string {
+  const s = sandbox.metadata;
+  return [config.metadata.name, s.name, s.namespace, s.uid, String(config.metadata.attempt)].join("_");
+}
