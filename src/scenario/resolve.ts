@@ -1,0 +1,63 @@
+// From the schema's output to the scenario the simulator runs: pods defaulted as the apiserver
+// would, every container given a behaviour, every pod reference spelled "namespace/name", and the
+// timeline in time order.
+import { defaultPod, type Pod } from "../k8s/index.ts";
+import { defaultBehaviour, type ContainerBehaviour } from "./schema/behaviour.ts";
+import type { ParsedScenario } from "./schema/scenario.ts";
+import type { Condition, Expectation } from "./schema/expect.ts";
+
+export interface ScenarioPod {
+  /** "namespace/name": how every step, fault and expectation refers to this pod. */
+  key: string;
+  name: string;
+  namespace: string;
+  source: "api" | "file";
+  /** The manifest with apiserver defaults applied. */
+  manifest: Pod;
+  /** A behaviour for every container of the manifest (init containers and sidecars included). */
+  behaviour: Record<string, ContainerBehaviour>;
+}
+
+/** The scenario as the simulator reads it. */
+export type Scenario = Omit<ParsedScenario, "pods"> & { pods: ScenarioPod[] };
+
+function resolvePod(entry: ParsedScenario["pods"][number], sidecars: boolean): ScenarioPod {
+  const manifest = defaultPod(entry.manifest);
+  const namespace = manifest.metadata.namespace ?? "default";
+  const behaviour: Record<string, ContainerBehaviour> = {};
+  for (const c of manifest.spec.initContainers ?? []) {
+    const kind = sidecars && c.restartPolicy === "Always" ? "sidecar" : "init";
+    behaviour[c.name] = entry.behaviour[c.name] ?? defaultBehaviour(kind);
+  }
+  for (const c of manifest.spec.containers) behaviour[c.name] = entry.behaviour[c.name] ?? defaultBehaviour("regular");
+  return { key: `${namespace}/${manifest.metadata.name}`, name: manifest.metadata.name, namespace, source: entry.source, manifest, behaviour };
+}
+
+/** Spells a pod reference as "namespace/name"; cross-checks made sure it names exactly one pod. */
+function canonical(pods: readonly ScenarioPod[], ref: string): string {
+  if (ref.includes("/")) return ref;
+  return pods.find((p) => p.name === ref)?.key ?? ref;
+}
+
+function withPod<T extends object>(pods: readonly ScenarioPod[], value: T): T {
+  const pod = (value as { pod?: unknown }).pod;
+  return typeof pod === "string" ? { ...value, pod: canonical(pods, pod) } : value;
+}
+
+export function resolveScenario(parsed: ParsedScenario): Scenario {
+  const sidecars = parsed.kubelet.featureGates.SidecarContainers;
+  const pods = parsed.pods.map((p) => resolvePod(p, sidecars));
+  const condition = (c: Condition): Condition => withPod(pods, c);
+  const timeline = parsed.timeline
+    .map((step, seq) => ({ step: withPod(pods, step), seq }))
+    // Stable: steps at the same instant keep file order.
+    .sort((a, b) => a.step.atMs - b.step.atMs || a.seq - b.seq)
+    .map((s) => s.step);
+  const expect = parsed.expect.map((e): Expectation => ({ ...e, condition: condition(e.condition) }));
+  const faults = parsed.runtime.faults.map((f) => withPod(pods, f));
+  const swarm = parsed.swarm && {
+    ...parsed.swarm,
+    faults: parsed.swarm.faults.map((f) => ({ ...f, fault: withPod(pods, f.fault) })),
+  };
+  return { ...parsed, pods, timeline, expect, runtime: { ...parsed.runtime, faults }, swarm };
+}

@@ -1,0 +1,136 @@
+// The simulated kubelet: which version's behaviour to model, and the KubeletConfiguration fields
+// (and kubelet.go constants) the models read, under their upstream names and with upstream defaults.
+import { z } from "zod";
+import { duration, obj } from "./common.ts";
+import { quantity } from "./quantity.ts";
+
+export const MIN_KUBELET_MINOR = 19;
+export const MAX_KUBELET_MINOR = 33;
+export const DEFAULT_KUBELET_VERSION = "1.30";
+
+/** The feature gates the models read: the minor version that introduced each, and when it became on by default. */
+export const FEATURE_GATES = {
+  SidecarContainers: { since: 28, onByDefaultFrom: 29 },
+  PodReadyToStartContainersCondition: { since: 28, onByDefaultFrom: 29 },
+  PodLifecycleSleepAction: { since: 29, onByDefaultFrom: 30 },
+  EventedPLEG: { since: 25, onByDefaultFrom: null },
+} as const satisfies Record<string, { since: number; onByDefaultFrom: number | null }>;
+
+export type FeatureGate = keyof typeof FEATURE_GATES;
+export const FEATURE_GATE_NAMES = Object.keys(FEATURE_GATES) as FeatureGate[];
+
+/** The gate's default in a kubelet of this minor version, as the kubelet's feature table sets it. */
+export function featureGateDefault(gate: FeatureGate, minor: number): boolean {
+  const from = FEATURE_GATES[gate].onByDefaultFrom;
+  return from !== null && minor >= from;
+}
+
+const VERSION = /^v?1\.(\d+)(\.\d+)?$/;
+
+const version = z
+  .unknown()
+  .transform((value, ctx): { version: string; minor: number } => {
+    if (typeof value === "number") {
+      ctx.addIssue({
+        code: "custom",
+        message: `expected a version string such as "1.29", found the number ${value}; quote it, since YAML reads 1.30 as the number 1.3`,
+      });
+      return z.NEVER;
+    }
+    const m = typeof value === "string" ? VERSION.exec(value) : null;
+    const minor = m ? Number(m[1]) : NaN;
+    if (!(minor >= MIN_KUBELET_MINOR && minor <= MAX_KUBELET_MINOR)) {
+      const found = typeof value === "string" ? `"${value}"` : String(value);
+      ctx.addIssue({
+        code: "custom",
+        message: `expected a kubelet version from "1.${MIN_KUBELET_MINOR}" to "1.${MAX_KUBELET_MINOR}", found ${found}`,
+      });
+      return z.NEVER;
+    }
+    return { version: `1.${minor}`, minor };
+  })
+  .meta({
+    typeName: "string",
+    description:
+      'The kubelet release whose behaviour the models follow, "1.19" to "1.33". "1.21" and older use the ' +
+      'pre-1.22 pod workers (lastUndeliveredWorkUpdate); "1.22" and later the rewritten ones. Quote it: YAML reads 1.30 as 1.3.',
+  });
+
+const featureGates = z
+  .partialRecord(z.enum(FEATURE_GATE_NAMES), z.boolean())
+  .default({})
+  .describe(
+    "Feature gates by upstream name. Unset gates take the default of the chosen version: SidecarContainers and " +
+      "PodReadyToStartContainersCondition are on from 1.29, PodLifecycleSleepAction from 1.30, EventedPLEG is off. " +
+      "A gate the chosen version does not know is an error, as it is for the kubelet.",
+  );
+
+const allocatable = obj({
+  cpu: quantity("Allocatable CPU of the node, as a Kubernetes quantity.", 1000, "4").prefault("4"),
+  memory: quantity("Allocatable memory of the node, as a Kubernetes quantity.", 1, "16Gi").prefault("16Gi"),
+}).transform((a) => ({ cpuMilli: a.cpu, memoryBytes: a.memory }));
+
+const kubeletObject = obj({
+  version: version.prefault(DEFAULT_KUBELET_VERSION),
+  runOnce: z
+    .boolean()
+    .default(false)
+    .describe("Run as `kubelet --runonce`: start the static pods once, wait for them, and exit (pkg/kubelet/runonce.go)."),
+  nodeName: z.string().min(1).default("node-1").describe("The node's name, as pods' spec.nodeName will say."),
+  syncFrequency: duration("KubeletConfiguration: the period of the pod workers' periodic resync.").prefault("1m"),
+  fileCheckFrequency: duration("KubeletConfiguration: how often the static pod directory is re-read.").prefault("20s"),
+  httpCheckFrequency: duration("KubeletConfiguration: how often the static pod URL is re-fetched.").prefault("20s"),
+  nodeStatusUpdateFrequency: duration("KubeletConfiguration: how often the kubelet posts node status.").prefault("10s"),
+  runtimeRequestTimeout: duration("KubeletConfiguration: the timeout of every CRI call except long-running ones.").prefault(
+    "2m",
+  ),
+  maxPods: z.number().int().min(1).max(10_000).default(110).describe("KubeletConfiguration: pods admitted at most."),
+  serializeImagePulls: z
+    .boolean()
+    .default(true)
+    .describe("KubeletConfiguration: pull one image at a time (true) or in parallel (false)."),
+  housekeepingPeriod: duration("kubelet.go constant: the period of HandlePodCleanups.").prefault("2s"),
+  plegRelistPeriod: duration("kubelet.go constant: the generic PLEG's relist period.").prefault("1s"),
+  plegRelistThreshold: duration("pleg/generic.go constant: PLEG is unhealthy when relist is older than this.").prefault(
+    "3m",
+  ),
+  statusSyncPeriod: duration("status_manager.go constant: the status manager's batch sync period.").prefault("10s"),
+  backOffPeriod: duration("kubelet.go constant: the first crash-loop and image-pull back-off delay.").prefault("10s"),
+  maxContainerBackOff: duration("kubelet.go constant: the cap of the crash-loop and image-pull back-off.").prefault("5m"),
+  allocatable: allocatable.prefault({}).describe("Node allocatable resources used by admission."),
+  featureGates,
+  variants: z
+    .record(z.string().regex(/^[a-z][A-Za-z0-9]*$/, { error: "expected a camelCase variant name" }), z.boolean())
+    .default({})
+    .describe(
+      "Model switches the version alone does not select, such as a proposed upstream fix or a planted bug, by name. " +
+        "Each model documents its switches; a name no model knows is refused when the run starts.",
+    ),
+});
+
+function checkGates(k: z.output<typeof kubeletObject>, ctx: z.core.$RefinementCtx<unknown>): void {
+  for (const gate of FEATURE_GATE_NAMES) {
+    const since = FEATURE_GATES[gate].since;
+    if (k.featureGates[gate] !== undefined && k.version.minor < since) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["featureGates", gate],
+        message: `unrecognized feature gate for kubelet ${k.version.version}: ${gate} exists from 1.${since}`,
+      });
+    }
+  }
+}
+
+export const kubeletSchema = kubeletObject
+  .superRefine(checkGates)
+  .transform((k) => ({
+    ...k,
+    version: k.version.version,
+    minor: k.version.minor,
+    featureGates: Object.fromEntries(
+      FEATURE_GATE_NAMES.map((g) => [g, k.featureGates[g] ?? featureGateDefault(g, k.version.minor)]),
+    ) as Record<FeatureGate, boolean>,
+  }))
+  .describe("The simulated kubelet: its version and configuration.");
+
+export type KubeletConfig = z.output<typeof kubeletSchema>;

@@ -1,0 +1,61 @@
+// How a run explores interleavings (the scheduler's strategy), and the ranges swarm exploration
+// may draw a run's latencies and faults from.
+import { z } from "zod";
+import { DEFAULT_PCT_DEPTH, DEFAULT_PCT_STEPS } from "../../sim/strategy/index.ts";
+import { duration, durationRange, obj } from "./common.ts";
+import { CRI_METHODS, faultSchema } from "./runtime.ts";
+
+export type ScenarioStrategy = { name: "fifo" } | { name: "random" } | { name: "pct"; depth: number; steps: number };
+
+/** "pct:3:1000" → { name: "pct", depth: 3, steps: 1000 }; anything else is left for the object schema to judge. */
+function fromString(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const [name, depth, steps] = value.split(":");
+  const num = (s: string | undefined) => (s === undefined ? undefined : /^\d+$/.test(s) ? Number(s) : s);
+  return { name, depth: num(depth), steps: num(steps) };
+}
+
+const strategyObject = obj({
+  name: z
+    .enum(["fifo", "random", "pct"])
+    .describe("fifo: one fixed order; random: seeded uniform choices; pct: probabilistic concurrency testing."),
+  depth: z.number().int().min(1).max(100).optional().describe(`pct only: the bug depth d (default ${DEFAULT_PCT_DEPTH}).`),
+  steps: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`pct only: the estimated number of scheduling steps k (default ${DEFAULT_PCT_STEPS}).`),
+})
+  .superRefine((s, ctx) => {
+    if (s.name === "pct") return;
+    for (const key of ["depth", "steps"] as const) {
+      if (s[key] !== undefined) ctx.addIssue({ code: "custom", path: [key], message: `expected ${key} only with pct, found it with ${s.name}` });
+    }
+  })
+  .transform((s): ScenarioStrategy =>
+    s.name === "pct" ? { name: "pct", depth: s.depth ?? DEFAULT_PCT_DEPTH, steps: s.steps ?? DEFAULT_PCT_STEPS } : { name: s.name },
+  );
+
+export const strategySchema = z
+  .preprocess(fromString, strategyObject)
+  .meta({
+    description: "The scheduling strategy; the command line's --strategy overrides it.",
+    shorthand: 'a string: "fifo", "random", "pct", "pct:DEPTH" or "pct:DEPTH:STEPS"',
+  });
+
+const swarmFault = obj({
+  percent: z.number().int().min(1).max(100).describe("The chance, in percent, that a run has this fault."),
+  fault: faultSchema.describe("The fault, as under runtime.faults."),
+});
+
+export const swarmSchema = obj({
+  latency: z
+    .partialRecord(z.enum(CRI_METHODS), durationRange("The bounds a run's latency for this method is drawn from."))
+    .default({})
+    .describe("Per CRI method: each run draws its own latency range within these bounds, replacing runtime.latency."),
+  faults: z.array(swarmFault).default([]).describe("Faults each run may switch on, each with its own chance."),
+  jitter: duration("Each timeline step is delayed by a draw from 0 to this.").prefault("0s"),
+}).describe("Ranges that exploration (`kubelet-sim explore`) draws each run's knobs from, as in swarm testing.");
+
+export type SwarmConfig = z.output<typeof swarmSchema>;

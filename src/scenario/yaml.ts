@@ -1,0 +1,169 @@
+// Parses scenario YAML into a document (for positions) and a plain value (for the schema), refusing
+// hostile input quickly: deep nesting, alias bombs, complex keys, several documents.
+import { isAlias, isCollection, isMap, isPair, isScalar, Lexer, LineCounter, parseDocument, type Document, type Node } from "yaml";
+import type { LocatedIssue } from "./errors.ts";
+import { describeValue } from "./found.ts";
+
+/** Deeper than any real scenario (a kubectl manifest's managedFields reach about 15). */
+export const MAX_DEPTH = 64;
+/** Alias nodes in one file, and alias expansions when building the value (yaml's maxAliasCount). */
+export const MAX_ALIASES = 100;
+
+export type YamlResult =
+  | { ok: true; doc: Document; lineCounter: LineCounter; value: Record<string, unknown> }
+  | { ok: false; issues: LocatedIssue[] };
+
+export function parseYaml(text: string, file: string): YamlResult {
+  const lc = new LineCounter();
+  const at = (offset: number, message: string): LocatedIssue => ({ file, ...lc.linePos(offset), path: "", message });
+  // The lexer is iterative and cheap; it bounds nesting before the recursive composer runs.
+  const deep = prescanDepth(text);
+  if (deep !== undefined) {
+    const pos = lineColOf(text, deep);
+    return { ok: false, issues: [{ file, ...pos, path: "", message: tooDeep() }] };
+  }
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true, strict: true });
+  const syntax = [...doc.errors, ...doc.warnings].map((e) => {
+    const message = `syntax error: ${syntaxMessage(e.code, e.message, text, e.pos[0])}`;
+    // An unclosed quote is noticed at the end of the file; the place to fix is where it opens.
+    const open = e.code === "MISSING_CHAR" && /quote/i.test(e.message) ? unclosedQuote(text) : undefined;
+    return open === undefined ? at(e.pos[0], message) : at(open, message);
+  });
+  if (syntax.length > 0) return { ok: false, issues: syntax };
+  const structural = checkNodes(doc, (offset, message) => at(offset, message));
+  if (structural.length > 0) return { ok: false, issues: structural };
+  const contents = doc.contents as Node | null;
+  if (!isMap(contents)) {
+    const found = contents === null ? "nothing" : isCollection(contents) ? "a list" : describeValue(isScalar(contents) ? contents.value : undefined);
+    const offset = contents?.range?.[0] ?? 0;
+    return { ok: false, issues: [at(offset, `expected a scenario: a mapping of fields (name, kubelet, pods, ...), found ${found} at the top level`)] };
+  }
+  try {
+    return { ok: true, doc, lineCounter: lc, value: doc.toJS({ maxAliasCount: MAX_ALIASES }) as Record<string, unknown> };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const excessive = /alias count/i.test(message);
+    return {
+      ok: false,
+      issues: [at(firstAliasOffset(doc), excessive ? aliasBomb() : `syntax error: ${lowerFirst(message)}`)],
+    };
+  }
+}
+
+const tooDeep = () => `nested too deeply: more than ${MAX_DEPTH} levels; a scenario never needs that many`;
+const aliasBomb = () =>
+  `too many alias expansions: aliases may expand to at most ${MAX_ALIASES} nodes (this looks like an alias bomb)`;
+
+/** The offset where nesting first exceeds MAX_DEPTH, counting flow brackets and compact "- - -" items. */
+function prescanDepth(text: string): number | undefined {
+  let offset = 0;
+  let flow = 0;
+  let lineIndicators = 0;
+  for (const token of new Lexer().lex(text)) {
+    if (token === "[" || token === "{") flow++;
+    else if (token === "]" || token === "}") flow = Math.max(0, flow - 1);
+    else if (token === "-" || token === "?") lineIndicators++;
+    else if (token === "\n" || token === "\r\n") lineIndicators = 0;
+    if (flow + lineIndicators > MAX_DEPTH) return offset;
+    offset += sourceLength(token);
+  }
+  return undefined;
+}
+
+/** Depth, alias count, alias targets and key shapes, walked without recursion. */
+function checkNodes(doc: Document, at: (offset: number, message: string) => LocatedIssue): LocatedIssue[] {
+  const issues: LocatedIssue[] = [];
+  const anchors = new Set<string>();
+  let aliases = 0;
+  const stack: Array<{ node: unknown; depth: number }> = [{ node: doc.contents, depth: 1 }];
+  const visit: Array<{ node: Node; depth: number }> = [];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (!node || typeof node !== "object") continue;
+    // Pairs have no source range of their own; their key and value are visited instead.
+    if (!isPair(node)) visit.push({ node: node as Node, depth });
+    if (isMap(node)) {
+      for (let i = node.items.length - 1; i >= 0; i--) stack.push({ node: node.items[i], depth });
+    } else if (isPair(node)) {
+      stack.push({ node: node.value, depth: depth + 1 }, { node: node.key, depth: depth + 1 });
+      if (node.key !== null && !isScalar(node.key) && !isAlias(node.key)) {
+        issues.push(at((node.key as Node).range?.[0] ?? 0, "expected a plain key (a name), found a list or mapping used as a key"));
+      }
+    } else if (isCollection(node)) {
+      for (let i = node.items.length - 1; i >= 0; i--) stack.push({ node: node.items[i], depth: depth + 1 });
+    }
+  }
+  // Document order matters for anchors: an alias must follow its anchor.
+  visit.sort((a, b) => (a.node.range?.[0] ?? 0) - (b.node.range?.[0] ?? 0));
+  for (const { node, depth } of visit) {
+    const offset = node.range?.[0] ?? 0;
+    if (depth > MAX_DEPTH) return [at(offset, tooDeep())];
+    if (isAlias(node)) {
+      if (++aliases > MAX_ALIASES) return [at(offset, aliasBomb())];
+      if (!anchors.has(node.source)) issues.push(at(offset, `unknown alias *${node.source}: no anchor &${node.source} before it`));
+    } else if ("anchor" in node && typeof node.anchor === "string") {
+      anchors.add(node.anchor);
+    }
+  }
+  return issues;
+}
+
+function firstAliasOffset(doc: Document): number {
+  let first: number | undefined;
+  const stack: unknown[] = [doc.contents];
+  for (let n = 0; stack.length > 0 && n < 1_000_000; n++) {
+    const node = stack.pop();
+    if (isAlias(node)) first = Math.min(first ?? Infinity, node.range?.[0] ?? 0);
+    else if (isPair(node)) stack.push(node.key, node.value);
+    else if (isCollection(node)) stack.push(...node.items);
+  }
+  return first ?? 0;
+}
+
+function syntaxMessage(code: string, message: string, text: string, offset: number): string {
+  switch (code) {
+    case "TAB_AS_INDENT":
+      return "a tab used for indentation; YAML indents with spaces only";
+    case "DUPLICATE_KEY":
+      return `duplicate key ${JSON.stringify(keyAt(text, offset))}: each key may appear once in a mapping`;
+    case "MULTIPLE_DOCS":
+      return "expected one YAML document, found several (separated by ---); put one scenario per file";
+    case "BLOCK_AS_IMPLICIT_KEY":
+      return "a mapping inside a one-line key: value; quote the value if it contains \": \"";
+    case "MISSING_CHAR":
+      return /quote/i.test(message) ? "unclosed quote: the string that starts here never ends" : lowerFirst(message);
+    case "BAD_INDENT":
+      return `bad indentation: ${lowerFirst(message)}`;
+    default:
+      return lowerFirst(message);
+  }
+}
+
+function keyAt(text: string, offset: number): string {
+  const rest = text.slice(offset, offset + 200);
+  const m = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:\n]*)/.exec(rest);
+  const key = (m?.[1] ?? "").trim();
+  return key.startsWith('"') || key.startsWith("'") ? key.slice(1, -1) : key;
+}
+
+/** The offset of the first quoted scalar that has no closing quote. */
+function unclosedQuote(text: string): number | undefined {
+  let offset = 0;
+  let found: number | undefined;
+  for (const token of new Lexer().lex(text)) {
+    const q = token[0];
+    if ((q === '"' || q === "'") && (token.length === 1 || token[token.length - 1] !== q)) found ??= offset;
+    offset += sourceLength(token);
+  }
+  return found;
+}
+
+/** The lexer marks documents, scalars and flow ends with control tokens that are not in the source. */
+const sourceLength = (token: string) => (token === "\x02" || token === "\x18" || token === "\x1f" ? 0 : token.length);
+
+function lineColOf(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, offset).split("\n");
+  return { line: before.length, col: before.at(-1)!.length + 1 };
+}
+
+const lowerFirst = (s: string) => (s.length > 0 ? s[0]!.toLowerCase() + s.slice(1) : s);
