@@ -1,0 +1,7 @@
+// Conformance against Kubernetes' own test vectors (the oracle files): load, run, compare.
+export { loadVectorFile, parseVectorFile, kindOf, VectorFileError, type VectorFile, type VectorKind } from "./load.ts";
+export { runVectorFile, runVectorFiles, summarize, type FileResult, type VectorResult, type Summary } from "./run.ts";
+export { diffValues, equalish } from "./diff.ts";
+export { podActionsVectorSchema, snapshotFromVector, projectActions, type PodActionsVector, type PodActionsSnapshot } from "./pod_actions_vectors.ts";
+export { explainPodActions, explainSnapshot, type Explanation } from "./explain.ts";
+export { loadActionsSnapshot } from "./snapshot_file.ts";
