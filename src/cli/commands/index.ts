@@ -1,8 +1,10 @@
 // The registry of commands; one file per command in this folder.
 import type { CommandModule } from "yargs";
 import type { CommandContext } from "../main.ts";
+import { actionsCommand } from "./actions.ts";
+import { conformanceCommand } from "./conformance.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type CommandFactory = (ctx: CommandContext) => CommandModule<any, any>;
 
-export const commands: CommandFactory[] = [];
+export const commands: CommandFactory[] = [conformanceCommand, actionsCommand];

@@ -1,0 +1,51 @@
+// `kubelet-sim conformance FILE...`: run Kubernetes' own test vectors through the simulator's ports.
+import type { ArgumentsCamelCase, Argv } from "yargs";
+import { runVectorFiles, summarize, VectorFileError, type FileResult } from "../../conformance/index.ts";
+import { EXIT_OK, EXIT_VIOLATION, UserError } from "../exit.ts";
+import type { CommandFactory } from "./index.ts";
+
+interface Args {
+  files: string[];
+  verbose: boolean;
+}
+
+export const conformanceCommand: CommandFactory = (ctx) => ({
+  command: "conformance <files..>",
+  describe: "Check computePodActions, the restart backoff and the prober worker against oracle vector files",
+  builder: (y: Argv) =>
+    y
+      .positional("files", { type: "string", array: true, describe: "vector files (YAML, see oracle/README.md)" })
+      .option("verbose", { alias: "v", type: "boolean", default: false, describe: "also list the vectors that pass" })
+      .example("$0 conformance test/fixtures/oracle/*.yaml", "run every vector file; exit 1 if any vector fails")
+      .example("$0 conformance -v compute_pod_actions.yaml", "list each vector with its verdict"),
+  handler: async (raw: ArgumentsCamelCase) => {
+    const argv = raw as unknown as Args;
+    let files: FileResult[];
+    try {
+      files = runVectorFiles(argv.files);
+    } catch (err) {
+      if (err instanceof VectorFileError) throw new UserError(err.message);
+      throw err;
+    }
+    process.stdout.write(renderConformance(files, argv.verbose));
+    ctx.exitCode = summarize(files).failed > 0 ? EXIT_VIOLATION : EXIT_OK;
+  },
+});
+
+/** One line per failing vector with its diff indented below, then the `N passed, M failed` line. */
+export function renderConformance(files: readonly FileResult[], verbose: boolean): string {
+  const out: string[] = [];
+  for (const f of files) {
+    for (const r of f.results) {
+      if (r.passed) {
+        if (verbose) out.push(`ok    ${f.file} #${r.index} ${r.name}`);
+        continue;
+      }
+      out.push(`FAIL  ${f.file} #${r.index} ${r.name}`);
+      for (const d of r.diffs) out.push(`        ${d}`);
+    }
+  }
+  const { passed, failed } = summarize(files);
+  out.push(`${passed} passed, ${failed} failed`);
+  return `${out.join("\n")}\n`;
+}
