@@ -1,0 +1,206 @@
+// Models pkg/registry/core/pod/storage/storage.go on the generic store (registry/generic/registry/store.go).
+//
+// The server side of every pods verb, applied at one instant: no virtual time passes in here (the
+// network around it is apiserver.ts). Each method reads the immutable store, decides with the
+// strategies, writes through store.writePod and fans the event out to the open watches.
+import { produce } from "immer";
+import type { Sim } from "../sim/index.ts";
+import type { Pod, PodStatus } from "../k8s/pod.ts";
+import type { ApiResult, DeleteOptions, DeleteResult, ListOptions, PodList } from "./client.ts";
+import { OBJECT_MODIFIED, newAlreadyExists, newBadRequest, newConflict, newNotFound, newResourceExpired } from "./errors.ts";
+import {
+  canonicalJSON, prepareForCreate, prepareForStatusUpdate, prepareForUpdate,
+  validateCreate, validateStatusUpdate, validateUpdate,
+} from "./strategy.ts";
+import { beforeDelete } from "./delete.ts";
+import { compact, emptyStore, eventsSince, listPods, writePod, type StoreState } from "./store.ts";
+import { Watcher, type WatcherOptions } from "./watch.ts";
+import { DEFAULT_NAMESPACE } from "../k8s/defaults.ts";
+
+export interface RegistryOptions {
+  watchWindow: number;
+  watchBuffer: number;
+  watchDelayMs: () => number;
+  newUID: () => string;
+}
+
+/** The storage key of a pod: "namespace/name" (registry/generic NamespaceKeyFunc, without the prefix). */
+export function storageKey(namespace: string, name: string): string {
+  return `${namespace}/${name}`;
+}
+
+const ok = <T>(value: T): ApiResult<T> => ({ value, err: null });
+
+export class PodRegistry {
+  private state: StoreState = emptyStore();
+  private readonly watchers: Watcher[] = [];
+  private nextWatchId = 1;
+
+  constructor(
+    private readonly sim: Sim,
+    private readonly opts: RegistryOptions,
+  ) {}
+
+  /** The current store value (immutable): for checkers and tests. */
+  get snapshot(): StoreState {
+    return this.state;
+  }
+
+  create(input: Pod): ApiResult<Pod> {
+    const invalid = validateCreate(input);
+    if (invalid !== null) return { value: null, err: invalid };
+    const key = storageKey(input.metadata.namespace || DEFAULT_NAMESPACE, input.metadata.name);
+    if (this.state.pods[key] !== undefined) return { value: null, err: newAlreadyExists(input.metadata.name) };
+    return ok(this.write(key, prepareForCreate(input, this.opts.newUID(), this.sim.nowMs)));
+  }
+
+  get(namespace: string, name: string): ApiResult<Pod> {
+    const pod = this.state.pods[storageKey(namespace, name)];
+    return pod === undefined ? { value: null, err: newNotFound(name) } : ok(pod);
+  }
+
+  /** Simplification: a list is always served at the latest revision, whatever resourceVersion asks. */
+  list(opts: ListOptions): ApiResult<PodList> {
+    return ok({ resourceVersion: String(this.state.resourceVersion), items: listPods(this.state, opts.nodeName) });
+  }
+
+  /**
+   * A watch from resourceVersion "" or "0" starts with a synthetic ADDED per existing object; from
+   * a number it replays the window after it, or fails with 410 Expired when that is gone.
+   */
+  watch(opts: ListOptions, actor: string): ApiResult<Watcher> {
+    const rvText = opts.resourceVersion ?? "";
+    const fromRv = rvText === "" || rvText === "0" ? null : Number(rvText);
+    if (fromRv !== null && !Number.isInteger(fromRv)) return { value: null, err: newBadRequest(`invalid resource version: ${rvText}`) };
+    const w = this.newWatcher(opts, actor);
+    if (fromRv === null) {
+      for (const pod of listPods(this.state, opts.nodeName)) w.enqueue({ type: "ADDED", object: pod, status: null });
+      return ok(w);
+    }
+    const events = eventsSince(this.state, fromRv);
+    if (events === null) {
+      w.fail(newResourceExpired(`too old resource version: ${fromRv} (${this.state.oldestWatchableRv})`));
+    } else {
+      for (const e of events) w.offerStored(e);
+    }
+    return ok(w);
+  }
+
+  update(pod: Pod): ApiResult<Pod> {
+    const key = storageKey(pod.metadata.namespace || DEFAULT_NAMESPACE, pod.metadata.name);
+    const old = this.state.pods[key];
+    if (old === undefined) return { value: null, err: newNotFound(pod.metadata.name) };
+    const rv = pod.metadata.resourceVersion;
+    if (rv !== undefined && rv !== "" && rv !== old.metadata.resourceVersion) {
+      return { value: null, err: newConflict("pods", pod.metadata.name, OBJECT_MODIFIED) };
+    }
+    const next = produce(pod, (d) => prepareForUpdate(d, old));
+    const invalid = validateUpdate(next, old);
+    if (invalid !== null) return { value: null, err: invalid };
+    return ok(this.writeUnlessUnchanged(key, next, old));
+  }
+
+  /** PATCH pods/status with the uid in the patch (statusutil.PatchPodStatus). */
+  patchStatus(namespace: string, name: string, status: PodStatus, uid: string | undefined): ApiResult<Pod> {
+    const key = storageKey(namespace, name);
+    const old = this.state.pods[key];
+    if (old === undefined) return { value: null, err: newNotFound(name) };
+    const next = produce(old, (d) => {
+      if (uid !== undefined) d.metadata.uid = uid;
+      d.status = structuredClone(status) as typeof d.status;
+      prepareForStatusUpdate(d, old);
+    });
+    const invalid = validateStatusUpdate(next, old);
+    if (invalid !== null) return { value: null, err: invalid };
+    return ok(this.writeUnlessUnchanged(key, next, old));
+  }
+
+  /** The generic store's Delete: BeforeDelete, the graceful update, then removal when grace is 0. */
+  delete(namespace: string, name: string, options: DeleteOptions): ApiResult<DeleteResult> {
+    const key = storageKey(namespace, name);
+    const old = this.state.pods[key];
+    if (old === undefined) return { value: null, err: newNotFound(name) };
+    const d = beforeDelete(old, options, this.sim.nowMs);
+    switch (d.kind) {
+      case "error":
+        return { value: null, err: d.err };
+      case "pending":
+        return ok({ pod: old, deleted: false });
+      case "now":
+        return ok({ pod: this.write(key, null), deleted: true });
+      case "graceful": {
+        const marked = this.write(key, produce(old, (m) => {
+          m.metadata.deletionTimestamp = d.deletionTimestamp;
+          m.metadata.deletionGracePeriodSeconds = d.deletionGracePeriodSeconds;
+        }));
+        if (!d.deleteNow) return ok({ pod: marked, deleted: false });
+        return ok({ pod: this.write(key, null), deleted: true });
+      }
+    }
+  }
+
+  // ---- faults a scenario injects --------------------------------------------------------------
+
+  /** Closes the open watches (of one actor, or all): a dropped connection. */
+  dropWatches(actor?: string): number {
+    return this.eachWatcher(actor, (w) => w.terminate("connection dropped"));
+  }
+
+  /** Sends 410 Expired on the open watches and forgets the history, as an etcd compaction does. */
+  expireWatches(actor?: string): number {
+    this.state = compact(this.state);
+    const status = newResourceExpired(`The resourceVersion for the provided watch is too old.`);
+    return this.eachWatcher(actor, (w) => w.fail(status));
+  }
+
+  /** Forgets the event history only: the next watch from an older resourceVersion gets 410. */
+  compact(): void {
+    this.state = compact(this.state);
+  }
+
+  // ---- internals -----------------------------------------------------------------------------
+
+  private newWatcher(opts: ListOptions, actor: string): Watcher {
+    const wo: WatcherOptions = {
+      id: this.nextWatchId++,
+      actor,
+      nodeName: opts.nodeName,
+      bufferSize: this.opts.watchBuffer,
+      timeoutMs: opts.timeoutSeconds === undefined ? null : opts.timeoutSeconds * 1000,
+      delayMs: this.opts.watchDelayMs,
+    };
+    const w = new Watcher(this.sim, wo);
+    this.watchers.push(w);
+    return w;
+  }
+
+  private eachWatcher(actor: string | undefined, f: (w: Watcher) => void): number {
+    let n = 0;
+    for (const w of this.watchers) {
+      if (!w.open || (actor !== undefined && w.opts.actor !== actor)) continue;
+      f(w);
+      n++;
+    }
+    this.pruneWatchers();
+    return n;
+  }
+
+  /** etcd3's GuaranteedUpdate skips a write whose bytes would not change: no new revision. */
+  private writeUnlessUnchanged(key: string, next: Pod, old: Pod): Pod {
+    const strip = (p: Pod) => canonicalJSON({ ...p, metadata: { ...p.metadata, resourceVersion: undefined } });
+    if (strip(next) === strip(old)) return old;
+    return this.write(key, next);
+  }
+
+  private write(key: string, next: Pod | null): Pod {
+    const [state, event] = writePod(this.state, key, next, this.opts.watchWindow);
+    this.state = state;
+    this.pruneWatchers();
+    for (const w of this.watchers) w.offerStored(event);
+    return event.object;
+  }
+
+  private pruneWatchers(): void {
+    for (let i = this.watchers.length - 1; i >= 0; i--) if (!this.watchers[i]!.open) this.watchers.splice(i, 1);
+  }
+}

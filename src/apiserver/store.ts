@@ -1,0 +1,115 @@
+// Models the etcd3 storage and the watch cache's event window (apiserver/pkg/storage/etcd3, cacher/watch_cache.go).
+//
+// The whole store is one immutable value, changed only through immer `produce`. Every object in it
+// is deep-frozen, so the objects handed to clients and watchers are the stored ones and a model
+// that mutates one throws a TypeError at once. resourceVersion is a global counter (etcd's
+// revision): every write bumps it, and the object written carries it in metadata.resourceVersion.
+import { freeze, produce, type Draft } from "immer";
+import type { Pod } from "../k8s/pod.ts";
+import { podKey } from "../k8s/podutil.ts";
+
+/** The event types the watch cache records (watch.Added, Modified, Deleted). */
+export type StoredEventType = "ADDED" | "MODIFIED" | "DELETED";
+
+/** One write, as the watch cache keeps it: the new object and the one it replaced. */
+export interface StoredEvent {
+  readonly type: StoredEventType;
+  readonly resourceVersion: number;
+  readonly object: Pod;
+  readonly prevObject: Pod | null;
+}
+
+export interface StoreState {
+  /** The current revision: the resourceVersion of the last write (etcd starts at 1). */
+  readonly resourceVersion: number;
+  /** Pods by "namespace/name" (the storage key), each deep-frozen. */
+  readonly pods: Readonly<Record<string, Pod>>;
+  /** The retained event window, oldest first (the watch cache's capacity). */
+  readonly events: readonly StoredEvent[];
+  /** Watches starting before this revision get 410 Expired: "too old resource version". */
+  readonly oldestWatchableRv: number;
+}
+
+/** --default-watch-cache-size: 100 events per resource. */
+export const DEFAULT_WATCH_WINDOW = 100;
+
+export function emptyStore(): StoreState {
+  return freeze({ resourceVersion: 1, pods: {}, events: [], oldestWatchableRv: 1 }, true);
+}
+
+/** Pods sorted by key, as etcd returns a range: a total order that never depends on insertion. */
+export function listPods(state: StoreState, nodeName: string | undefined): Pod[] {
+  const keys = Object.keys(state.pods).sort(compareStrings);
+  const out: Pod[] = [];
+  for (const k of keys) {
+    const pod = state.pods[k]!;
+    if (matchesNode(pod, nodeName)) out.push(pod);
+  }
+  return out;
+}
+
+/** The spec.nodeName field selector; undefined selects every pod. */
+export function matchesNode(pod: Pod | null, nodeName: string | undefined): boolean {
+  if (pod === null) return false;
+  return nodeName === undefined || (pod.spec.nodeName ?? "") === nodeName;
+}
+
+/**
+ * Writes `next` (or removes the key when next is null) at a new revision and records the event.
+ * Returns the new state and the event; the caller already checked that the write is allowed.
+ */
+export function writePod(state: StoreState, key: string, next: Pod | null, windowSize: number): [StoreState, StoredEvent] {
+  const prev = state.pods[key] ?? null;
+  if (next === null && prev === null) throw new Error(`store: delete of missing key ${key}`);
+  const rv = state.resourceVersion + 1;
+  const object = withResourceVersion(next ?? prev!, rv);
+  const type: StoredEventType = next === null ? "DELETED" : prev === null ? "ADDED" : "MODIFIED";
+  const event: StoredEvent = freeze({ type, resourceVersion: rv, object, prevObject: prev }, true);
+  const out = produce(state, (d) => {
+    d.resourceVersion = rv;
+    if (next === null) delete d.pods[key];
+    else d.pods[key] = object as Draft<Pod>;
+    d.events.push(event as Draft<StoredEvent>);
+    trimWindow(d, windowSize);
+  });
+  return [out, event];
+}
+
+/** Drops events beyond the window; a watch from before the oldest kept one can no longer resume. */
+function trimWindow(d: Draft<StoreState>, windowSize: number): void {
+  const excess = d.events.length - windowSize;
+  if (excess <= 0) return;
+  d.events.splice(0, excess);
+  d.oldestWatchableRv = d.events[0]!.resourceVersion - 1;
+}
+
+/** Compaction by a scenario: forget every event up to now, so any older watch gets 410. */
+export function compact(state: StoreState): StoreState {
+  return produce(state, (d) => {
+    d.events = [];
+    d.oldestWatchableRv = d.resourceVersion;
+  });
+}
+
+/** The events after `fromRv` that a watch from there must replay, or null if they are gone. */
+export function eventsSince(state: StoreState, fromRv: number): StoredEvent[] | null {
+  if (fromRv < state.oldestWatchableRv) return null;
+  return state.events.filter((e) => e.resourceVersion > fromRv);
+}
+
+function withResourceVersion(pod: Pod, rv: number): Pod {
+  const out = produce(pod, (d) => {
+    d.metadata.resourceVersion = String(rv);
+  });
+  // Deep-freeze explicitly: a pod built outside immer may reach here with unfrozen subtrees.
+  return freeze(out, true);
+}
+
+export function keyOf(pod: Pod): string {
+  return podKey(pod);
+}
+
+/** A total order on strings by UTF-16 code units (never localeCompare in the model). */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,129 @@
+// Models pkg/registry/core/pod/strategy.go (podStrategy, podStatusStrategy) and rest/update.go BeforeUpdate.
+//
+// Pure functions from values to values: the server calls them inside one immer `produce`, so a
+// strategy never sees a frozen object it must not touch, and never hands out a draft.
+import type { Draft } from "immer";
+import { podSchema, type Pod, type PodStatus } from "../k8s/pod.ts";
+import { defaultPod } from "../k8s/defaults.ts";
+import { newInvalid, type StatusError } from "./errors.ts";
+import { formatRFC3339 } from "./time.ts";
+
+/**
+ * podStrategy.PrepareForCreate plus the generic store's system fields (FillObjectMetaSystemFields):
+ * a new uid, creationTimestamp, and a status reset to Pending.
+ * Simplification: status.qosClass is not computed (the kubelet models do not read it).
+ */
+export function prepareForCreate(input: Pod, uid: string, nowMs: number): Pod {
+  const pod = defaultPod(input);
+  pod.metadata.uid = uid;
+  pod.metadata.creationTimestamp = formatRFC3339(nowMs);
+  delete pod.metadata.deletionTimestamp;
+  delete pod.metadata.deletionGracePeriodSeconds;
+  pod.status = { phase: "Pending" };
+  return pod;
+}
+
+/** ValidatePodCreate, reduced to the schema (names, at least one container). */
+export function validateCreate(pod: Pod): StatusError | null {
+  const parsed = podSchema.safeParse(pod);
+  if (parsed.success) return null;
+  const issue = parsed.error.issues[0]!;
+  return newInvalid(pod.metadata?.name ?? "", `${issue.path.join(".")}: ${issue.message}`);
+}
+
+/**
+ * rest.BeforeUpdate + podStrategy.PrepareForUpdate: status, uid-if-unset, creationTimestamp and the
+ * deletion fields come from the stored object; an update can never remove a deletion timestamp.
+ */
+export function prepareForUpdate(draft: Draft<Pod>, old: Pod): void {
+  draft.status = structuredClone(old.status) as Draft<PodStatus>;
+  keepSystemMeta(draft, old);
+}
+
+/** podStatusStrategy.PrepareForUpdate: only status (and labels, annotations) may change. */
+export function prepareForStatusUpdate(draft: Draft<Pod>, old: Pod): void {
+  draft.spec = structuredClone(old.spec) as Draft<Pod["spec"]>;
+  draft.metadata.ownerReferences = structuredClone(old.metadata.ownerReferences) as Draft<Pod>["metadata"]["ownerReferences"];
+  keepSystemMeta(draft, old);
+}
+
+function keepSystemMeta(draft: Draft<Pod>, old: Pod): void {
+  const meta = draft.metadata;
+  if (!meta.uid) meta.uid = old.metadata.uid;
+  if (old.metadata.creationTimestamp) meta.creationTimestamp = old.metadata.creationTimestamp;
+  if (old.metadata.deletionTimestamp) meta.deletionTimestamp = old.metadata.deletionTimestamp;
+  else delete meta.deletionTimestamp;
+  if (old.metadata.deletionGracePeriodSeconds != null) {
+    meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+  } else {
+    delete meta.deletionGracePeriodSeconds;
+  }
+}
+
+/** ValidateObjectMetaUpdate: uid and name are immutable (a UID in a patch acts as a precondition). */
+export function validateMetaUpdate(next: Pod, old: Pod): StatusError | null {
+  if (next.metadata.uid !== old.metadata.uid) {
+    return newInvalid(old.metadata.name, `metadata.uid: Invalid value: "${next.metadata.uid}": field is immutable`);
+  }
+  return null;
+}
+
+/** The mutable parts of a pod spec, as ValidatePodUpdate allows them to change. */
+function mutableSpecView(spec: Pod["spec"]): unknown {
+  const strip = (cs: readonly Pod["spec"]["containers"][number][] | undefined) =>
+    (cs ?? []).map((c) => ({ ...c, image: undefined }));
+  return { ...spec, containers: strip(spec.containers), initContainers: strip(spec.initContainers), activeDeadlineSeconds: undefined };
+}
+
+/**
+ * ValidatePodUpdate: a pod's spec may only change its images and activeDeadlineSeconds.
+ * Simplification: tolerations and the negative-grace fix-up are not special-cased.
+ */
+export function validateUpdate(next: Pod, old: Pod): StatusError | null {
+  const metaErr = validateMetaUpdate(next, old);
+  if (metaErr !== null) return metaErr;
+  if (canonicalJSON(mutableSpecView(next.spec)) !== canonicalJSON(mutableSpecView(old.spec))) {
+    return newInvalid(
+      old.metadata.name,
+      "spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`, `spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` (only additions to existing tolerations) or `spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
+    );
+  }
+  return null;
+}
+
+/**
+ * ValidatePodStatusUpdate: the meta checks plus ValidateContainerStateTransition: unless the
+ * restart policy is Always, a terminated container may not go back to a non-terminated state
+ * (with OnFailure, one that failed may).
+ */
+export function validateStatusUpdate(next: Pod, old: Pod): StatusError | null {
+  const metaErr = validateMetaUpdate(next, old);
+  if (metaErr !== null) return metaErr;
+  const policy = old.spec.restartPolicy ?? "Always";
+  if (policy === "Always") return null;
+  const lists = [["containerStatuses", "containerStatuses"], ["initContainerStatuses", "initContainerStatuses"]] as const;
+  for (const [field] of lists) {
+    const olds = old.status?.[field] ?? [];
+    const news = next.status?.[field] ?? [];
+    for (let i = 0; i < olds.length; i++) {
+      const o = olds[i]!;
+      const term = o.state?.terminated;
+      if (term === undefined) continue;
+      if (term.exitCode !== 0 && policy === "OnFailure") continue;
+      if (news.some((n) => n.name === o.name && n.state?.terminated === undefined)) {
+        return newInvalid(old.metadata.name, `status.${field}[${i}].state: Forbidden: may not be transitioned to non-terminated state`);
+      }
+    }
+  }
+  return null;
+}
+
+/** JSON with sorted keys: a deep-equality test that never depends on key insertion order. */
+export function canonicalJSON(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) => {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) out[k] = (v as Record<string, unknown>)[k];
+    return out;
+  });
+}
