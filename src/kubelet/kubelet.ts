@@ -1,0 +1,178 @@
+// Models pkg/kubelet/kubelet.go: syncLoop and syncLoopIteration, the select at the heart of the
+// kubelet. The handlers it dispatches to are per era: kubelet_handlers.ts (v1.22+) and
+// kubelet_handlers_legacy.ts (v1.21 and before).
+import { recvCase, select, sleep, type Proc, type SelectCase } from "../sim/index.ts";
+import type { Pod } from "../k8s/pod.ts";
+import type { GoError } from "./types.ts";
+import { KubeletCore, syncLoopHasReadinessCases } from "./kubelet_core.ts";
+import type { PodLifecycleEvent, PodUpdate, ProbeResultUpdate } from "./kubelet_deps.ts";
+
+/** The SyncHandler interface syncLoopIteration dispatches to. */
+export interface SyncHandler {
+  HandlePodAdditions(pods: Pod[]): void;
+  HandlePodUpdates(pods: Pod[]): void;
+  /** A generator: the v1.21 deletePod reads the runtime cache inside syncLoop, which may take time. */
+  HandlePodRemoves(pods: Pod[]): Proc<void>;
+  HandlePodReconcile(pods: Pod[]): void;
+  HandlePodSyncs(pods: Pod[]): void;
+  /** Housekeeping; runs inside syncLoop, so its runtime calls hold the loop up, as upstream. */
+  HandlePodCleanups(): Proc<GoError>;
+  /** getPodsToSync */
+  getPodsToSync(): Pod[];
+}
+
+// syncLoop's runtime-error back-off.
+const runtimeErrorBackoffBaseMs = 100;
+const runtimeErrorBackoffMaxMs = 5000;
+/** The sync ticker: "A one-second period is sufficient because the sync interval is defaulted to 10s." */
+export const syncTickerPeriodMs = 1000;
+
+export class Kubelet {
+  constructor(
+    readonly core: KubeletCore,
+    private readonly handler: SyncHandler,
+  ) {}
+
+  /** Run: starts syncLoop as the kubelet's main goroutine. */
+  Run(): void {
+    this.core.sim.go("kubelet/syncLoop", () => this.syncLoop(), { group: "kubelet", daemon: true });
+  }
+
+  private *syncLoop(): Proc<void> {
+    const { sim, config, deps } = this.core;
+    this.core.emit("SyncLoopStart", undefined);
+    const syncTicker = sim.newTicker("syncTicker", syncTickerPeriodMs);
+    const housekeepingTicker = sim.newTicker("housekeepingTicker", config.housekeepingPeriodMs);
+    const plegCh = deps.pleg.Watch();
+    let durationMs = runtimeErrorBackoffBaseMs;
+    for (;;) {
+      if (!config.runtimeReady()) {
+        this.core.emit("SkippingPodSynchronization", undefined, { backoffMs: durationMs });
+        yield* sleep(durationMs);
+        durationMs = Math.min(runtimeErrorBackoffMaxMs, 2 * durationMs);
+        continue;
+      }
+      durationMs = runtimeErrorBackoffBaseMs;
+      const cases = this.iterationCases(syncTicker.C, housekeepingTicker.C, plegCh);
+      if (!(yield* this.syncLoopIteration(cases))) break;
+    }
+  }
+
+  private iterationCases(syncCh: SelectCase["ch"], housekeepingCh: SelectCase["ch"], plegCh: SelectCase["ch"]): SelectCase[] {
+    const { deps, config } = this.core;
+    const cases: SelectCase[] = [
+      recvCase(deps.configUpdates),
+      recvCase(plegCh),
+      recvCase(syncCh),
+      recvCase(deps.livenessManager.Updates()),
+      recvCase(housekeepingCh),
+    ];
+    if (syncLoopHasReadinessCases(config.version)) {
+      cases.push(recvCase(deps.readinessManager.Updates()), recvCase(deps.startupManager.Updates()));
+    }
+    return cases;
+  }
+
+  /** syncLoopIteration: one Go select; when several channels are ready, which fires is a recorded choice. */
+  private *syncLoopIteration(cases: SelectCase[]): Proc<boolean> {
+    const c = yield* select(cases);
+    switch (c.index) {
+      case 0:
+        if (!c.ok) return false; // "Update channel is closed, exiting the sync loop"
+        yield* this.onConfigUpdate(c.value as PodUpdate);
+        break;
+      case 1:
+        this.onPLEGEvent(c.value as PodLifecycleEvent);
+        break;
+      case 2: {
+        const podsToSync = this.handler.getPodsToSync();
+        if (podsToSync.length > 0) {
+          this.core.emit("SyncLoopSync", undefined, { pods: podsToSync.map(podRef) });
+          this.handler.HandlePodSyncs(podsToSync);
+        }
+        break;
+      }
+      case 3: {
+        const u = c.value as ProbeResultUpdate;
+        if (u.Result === "Failure") this.handleProbeSync(u, "liveness", "unhealthy");
+        break;
+      }
+      case 4:
+        yield* this.housekeeping();
+        break;
+      case 5:
+        this.onReadiness(c.value as ProbeResultUpdate);
+        break;
+      case 6:
+        this.onStartup(c.value as ProbeResultUpdate);
+        break;
+    }
+    return true;
+  }
+
+  private *onConfigUpdate(u: PodUpdate): Proc<void> {
+    this.core.emit(`SyncLoop${u.Op}`, undefined, { source: u.Source, pods: u.Pods.map(podRef) });
+    switch (u.Op) {
+      case "ADD":
+      case "RESTORE": // pods restored from a checkpoint are treated as new
+        this.handler.HandlePodAdditions(u.Pods);
+        break;
+      case "UPDATE":
+      case "DELETE": // DELETE is treated as an UPDATE because of graceful deletion
+        this.handler.HandlePodUpdates(u.Pods);
+        break;
+      case "REMOVE":
+        yield* this.handler.HandlePodRemoves(u.Pods);
+        break;
+      case "RECONCILE":
+        this.handler.HandlePodReconcile(u.Pods);
+        break;
+      case "SET":
+        break; // "Kubelet does not support snapshot update"
+    }
+    // v1.21 does not mark a source ready on a RESTORE (checkpoints may be incomplete).
+    if (!(this.core.legacy && u.Op === "RESTORE")) this.core.sourcesReady.AddSource(u.Source);
+  }
+
+  private onPLEGEvent(e: PodLifecycleEvent): void {
+    // isSyncPodWorthy: ContainerRemoved does not affect pod state.
+    if (e.Type === "ContainerRemoved") return;
+    const pod = this.core.podManager.GetPodByUID(e.ID);
+    if (pod === undefined) return; // the pod no longer exists: ignore the event
+    this.core.emit("SyncLoopPLEG", pod, { event: e.Type, data: typeof e.Data === "string" ? e.Data : null });
+    this.handler.HandlePodSyncs([pod]);
+  }
+
+  private onReadiness(u: ProbeResultUpdate): void {
+    const ready = u.Result === "Success";
+    this.core.deps.statusManager.SetContainerReadiness(u.PodUID, u.ContainerID, ready);
+    this.handleProbeSync(u, "readiness", ready ? "ready" : "not ready");
+  }
+
+  private onStartup(u: ProbeResultUpdate): void {
+    const started = u.Result === "Success";
+    this.core.deps.statusManager.SetContainerStartup(u.PodUID, u.ContainerID, started);
+    this.handleProbeSync(u, "startup", started ? "started" : "unhealthy");
+  }
+
+  private handleProbeSync(u: ProbeResultUpdate, probe: string, status: string): void {
+    const pod = this.core.podManager.GetPodByUID(u.PodUID);
+    if (pod === undefined) return; // the pod no longer exists: ignore the update
+    this.core.emit("SyncLoopProbe", pod, { probe, status });
+    this.handler.HandlePodSyncs([pod]);
+  }
+
+  private *housekeeping(): Proc<void> {
+    if (!this.core.sourcesReady.AllReady()) {
+      this.core.emit("HousekeepingSkipped", undefined, { why: "sources aren't ready yet" });
+      return;
+    }
+    this.core.emit("Housekeeping", undefined);
+    const err = yield* this.handler.HandlePodCleanups();
+    if (err !== null) this.core.emit("HousekeepingFailed", undefined, { err: err.message });
+  }
+}
+
+export function podRef(pod: Pod): string {
+  return `${pod.metadata.namespace ?? "default"}/${pod.metadata.name}`;
+}

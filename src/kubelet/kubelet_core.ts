@@ -1,0 +1,76 @@
+// The state the kubelet's handlers share (the fields of upstream's Kubelet struct that the pod
+// lifecycle touches), and the era switch between the v1.21 and the current kubelet.
+import type { Sim } from "../sim/index.ts";
+import type { Pod } from "../k8s/pod.ts";
+import { PodManager } from "./pod_manager.ts";
+import { WorkQueue } from "./util/queue.ts";
+import { RuntimeCache } from "./container/runtime_cache.ts";
+import type { KubeletConfig, KubeletDeps } from "./kubelet_deps.ts";
+
+/** True for kubelets before the v1.22 pod lifecycle rework ("1.21", "1.20", ...). */
+export function isLegacyEra(version: string): boolean {
+  const [major, minor] = version.split(".").map(Number);
+  return major! < 1 || (major === 1 && minor! < 22);
+}
+
+/** True when syncLoop itself receives readiness and startup results (≈ v1.26 on; earlier the prober manager forwarded them). */
+export function syncLoopHasReadinessCases(version: string): boolean {
+  const [major, minor] = version.split(".").map(Number);
+  return major! > 1 || (major === 1 && minor! >= 26);
+}
+
+/** config.SourcesReady: housekeeping waits until every source has sent at least one update. */
+export class SourcesReady {
+  private readonly seen = new Set<string>();
+  constructor(private readonly expected: readonly string[]) {}
+  AddSource(source: string): void {
+    this.seen.add(source);
+  }
+  AllReady(): boolean {
+    return this.expected.every((s) => this.seen.has(s));
+  }
+}
+
+export class KubeletCore {
+  readonly podManager = new PodManager();
+  readonly workQueue: WorkQueue;
+  readonly runtimeCache: RuntimeCache;
+  readonly sourcesReady: SourcesReady;
+
+  constructor(
+    readonly sim: Sim,
+    readonly deps: KubeletDeps,
+    readonly config: KubeletConfig,
+    sources: readonly string[],
+  ) {
+    this.workQueue = new WorkQueue(sim);
+    this.runtimeCache = new RuntimeCache(sim, deps.runtime);
+    this.sourcesReady = new SourcesReady(sources);
+  }
+
+  get legacy(): boolean {
+    return isLegacyEra(this.config.version);
+  }
+
+  emit(kind: string, pod: Pod | undefined, fields?: Record<string, unknown>): void {
+    const ref = pod === undefined ? undefined : `${pod.metadata.namespace ?? "default"}/${pod.metadata.name}`;
+    this.sim.emit("kubelet", kind, { pod: ref, uid: pod?.metadata.uid, ...fields });
+  }
+}
+
+/** PodsByCreationTime, with the UID as the final tie-break so the order is total. */
+export function sortByCreationTime(pods: readonly Pod[]): Pod[] {
+  return [...pods].sort((a, b) => {
+    const ta = a.metadata.creationTimestamp ?? "";
+    const tb = b.metadata.creationTimestamp ?? "";
+    if (ta !== tb) return ta < tb ? -1 : 1;
+    const ua = a.metadata.uid ?? "";
+    const ub = b.metadata.uid ?? "";
+    return ua < ub ? -1 : ua > ub ? 1 : 0;
+  });
+}
+
+/** podutil.IsPodPhaseTerminal */
+export function isPodPhaseTerminal(phase: string | undefined): boolean {
+  return phase === "Succeeded" || phase === "Failed";
+}

@@ -1,0 +1,114 @@
+// What the kubelet's main loop needs from its components, as narrow interfaces. The composition
+// root (src/node/) wires the real apiserver config source, PLEG, pod cache, probers, status manager
+// and runtime manager behind them; tests can wire fakes.
+import type { Chan, Proc } from "../sim/index.ts";
+import type { Pod, PodStatus as APIPodStatus } from "../k8s/pod.ts";
+import type { PodStatus } from "./container/runtime.ts";
+import type { GoError, RunningPod } from "./types.ts";
+import type { EventRecorder, PodCacheReader } from "./pod_workers_types.ts";
+
+/** kubetypes.PodUpdate as the config source delivers it. */
+export interface PodUpdate {
+  Pods: Pod[];
+  Op: "ADD" | "UPDATE" | "DELETE" | "REMOVE" | "RECONCILE" | "SET" | "RESTORE";
+  Source: string;
+}
+
+/** pleg.PodLifecycleEvent */
+export interface PodLifecycleEvent {
+  ID: string;
+  Type: "ContainerStarted" | "ContainerDied" | "ContainerRemoved" | "PodSync" | "ContainerChanged";
+  Data: unknown;
+}
+
+/** proberesults.Update */
+export interface ProbeResultUpdate {
+  ContainerID: string;
+  Result: "Success" | "Failure" | "Unknown";
+  PodUID: string;
+}
+
+export interface ProbeResultsManager {
+  Updates(): Chan<ProbeResultUpdate>;
+}
+
+export interface ProbeManager {
+  AddPod(pod: Pod): void;
+  RemovePod(pod: Pod): void;
+  StopLivenessAndStartup(pod: Pod): void;
+  CleanupPods(desiredPodUIDs: ReadonlySet<string>): void;
+}
+
+export interface StatusManager {
+  SetPodStatus(pod: Pod, status: APIPodStatus): void;
+  GetPodStatus(uid: string): APIPodStatus | undefined;
+  TerminatePod(pod: Pod): void;
+  SetContainerReadiness(podUID: string, containerID: string, ready: boolean): void;
+  SetContainerStartup(podUID: string, containerID: string, started: boolean): void;
+  RemoveOrphanedStatuses(podUIDs: ReadonlySet<string>): void;
+}
+
+/** The result of the runtime manager's SyncPod, reduced to what the kubelet inspects. */
+export interface SyncResultSummary {
+  /** The aggregated error (PodSyncResult.Error()), null when every step succeeded. */
+  error: GoError;
+  /** Each failed step's error name (ErrCrashLoopBackOff, ErrImagePullBackOff, ...). */
+  failedReasons: string[];
+}
+
+/** kubecontainer.Runtime as the kubelet calls it. */
+export interface ContainerRuntime {
+  SyncPod(pod: Pod, podStatus: PodStatus): Proc<SyncResultSummary>;
+  KillPod(pod: Pod, runningPod: RunningPod, gracePeriodOverride: number | undefined): Proc<GoError>;
+  GetPodStatus(uid: string, name: string, namespace: string): Proc<[PodStatus | null, GoError]>;
+  /** GetPods(all=false): the pods with running containers or ready sandboxes. */
+  GetPods(all: boolean): Proc<[RunningPod[], GoError]>;
+}
+
+export interface PodStatusGenerator {
+  /** generateAPIPodStatus(pod, podStatus, podIsTerminal). */
+  generateAPIPodStatus(pod: Pod, podStatus: PodStatus, podIsTerminal: boolean): APIPodStatus;
+}
+
+export interface ReasonCacheWriter {
+  Update(uid: string, result: SyncResultSummary): void;
+}
+
+export interface PLEGWatcher {
+  Watch(): Chan<PodLifecycleEvent>;
+}
+
+/** KubeletConfiguration fields the loops use, in virtual ms where they are durations. */
+export interface KubeletConfig {
+  /** "1.21" behaves like the pre-rewrite kubelet; anything later like the current one. */
+  version: string;
+  syncFrequencyMs: number;
+  housekeepingPeriodMs: number;
+  maxPods: number;
+  cpuMilli: number;
+  memoryBytes: number;
+  /** Network plugin readiness (runtimeState.networkErrors). */
+  networkReady: () => boolean;
+  /** Runtime readiness (runtimeState.runtimeErrors); syncLoop backs off while it fails. */
+  runtimeReady: () => boolean;
+  /** Virtual time that volume setup and cgroup creation take in SyncPod (steps not otherwise modelled). */
+  volumeSetupMs: number;
+  cgroupSetupMs: number;
+}
+
+export interface KubeletDeps {
+  configUpdates: Chan<PodUpdate>;
+  pleg: PLEGWatcher;
+  podCache: PodCacheReader;
+  runtime: ContainerRuntime;
+  statusManager: StatusManager;
+  statusGenerator: PodStatusGenerator;
+  reasonCache: ReasonCacheWriter;
+  probeManager: ProbeManager;
+  livenessManager: ProbeResultsManager;
+  readinessManager: ProbeResultsManager;
+  startupManager: ProbeResultsManager;
+  recorder: EventRecorder;
+  /** The container back-off's GC (flowcontrol.Backoff.GC), run by housekeeping. */
+  backOffGC: () => void;
+}

@@ -1,0 +1,148 @@
+// Models pkg/kubelet/kubelet.go (HandlePodAdditions/Updates/Removes/Reconcile/Syncs,
+// getPodsToSync, deletePod, rejectPod) and kubelet_pods.go (HandlePodCleanups,
+// filterOutInactivePods) of the current kubelet (v1.22 and after), where the pod workers own the
+// lifecycle.
+import type { Proc } from "../sim/index.ts";
+import type { Pod } from "../k8s/pod.ts";
+import { IsStaticPod, SyncPodCreate, SyncPodKill, SyncPodSync, SyncPodUpdate, type GoError } from "./types.ts";
+import { isPodPhaseTerminal, sortByCreationTime, type KubeletCore } from "./kubelet_core.ts";
+import type { PodWorkers } from "./pod_workers.ts";
+import type { SyncHandler } from "./kubelet.ts";
+import { canAdmitPod } from "./lifecycle/admission.ts";
+
+export class KubeletHandlers implements SyncHandler {
+  constructor(
+    private readonly kl: KubeletCore,
+    private readonly podWorkers: PodWorkers,
+  ) {}
+
+  HandlePodAdditions(pods: Pod[]): void {
+    for (const added of sortByCreationTime(pods)) {
+      this.kl.podManager.AddPod(added);
+      const [pod, mirrorPod, wasMirror] = this.kl.podManager.GetPodAndMirrorPod(added);
+      if (wasMirror) {
+        if (pod !== undefined) this.podWorkers.UpdatePod({ Pod: pod, MirrorPod: mirrorPod, UpdateType: SyncPodUpdate });
+        continue;
+      }
+      const uid = pod!.metadata.uid!;
+      // Admission only for pods not already terminating or terminal.
+      if (!this.podWorkers.IsPodTerminationRequested(uid) && !isPodPhaseTerminal(pod!.status?.phase)) {
+        const allocated = this.getAllocatedPods().filter((p) => p.metadata.uid !== uid);
+        const r = canAdmitPod(this.kl.config, allocated, pod!);
+        if (!r.Admit) {
+          this.rejectPod(pod!, r.Reason, r.Message);
+          continue;
+        }
+      }
+      this.podWorkers.UpdatePod({ Pod: pod!, MirrorPod: mirrorPod, UpdateType: SyncPodCreate });
+    }
+  }
+
+  HandlePodUpdates(pods: Pod[]): void {
+    for (const updated of pods) {
+      this.kl.podManager.UpdatePod(updated);
+      const [pod, mirrorPod, wasMirror] = this.kl.podManager.GetPodAndMirrorPod(updated);
+      if (wasMirror && pod === undefined) continue;
+      this.podWorkers.UpdatePod({ Pod: pod!, MirrorPod: mirrorPod, UpdateType: SyncPodUpdate });
+    }
+  }
+
+  *HandlePodRemoves(pods: Pod[]): Proc<void> {
+    for (const removed of pods) {
+      this.kl.podManager.RemovePod(removed);
+      const [pod, mirrorPod, wasMirror] = this.kl.podManager.GetPodAndMirrorPod(removed);
+      if (wasMirror) {
+        if (pod !== undefined) this.podWorkers.UpdatePod({ Pod: pod, MirrorPod: mirrorPod, UpdateType: SyncPodUpdate });
+        continue;
+      }
+      // Deletion may fail: housekeeping will try again.
+      const err = this.deletePod(pod!);
+      if (err !== null) this.kl.emit("DeletePodFailed", pod, { err: err.message });
+    }
+  }
+
+  /** Reconcile: only the API status changed. NeedToReconcilePodReadiness is simplified to "never". */
+  HandlePodReconcile(pods: Pod[]): void {
+    for (const pod of pods) this.kl.podManager.UpdatePod(pod);
+  }
+
+  HandlePodSyncs(pods: Pod[]): void {
+    for (const p of pods) {
+      const [pod, mirrorPod, wasMirror] = this.kl.podManager.GetPodAndMirrorPod(p);
+      if (wasMirror) continue; // "Programmer error, HandlePodSyncs does not expect to receive mirror pods"
+      this.podWorkers.UpdatePod({ Pod: pod!, MirrorPod: mirrorPod, UpdateType: SyncPodSync });
+    }
+  }
+
+  /** getPodsToSync: pods whose work-queue time has come, in pod manager order (Go map order: a recorded choice). */
+  getPodsToSync(): Pod[] {
+    const due = new Set(this.kl.workQueue.GetWork());
+    if (due.size === 0) return [];
+    const allPods = this.kl.sim.mapOrder(this.kl.podManager.GetPods());
+    return allPods.filter((p) => due.has(p.metadata.uid!));
+  }
+
+  private deletePod(pod: Pod): GoError {
+    if (!this.kl.sourcesReady.AllReady()) return new Error("skipping delete because sources aren't ready yet");
+    this.podWorkers.UpdatePod({ Pod: pod, UpdateType: SyncPodKill });
+    return null;
+  }
+
+  private rejectPod(pod: Pod, reason: string, message: string): void {
+    this.kl.deps.recorder.Eventf(pod, "Warning", reason, message);
+    this.kl.deps.statusManager.SetPodStatus(pod, { phase: "Failed", reason, message: `Pod was rejected: ${message}` });
+    this.kl.emit("RejectPod", pod, { reason, message });
+  }
+
+  /** getAllocatedPods ≈ the active pods: admitted, not known terminated, not terminal unless terminating. */
+  getAllocatedPods(): Pod[] {
+    return this.filterOutInactivePods(this.kl.podManager.GetPods());
+  }
+
+  private filterOutInactivePods(pods: readonly Pod[]): Pod[] {
+    return pods.filter((p) => {
+      const uid = p.metadata.uid!;
+      if (this.podWorkers.IsPodKnownTerminated(uid)) return false;
+      return !(this.isAdmittedPodTerminal(p) && !this.podWorkers.IsPodTerminationRequested(uid));
+    });
+  }
+
+  private isAdmittedPodTerminal(pod: Pod): boolean {
+    const status = this.kl.deps.statusManager.GetPodStatus(pod.metadata.uid!) ?? pod.status;
+    return isPodPhaseTerminal(status?.phase);
+  }
+
+  /**
+   * HandlePodCleanups: sync the pod workers with the desired pods, stop probes of pods that cannot
+   * run, drop orphaned statuses, restart desired pods the workers no longer know (UID reuse), and
+   * kill runtime pods nobody knows. Simplified: no cgroup, volume directory, mirror pod or user
+   * namespace cleanup (not modelled).
+   */
+  *HandlePodCleanups(): Proc<GoError> {
+    const { podManager, deps, runtimeCache, sim } = this.kl;
+    const allPods = podManager.GetPods();
+    const workingPods = this.podWorkers.SyncKnownPods(allPods);
+    const possiblyRunning = new Set<string>();
+    for (const [uid, sync] of workingPods) if (sync.State !== "terminated") possiblyRunning.add(uid);
+    const err = yield* runtimeCache.ForceUpdateIfOlder(sim.nowMs);
+    if (err !== null) return err;
+    const [runningRuntimePods, listErr] = yield* runtimeCache.GetPods();
+    if (listErr !== null) return listErr;
+    deps.probeManager.CleanupPods(possiblyRunning);
+    deps.statusManager.RemoveOrphanedStatuses(new Set(allPods.map((p) => p.metadata.uid!)));
+    for (const desired of this.filterOutInactivePods(allPods)) {
+      if (workingPods.has(desired.metadata.uid!)) continue;
+      const [pod, mirrorPod, wasMirror] = podManager.GetPodAndMirrorPod(desired);
+      if (pod === undefined || wasMirror) continue;
+      this.kl.emit("RestartPodNotKnownToWorkers", pod, { static: IsStaticPod(pod) });
+      this.podWorkers.UpdatePod({ UpdateType: SyncPodCreate, Pod: pod, MirrorPod: mirrorPod });
+    }
+    for (const runningPod of runningRuntimePods) {
+      if (workingPods.has(runningPod.id)) continue;
+      this.kl.emit("KillOrphanedRuntimePod", undefined, { uid: runningPod.id, name: `${runningPod.namespace}/${runningPod.name}` });
+      this.podWorkers.UpdatePod({ UpdateType: SyncPodKill, RunningPod: runningPod, KillPodOptions: { GracePeriodSecondsOverride: 1 } });
+    }
+    deps.backOffGC();
+    return null;
+  }
+}

@@ -1,0 +1,173 @@
+// Models pkg/kubelet/kubelet.go and kubelet_pods.go as of v1.21 and before: the handlers,
+// dispatchWork with its terminal-status shortcut, deletePod through the runtime cache, the
+// podKiller goroutine, and HandlePodCleanups reading the (possibly stale) runtime cache.
+import { recv, send, type Chan, type Proc } from "../sim/index.ts";
+import type { Pod } from "../k8s/pod.ts";
+import { IsMirrorPod, SyncPodCreate, SyncPodSync, SyncPodUpdate, type GoError, type RunningPod, type SyncPodType } from "./types.ts";
+import { sortByCreationTime, type KubeletCore } from "./kubelet_core.ts";
+import type { LegacyPodWorkers } from "./pod_workers_legacy.ts";
+import type { LegacyKubeletSyncer } from "./kubelet_sync_legacy.ts";
+import type { SyncHandler } from "./kubelet.ts";
+import { canAdmitPod } from "./lifecycle/admission.ts";
+
+/** podKillingChannelCapacity */
+const podKillingChannelCapacity = 50;
+
+interface PodPair {
+  APIPod: Pod | undefined;
+  RunningPod: RunningPod;
+}
+
+export class LegacyKubeletHandlers implements SyncHandler {
+  private readonly podKillingCh: Chan<PodPair>;
+  private readonly podsBeingKilled = new Set<string>();
+
+  constructor(
+    private readonly kl: KubeletCore,
+    private readonly podWorkers: LegacyPodWorkers,
+    private readonly syncer: LegacyKubeletSyncer,
+  ) {
+    this.podKillingCh = kl.sim.chan<PodPair>("podKillingCh", podKillingChannelCapacity);
+  }
+
+  /** The podKiller goroutine (podKillerWithChannel.PerformPodKillingWork). */
+  Start(): void {
+    this.kl.sim.go("kubelet/podKiller", () => this.performPodKillingWork(), { group: "kubelet", daemon: true });
+  }
+
+  HandlePodAdditions(pods: Pod[]): void {
+    for (const pod of sortByCreationTime(pods)) {
+      const existingPods = this.kl.podManager.GetPods();
+      this.kl.podManager.AddPod(pod);
+      if (IsMirrorPod(pod)) continue; // handleMirrorPod: mirror pods are not modelled beyond bookkeeping
+      if (!this.syncer.podIsTerminated(pod)) {
+        const activePods = existingPods.filter((p) => !this.syncer.podIsTerminated(p));
+        const r = canAdmitPod(this.kl.config, activePods, pod);
+        if (!r.Admit) {
+          this.rejectPod(pod, r.Reason, r.Message);
+          continue;
+        }
+      }
+      const [, mirrorPod] = this.kl.podManager.GetPodAndMirrorPod(pod);
+      this.dispatchWork(pod, SyncPodCreate, mirrorPod);
+      this.kl.deps.probeManager.AddPod(pod);
+    }
+  }
+
+  HandlePodUpdates(pods: Pod[]): void {
+    for (const pod of pods) {
+      this.kl.podManager.UpdatePod(pod);
+      if (IsMirrorPod(pod)) continue;
+      const [, mirrorPod] = this.kl.podManager.GetPodAndMirrorPod(pod);
+      this.dispatchWork(pod, SyncPodUpdate, mirrorPod);
+    }
+  }
+
+  *HandlePodRemoves(pods: Pod[]): Proc<void> {
+    for (const pod of pods) {
+      this.kl.podManager.RemovePod(pod);
+      if (IsMirrorPod(pod)) continue;
+      // Deletion may fail: the periodic cleanup will trigger it again.
+      const err = yield* this.deletePod(pod);
+      if (err !== null) this.kl.emit("DeletePodFailed", pod, { err: err.message });
+      this.kl.deps.probeManager.RemovePod(pod);
+    }
+  }
+
+  HandlePodReconcile(pods: Pod[]): void {
+    for (const pod of pods) this.kl.podManager.UpdatePod(pod);
+  }
+
+  HandlePodSyncs(pods: Pod[]): void {
+    for (const pod of pods) {
+      const [, mirrorPod] = this.kl.podManager.GetPodAndMirrorPod(pod);
+      this.dispatchWork(pod, SyncPodSync, mirrorPod);
+    }
+  }
+
+  getPodsToSync(): Pod[] {
+    const due = new Set(this.kl.workQueue.GetWork());
+    if (due.size === 0) return [];
+    return this.kl.sim.mapOrder(this.kl.podManager.GetPods()).filter((p) => due.has(p.metadata.uid!));
+  }
+
+  /** dispatchWork (v1.21): terminal pods go to TerminatePod, finished ones are ignored, others to the worker. */
+  private dispatchWork(pod: Pod, syncType: SyncPodType, mirrorPod: Pod | undefined): void {
+    const [containersTerminal, podWorkerTerminal] = this.syncer.podAndContainersAreTerminal(pod);
+    if (pod.metadata.deletionTimestamp && containersTerminal) {
+      this.kl.emit("DispatchTerminatePod", pod, { syncType });
+      this.kl.deps.statusManager.TerminatePod(pod);
+      return;
+    }
+    if (podWorkerTerminal) {
+      this.kl.emit("DispatchIgnored", pod, { syncType, why: "pod has completed" });
+      return;
+    }
+    this.podWorkers.UpdatePod({ Pod: pod, MirrorPod: mirrorPod, UpdateType: syncType });
+  }
+
+  /**
+   * deletePod (v1.21): forget the worker, then kill through the podKiller if the runtime cache
+   * (possibly stale, refreshed inside syncLoop) lists the pod. Simplification: the
+   * ForceUpdateIfOlder(lastContainerStartedTime) refresh is not modelled.
+   */
+  private *deletePod(pod: Pod): Proc<GoError> {
+    if (!this.kl.sourcesReady.AllReady()) return new Error("skipping delete because sources aren't ready yet");
+    this.podWorkers.ForgetWorker(pod.metadata.uid!);
+    const [runningPods, err] = yield* this.kl.runtimeCache.GetPods();
+    if (err !== null) return err;
+    const runningPod = runningPods.find((p) => p.id === pod.metadata.uid);
+    if (runningPod === undefined) return new Error("pod not found");
+    yield* send(this.podKillingCh, { APIPod: pod, RunningPod: runningPod });
+    return null;
+  }
+
+  private *performPodKillingWork(): Proc<void> {
+    for (;;) {
+      const { value: pair, ok } = yield* recv(this.podKillingCh);
+      if (!ok) return;
+      const uid = pair!.RunningPod.id;
+      if (this.podsBeingKilled.has(uid)) continue;
+      this.podsBeingKilled.add(uid);
+      this.kl.sim.go(`kubelet/podKiller/${pair!.RunningPod.name}`, () => this.killOne(pair!), { group: "kubelet" });
+    }
+  }
+
+  private *killOne(pair: PodPair): Proc<void> {
+    const apiPod: Pod = pair.APIPod ?? {
+      metadata: { name: pair.RunningPod.name, namespace: pair.RunningPod.namespace, uid: pair.RunningPod.id },
+      spec: { containers: [{ name: "orphan" }] },
+    };
+    this.kl.emit("PodKillerKill", apiPod);
+    const err = yield* this.syncer.killPod(apiPod, pair.RunningPod, undefined, undefined);
+    if (err !== null) this.kl.emit("PodKillerFailed", apiPod, { err: err.message });
+    this.podsBeingKilled.delete(pair.RunningPod.id);
+  }
+
+  private rejectPod(pod: Pod, reason: string, message: string): void {
+    this.kl.deps.recorder.Eventf(pod, "Warning", reason, message);
+    this.kl.deps.statusManager.SetPodStatus(pod, { phase: "Failed", reason, message: `Pod was rejected: ${message}` });
+    this.kl.emit("RejectPod", pod, { reason, message });
+  }
+
+  /**
+   * HandlePodCleanups (v1.21): workers of pods that are not active are forgotten, and running pods
+   * (from the runtime cache, possibly stale) that are not desired go to the podKiller.
+   * Simplified: no orphaned volume directories, mirror pods or cgroups.
+   */
+  *HandlePodCleanups(): Proc<GoError> {
+    const allPods = this.kl.podManager.GetPods();
+    const activePods = allPods.filter((p) => !this.syncer.podIsTerminated(p));
+    const desired = new Set(activePods.map((p) => p.metadata.uid!));
+    this.podWorkers.ForgetNonExistingPodWorkers(desired);
+    this.kl.deps.probeManager.CleanupPods(desired);
+    const [runningPods, err] = yield* this.kl.runtimeCache.GetPods();
+    if (err !== null) return err;
+    for (const rp of runningPods) {
+      if (!desired.has(rp.id)) yield* send(this.podKillingCh, { APIPod: undefined, RunningPod: rp });
+    }
+    this.kl.deps.statusManager.RemoveOrphanedStatuses(new Set(allPods.map((p) => p.metadata.uid!)));
+    this.kl.deps.backOffGC();
+    return null;
+  }
+}

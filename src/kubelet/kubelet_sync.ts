@@ -1,0 +1,105 @@
+// Models pkg/kubelet/kubelet.go (v1.22 and after): SyncPod, SyncTerminatingPod,
+// SyncTerminatingRuntimePod and SyncTerminatedPod, the podSyncer the pod workers drive.
+import type { Proc } from "../sim/index.ts";
+import type { Pod, PodStatus as APIPodStatus } from "../k8s/pod.ts";
+import type { PodStatus } from "./container/runtime.ts";
+import type { GoError, RunningPod, SyncContext, SyncPodType } from "./types.ts";
+import type { KubeletCore } from "./kubelet_core.ts";
+import type { PodSyncer } from "./pod_worker_loop.ts";
+import type { TerminatePodOptions } from "./pod_sync_status.ts";
+import type { PodWorkers } from "./pod_workers.ts";
+import { NetworkNotReadyErrorMsg } from "./pod_workers_legacy.ts";
+import { ConvertPodStatusToRunningPod, isBackoffOnlyFailure, PodSetup } from "./kubelet_sync_common.ts";
+
+export class KubeletSyncer implements PodSyncer {
+  private readonly setup: PodSetup;
+
+  constructor(
+    private readonly kl: KubeletCore,
+    private readonly podWorkers: () => PodWorkers,
+  ) {
+    this.setup = new PodSetup(kl);
+  }
+
+  /** SyncPod: converge a pod towards its spec; returns isTerminal when its phase became terminal. */
+  *SyncPod(_ctx: SyncContext, updateType: SyncPodType, pod: Pod, _mirrorPod: Pod | undefined, podStatus: PodStatus): Proc<[boolean, GoError]> {
+    const { deps, config } = this.kl;
+    this.kl.emit("SyncPod", pod, { updateType });
+    const apiPodStatus = deps.statusGenerator.generateAPIPodStatus(pod, podStatus, false);
+    podStatus.ips = (apiPodStatus.podIPs ?? []).map((p) => p.ip);
+    if (podStatus.ips.length === 0 && apiPodStatus.podIP) podStatus.ips = [apiPodStatus.podIP];
+    if (apiPodStatus.phase === "Succeeded" || apiPodStatus.phase === "Failed") {
+      deps.statusManager.SetPodStatus(pod, apiPodStatus);
+      return [true, null];
+    }
+    deps.statusManager.SetPodStatus(pod, apiPodStatus);
+    if (!config.networkReady() && pod.spec.hostNetwork !== true) {
+      deps.recorder.Eventf(pod, "Warning", "NetworkNotReady", `${NetworkNotReadyErrorMsg}: container runtime network not ready`);
+      return [false, new Error(`${NetworkNotReadyErrorMsg}: container runtime network not ready`)];
+    }
+    const uid = pod.metadata.uid!;
+    if (!this.podWorkers().IsPodTerminationRequested(uid)) yield* this.setup.ensureCgroups(pod);
+    const volErr = yield* this.setup.WaitForAttachAndMount(pod);
+    if (volErr !== null) return [false, volErr];
+    deps.probeManager.AddPod(pod);
+    // The runtime's SyncPod runs without the worker's cancellation (context.WithoutCancel, #113606):
+    // a delete during an image pull does not stop the pull (race R01).
+    const result = yield* deps.runtime.SyncPod(pod, podStatus);
+    deps.reasonCache.Update(uid, result);
+    if (result.error !== null && !isBackoffOnlyFailure(result)) return [false, result.error];
+    return [false, null];
+  }
+
+  /** SyncTerminatingPod: stop every container with the grace period, then record the final status. */
+  *SyncTerminatingPod(_ctx: SyncContext, pod: Pod, podStatus: PodStatus, gracePeriod: number | undefined, abnormal: TerminatePodOptions | undefined): Proc<GoError> {
+    const { deps } = this.kl;
+    this.kl.emit("SyncTerminatingPod", pod, { gracePeriod: gracePeriod ?? null });
+    let apiPodStatus = deps.statusGenerator.generateAPIPodStatus(pod, podStatus, false);
+    if (abnormal !== undefined) apiPodStatus = applyAbnormalTermination(apiPodStatus, abnormal);
+    deps.statusManager.SetPodStatus(pod, apiPodStatus);
+    deps.probeManager.StopLivenessAndStartup(pod);
+    const err = yield* deps.runtime.KillPod(pod, ConvertPodStatusToRunningPod(podStatus), gracePeriod);
+    if (err !== null) {
+      deps.recorder.Eventf(pod, "Warning", "FailedKillPod", `error killing pod: ${err.message}`);
+      return err;
+    }
+    deps.probeManager.RemovePod(pod);
+    // Guard against KillPod implementations that leave containers running.
+    const [stopped, statusErr] = yield* deps.runtime.GetPodStatus(pod.metadata.uid!, pod.metadata.name, pod.metadata.namespace ?? "default");
+    if (statusErr !== null || stopped === null) return statusErr ?? new Error("no pod status");
+    stopped.ips = podStatus.ips; // preserveDataFromBeforeStopping
+    const running = stopped.containerStatuses.filter((s) => s.state === "running").map((s) => s.id.id);
+    if (running.length > 0) return new Error(`detected running containers after a successful KillPod, CRI violation: ${running.join(",")}`);
+    let finalStatus = deps.statusGenerator.generateAPIPodStatus(pod, stopped, true);
+    if (abnormal !== undefined) finalStatus = applyAbnormalTermination(finalStatus, abnormal);
+    deps.statusManager.SetPodStatus(pod, finalStatus);
+    return null;
+  }
+
+  /** SyncTerminatingRuntimePod: an orphan with no config is killed with a 1 s grace period. */
+  *SyncTerminatingRuntimePod(_ctx: SyncContext, runningPod: RunningPod): Proc<GoError> {
+    const pod: Pod = { metadata: { name: runningPod.name, namespace: runningPod.namespace, uid: runningPod.id }, spec: { containers: [{ name: "orphan" }] } };
+    this.kl.emit("SyncTerminatingRuntimePod", pod);
+    const err = yield* this.kl.deps.runtime.KillPod(pod, runningPod, 1);
+    if (err !== null) this.kl.deps.recorder.Eventf(pod, "Warning", "FailedKillPod", `error killing pod: ${err.message}`);
+    return err;
+  }
+
+  /** SyncTerminatedPod: final status, volumes and cgroups released, then TerminatePod. */
+  *SyncTerminatedPod(_ctx: SyncContext, pod: Pod, podStatus: PodStatus): Proc<GoError> {
+    const { deps } = this.kl;
+    this.kl.emit("SyncTerminatedPod", pod);
+    deps.statusManager.SetPodStatus(pod, deps.statusGenerator.generateAPIPodStatus(pod, podStatus, true));
+    yield* this.setup.WaitForUnmount(pod);
+    yield* this.setup.destroyCgroups(pod);
+    deps.statusManager.TerminatePod(pod);
+    return null;
+  }
+}
+
+/** An eviction or other kubelet-initiated termination reports the pod Failed with its reason. */
+function applyAbnormalTermination(status: APIPodStatus, o: TerminatePodOptions): APIPodStatus {
+  if (status.phase === "Succeeded") return status;
+  return { ...status, phase: "Failed", reason: o.Reason ?? status.reason, message: o.Message ?? status.message };
+}
+

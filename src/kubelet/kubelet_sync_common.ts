@@ -1,0 +1,74 @@
+// Steps of the kubelet's pod sync that both eras share and that the simulator models only as time:
+// cgroup creation (pod_container_manager) and volume attach/mount (volumemanager), plus helpers.
+import { call, type Proc } from "../sim/index.ts";
+import type { Pod } from "../k8s/pod.ts";
+import type { PodStatus } from "./container/runtime.ts";
+import type { GoError, RunningPod } from "./types.ts";
+import type { KubeletCore } from "./kubelet_core.ts";
+import type { SyncResultSummary } from "./kubelet_deps.ts";
+
+/**
+ * Volume and cgroup setup. Simplified: each is one step of configurable virtual time, done once per
+ * pod UID, that never fails; no volume plugins, no real cgroup hierarchy.
+ */
+export class PodSetup {
+  private readonly cgroups = new Set<string>();
+  private readonly mounted = new Set<string>();
+
+  constructor(private readonly kl: KubeletCore) {}
+
+  /** pcm.EnsureExists(pod) when the pod's cgroup does not exist yet. */
+  *ensureCgroups(pod: Pod): Proc<void> {
+    const uid = pod.metadata.uid!;
+    if (this.cgroups.has(uid)) return;
+    yield* call(this.kl.config.cgroupSetupMs, "EnsureExists(pod cgroup)");
+    this.cgroups.add(uid);
+    this.kl.emit("PodCgroupCreated", pod);
+  }
+
+  *destroyCgroups(pod: Pod): Proc<void> {
+    if (!this.cgroups.delete(pod.metadata.uid!)) return;
+    yield* call(this.kl.config.cgroupSetupMs, "Destroy(pod cgroup)");
+    this.kl.emit("PodCgroupRemoved", pod);
+  }
+
+  /** volumeManager.WaitForAttachAndMount */
+  *WaitForAttachAndMount(pod: Pod): Proc<GoError> {
+    const uid = pod.metadata.uid!;
+    if (this.mounted.has(uid)) return null;
+    yield* call(this.kl.config.volumeSetupMs, "WaitForAttachAndMount");
+    this.mounted.add(uid);
+    this.kl.emit("VolumesMounted", pod);
+    return null;
+  }
+
+  /** volumeManager.WaitForUnmount */
+  *WaitForUnmount(pod: Pod): Proc<void> {
+    if (!this.mounted.delete(pod.metadata.uid!)) return;
+    yield* call(this.kl.config.volumeSetupMs, "WaitForUnmount");
+    this.kl.emit("VolumesUnmounted", pod);
+  }
+
+  /** Volumes still present for a pod (podVolumesExist), read by the v1.21 deletion-safety check. */
+  volumesExist(uid: string): boolean {
+    return this.mounted.has(uid);
+  }
+}
+
+/** kubecontainer.ConvertPodStatusToRunningPod: the running containers and all sandboxes. */
+export function ConvertPodStatusToRunningPod(podStatus: PodStatus): RunningPod {
+  return {
+    id: podStatus.id,
+    name: podStatus.name,
+    namespace: podStatus.namespace,
+    containers: podStatus.containerStatuses
+      .filter((s) => s.state === "running")
+      .map((s) => ({ id: s.id.id, name: s.name, state: s.state })),
+    sandboxes: podStatus.sandboxStatuses.map((s) => ({ id: s.id, state: s.state })),
+  };
+}
+
+/** "Do not return error if the only failures were pods in backoff." */
+export function isBackoffOnlyFailure(result: SyncResultSummary): boolean {
+  return result.failedReasons.every((r) => r === "CrashLoopBackOff" || r === "ImagePullBackOff");
+}

@@ -1,0 +1,61 @@
+// Models pkg/kubelet/pod/pod_manager.go: the kubelet's desired set of pods (from config), keyed by
+// UID, with static pods' mirror pods keyed by full name.
+import type { Pod } from "../k8s/pod.ts";
+import { getPodFullName } from "../k8s/podutil.ts";
+import { IsMirrorPod } from "./types.ts";
+
+export class PodManager {
+  private readonly podByUID = new Map<string, Pod>();
+  private readonly mirrorPodByUID = new Map<string, Pod>();
+  private readonly podByFullName = new Map<string, Pod>();
+  private readonly mirrorPodByFullName = new Map<string, Pod>();
+
+  /** AddPod and UpdatePod are the same operation upstream (updatePodsInternal). */
+  AddPod(pod: Pod): void {
+    this.UpdatePod(pod);
+  }
+
+  UpdatePod(pod: Pod): void {
+    const uid = pod.metadata.uid!;
+    const fullName = getPodFullName(pod);
+    if (IsMirrorPod(pod)) {
+      this.mirrorPodByUID.set(uid, pod);
+      this.mirrorPodByFullName.set(fullName, pod);
+      return;
+    }
+    this.podByUID.set(uid, pod);
+    this.podByFullName.set(fullName, pod);
+  }
+
+  RemovePod(pod: Pod): void {
+    const uid = pod.metadata.uid!;
+    const fullName = getPodFullName(pod);
+    if (IsMirrorPod(pod)) {
+      this.mirrorPodByUID.delete(uid);
+      if (this.mirrorPodByFullName.get(fullName)?.metadata.uid === uid) this.mirrorPodByFullName.delete(fullName);
+      return;
+    }
+    this.podByUID.delete(uid);
+    if (this.podByFullName.get(fullName)?.metadata.uid === uid) this.podByFullName.delete(fullName);
+  }
+
+  GetPodByUID(uid: string): Pod | undefined {
+    return this.podByUID.get(uid);
+  }
+
+  GetPodByFullName(fullName: string): Pod | undefined {
+    return this.podByFullName.get(fullName);
+  }
+
+  /** GetPods: the desired (non-mirror) pods, sorted by UID so iteration never depends on insertion. */
+  GetPods(): Pod[] {
+    return [...this.podByUID.keys()].sort().map((uid) => this.podByUID.get(uid)!);
+  }
+
+  /** GetPodAndMirrorPod: given either half of a static pod pair, both halves and whether the input was the mirror. */
+  GetPodAndMirrorPod(aPod: Pod): [Pod | undefined, Pod | undefined, boolean] {
+    const fullName = getPodFullName(aPod);
+    if (IsMirrorPod(aPod)) return [this.podByFullName.get(fullName), aPod, true];
+    return [aPod, this.mirrorPodByFullName.get(fullName), false];
+  }
+}
