@@ -7,7 +7,6 @@ import type { GoError, RunningPod, SyncContext, SyncPodType } from "./types.ts";
 import type { KubeletCore } from "./kubelet_core.ts";
 import type { PodSyncer } from "./pod_worker_loop.ts";
 import type { TerminatePodOptions } from "./pod_sync_status.ts";
-import type { PodWorkers } from "./pod_workers.ts";
 import { NetworkNotReadyErrorMsg } from "./pod_workers_legacy.ts";
 import { ConvertPodStatusToRunningPod, isBackoffOnlyFailure, PodSetup } from "./kubelet_sync_common.ts";
 
@@ -16,7 +15,8 @@ export class KubeletSyncer implements PodSyncer {
 
   constructor(
     private readonly kl: KubeletCore,
-    private readonly podWorkers: () => PodWorkers,
+    /** podWorkers.IsPodTerminationRequested (RunOnce, which has no pod workers, answers false). */
+    private readonly isPodTerminationRequested: (uid: string) => boolean,
   ) {
     this.setup = new PodSetup(kl);
   }
@@ -38,7 +38,7 @@ export class KubeletSyncer implements PodSyncer {
       return [false, new Error(`${NetworkNotReadyErrorMsg}: container runtime network not ready`)];
     }
     const uid = pod.metadata.uid!;
-    if (!this.podWorkers().IsPodTerminationRequested(uid)) yield* this.setup.ensureCgroups(pod);
+    if (!this.isPodTerminationRequested(uid)) yield* this.setup.ensureCgroups(pod);
     const volErr = yield* this.setup.WaitForAttachAndMount(pod);
     if (volErr !== null) return [false, volErr];
     deps.probeManager.AddPod(pod);
