@@ -101,7 +101,14 @@ export function defaultOf(schema: z.ZodType): { value: unknown } | undefined {
   return undefined;
 }
 
-/** Whether the field may be omitted. */
+/** Whether the field may be omitted: an optional, default or prefault wrapper around it. */
 export function isOptional(schema: z.ZodType): boolean {
-  return (schema as { _zod: { optin?: string } })._zod.optin === "optional";
+  let s = schema;
+  for (let i = 0; i < 32; i++) {
+    const def = defOf(s);
+    if (def.type === "optional" || def.type === "default" || def.type === "prefault") return true;
+    if (!WRAPPERS.has(def.type) || !def.innerType) return false;
+    s = def.innerType;
+  }
+  return false;
 }

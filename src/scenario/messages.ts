@@ -56,6 +56,10 @@ function unknownKey(key: string, root: z.ZodType, parentPath: PropertyKey[]): st
 
 function singleMessage(issue: z.core.$ZodIssue, input: unknown): string {
   const found = describeValue(input);
+  // Schemas written here phrase their own messages ("expected ..."); zod's defaults start otherwise.
+  if (/^(expected|missing) /.test(issue.message)) {
+    return /found |missing /.test(issue.message) ? issue.message : `${issue.message}, found ${found}`;
+  }
   switch (issue.code) {
     case "invalid_type": {
       const expected = TYPE_WORDS[issue.expected] ?? issue.expected;
@@ -72,7 +76,7 @@ function singleMessage(issue: z.core.$ZodIssue, input: unknown): string {
     case "too_big":
       return `expected ${bound(issue.origin, issue.maximum, issue.inclusive, "max")}, found ${sizeOf(issue.origin, input)}`;
     case "invalid_format":
-      return issue.message.startsWith("expected") ? `${issue.message}, found ${found}` : `expected ${issue.format} format, found ${found}`;
+      return `expected ${issue.format} format, found ${found}`;
     case "custom":
       return issue.message;
     default:

@@ -30,6 +30,10 @@ function parseDurationValue(value: unknown, ctx: z.core.$RefinementCtx<unknown>)
     ctx.addIssue({ code: "custom", message: `expected a duration such as "500ms" or "1m30s", found the number ${value}; ${hint}` });
     return z.NEVER;
   }
+  if (value === undefined) {
+    ctx.addIssue({ code: "custom", message: 'missing required field; expected a duration such as "500ms" or "1m30s"' });
+    return z.NEVER;
+  }
   if (typeof value !== "string") {
     ctx.addIssue({ code: "custom", message: `expected a duration such as "500ms" or "1m30s", found ${describeValue(value)}` });
     return z.NEVER;
@@ -56,10 +60,20 @@ export interface RangeMs {
 }
 
 const rangeObject = z
-  .strictObject({
-    min: duration("The shortest value drawn."),
-    max: duration("The longest value drawn."),
-  })
+  .strictObject(
+    {
+      min: duration("The shortest value drawn."),
+      max: duration("The longest value drawn."),
+    },
+    {
+      error: (iss) =>
+        iss.code === "invalid_type"
+          ? iss.input === undefined
+            ? 'missing required field; expected a duration such as "1s" or a range {min, max}'
+            : `expected a duration such as "1s" or a range {min, max}, found ${describeValue(iss.input)}`
+          : undefined,
+    },
+  )
   .superRefine((r, ctx) => {
     if (r.max < r.min) {
       ctx.addIssue({

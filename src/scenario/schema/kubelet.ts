@@ -57,12 +57,19 @@ const version = z
   });
 
 const featureGates = z
-  .partialRecord(z.enum(FEATURE_GATE_NAMES), z.boolean())
+  .strictObject(
+    Object.fromEntries(
+      FEATURE_GATE_NAMES.map((g) => {
+        const { since, onByDefaultFrom } = FEATURE_GATES[g];
+        const dflt = onByDefaultFrom === null ? "off in every version" : `on from 1.${onByDefaultFrom}, off before`;
+        return [g, z.boolean().optional().describe(`Exists from 1.${since}; by default ${dflt}.`)];
+      }),
+    ) as Record<FeatureGate, z.ZodOptional<z.ZodBoolean>>,
+  )
   .default({})
   .describe(
-    "Feature gates by upstream name. Unset gates take the default of the chosen version: SidecarContainers and " +
-      "PodReadyToStartContainersCondition are on from 1.29, PodLifecycleSleepAction from 1.30, EventedPLEG is off. " +
-      "A gate the chosen version does not know is an error, as it is for the kubelet.",
+    "Feature gates by upstream name. An unset gate takes the default of the chosen version. A gate the " +
+      "chosen version does not know is an error, as it is for the kubelet.",
   );
 
 const allocatable = obj({

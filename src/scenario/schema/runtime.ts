@@ -1,7 +1,7 @@
 // The simulated container runtime (CRI): call latencies, images, and injected faults.
 import { z } from "zod";
-import { containerName, duration, durationRange, obj, podRef, type RangeMs } from "./common.ts";
-import { formatDuration, parseDuration } from "../../sim/duration.ts";
+import { containerName, duration, durationRange, obj, podRef } from "./common.ts";
+import { formatDuration } from "../../sim/duration.ts";
 
 /** CRI RuntimeService and ImageService methods the simulated runtime serves (cri-api v1). */
 export const CRI_METHODS = [
@@ -65,24 +65,20 @@ export const DEFAULT_LATENCY: Readonly<Record<CriMethod, string>> = {
 
 const criMethod = z.enum(CRI_METHODS).describe("A CRI method name, as in cri-api's RuntimeService/ImageService.");
 
-const latency = z
-  .partialRecord(criMethod, durationRange("Latency of one call."))
-  .default({})
-  .transform((given) => {
-    const out = {} as Record<CriMethod, RangeMs>;
-    for (const m of CRI_METHODS) out[m] = given[m] ?? defaultRange(DEFAULT_LATENCY[m]);
-    return out;
-  })
-  .describe(
-    "Latency per CRI method: a fixed duration or a seeded range {min, max}. Unset methods keep the defaults " +
-      "listed below. PullImage is the pull time of images not listed under `images`. StopContainer's latency " +
-      "comes on top of the time the container program takes to exit.",
-  );
+const NOTES: Partial<Record<CriMethod, string>> = {
+  PullImage: " Also the pull time of images `images` does not list.",
+  StopContainer: " The time the container's program takes to exit after SIGTERM comes on top.",
+  ExecSync: " The time the exec'd command takes (a probe's answer) comes on top.",
+};
 
-function defaultRange(text: string): RangeMs {
-  const ms = parseDuration(text);
-  return { minMs: ms, maxMs: ms };
-}
+const latencyShape = Object.fromEntries(
+  CRI_METHODS.map((m) => [m, durationRange(`Latency of ${m}.${NOTES[m] ?? ""}`).prefault(DEFAULT_LATENCY[m])]),
+) as { [M in CriMethod]: z.ZodPrefault<ReturnType<typeof durationRange>> };
+
+const latency = z
+  .strictObject(latencyShape)
+  .prefault({})
+  .describe("Latency per CRI method: a fixed duration or a seeded range {min, max} drawn per call.");
 
 const IMAGE_ERRORS = ["notFound", "unauthorized", "failed"] as const;
 

@@ -69,16 +69,19 @@ export const ACTIONS = {
   watchDrop: obj({ for: duration("How long watch events are lost.") }).describe(
     "Lose watch events for a while, without the kubelet noticing until it re-lists.",
   ),
-  watchGone: trueOrObject(obj({}), "").describe(
+  watchGone: z
+    .literal(true)
+    .transform(() => ({}))
+    .describe(
     "The kubelet's watch ends with 410 Gone: its reflector must re-list pods from the apiserver.",
   ),
-  killSandbox: podOnly("whose sandbox dies").describe("The pod's sandbox dies behind the kubelet's back (its containers die too)."),
+  killSandbox: podRef("The pod whose sandbox dies.").transform((p) => ({ pod: p })).describe("The pod's sandbox dies behind the kubelet's back (its containers die too)."),
   removeContainer: containerTarget("remove").describe(
     "The runtime removes the container's latest record behind the kubelet's back (garbage collection, a crictl rm).",
   ),
   oomKill: containerTarget("OOM-kill").describe("The OOM killer kills the running container: exit 137, reason OOMKilled."),
   exitContainer: obj({
-    pod: pod("whose container exits"),
+    pod: podRef("The pod whose container exits."),
     container: containerName("The container that exits."),
     exitCode: z.number().int().min(0).max(255).default(1).describe("Its exit code."),
   }).describe("The running container exits now, whatever its program says."),
