@@ -57,6 +57,7 @@ function unknownKey(key: string, root: z.ZodType, parentPath: PropertyKey[]): st
 function singleMessage(issue: z.core.$ZodIssue, input: unknown): string {
   const found = describeValue(input);
   // Schemas written here phrase their own messages ("expected ..."); zod's defaults start otherwise.
+  if (issue.code === "custom") return issue.message;
   if (/^(expected|missing) /.test(issue.message)) {
     return /found |missing /.test(issue.message) ? issue.message : `${issue.message}, found ${found}`;
   }
@@ -77,8 +78,6 @@ function singleMessage(issue: z.core.$ZodIssue, input: unknown): string {
       return `expected ${bound(issue.origin, issue.maximum, issue.inclusive, "max")}, found ${sizeOf(issue.origin, input)}`;
     case "invalid_format":
       return `expected ${issue.format} format, found ${found}`;
-    case "custom":
-      return issue.message;
     default:
       return `${issue.message}, found ${found}`;
   }

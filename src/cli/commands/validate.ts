@@ -1,0 +1,102 @@
+// `kubelet-sim validate FILE...`: check scenario files and report every problem with its place.
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { ArgumentsCamelCase, Argv } from "yargs";
+import { checkScenarioFile, formatIssue, type CheckResult, type LocatedIssue } from "../../scenario/index.ts";
+import { EXIT_OK, EXIT_USAGE } from "../exit.ts";
+import type { CommandFactory } from "./index.ts";
+
+interface Args {
+  files: string[];
+  quiet: boolean;
+  print: boolean;
+}
+
+export const validateCommand: CommandFactory = (ctx) => ({
+  command: "validate <files..>",
+  describe: "Check scenario files: every error with file:line:col, unmodelled pod fields listed once",
+  builder: (y: Argv) =>
+    y
+      .positional("files", { type: "string", array: true, describe: "scenario files, or folders to search for *.yaml" })
+      .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print only errors" })
+      .option("print", { type: "boolean", default: false, describe: "print each valid scenario as parsed (JSON, defaults filled in)" })
+      .example("$0 validate my.yaml", "check one file")
+      .example("$0 validate scenarios", "check every .yaml file under scenarios/")
+      .example("$0 validate --print my.yaml", "show the scenario with every default, durations in ms")
+      .epilogue("Exit codes: 0 every file is valid, 2 some file is not."),
+  handler: async (raw: ArgumentsCamelCase) => {
+    const argv = raw as unknown as Args;
+    const results = expand(argv.files).map((file) => ({ file, result: checkScenarioFile(file) }));
+    const report = renderValidation(results, argv);
+    process.stdout.write(report.stdout);
+    process.stderr.write(report.stderr);
+    ctx.exitCode = results.every((r) => r.result.ok) ? EXIT_OK : EXIT_USAGE;
+  },
+});
+
+/** Files as given; folders replaced by the .yaml/.yml files under them, sorted. */
+function expand(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const p of paths) {
+    let dir = false;
+    try {
+      dir = statSync(p).isDirectory();
+    } catch {
+      // A missing file is reported by the loader, with the others.
+    }
+    if (dir) out.push(...yamlFilesUnder(p, 0));
+    else out.push(p);
+  }
+  return out;
+}
+
+function yamlFilesUnder(dir: string, depth: number): string[] {
+  if (depth > 16) return [];
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return entries.flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return yamlFilesUnder(path, depth + 1);
+    return /\.ya?ml$/.test(e.name) ? [path] : [];
+  });
+}
+
+/** `ok FILE` lines on stdout; errors on stderr; the ignored manifest fields once, at the end. */
+export function renderValidation(
+  results: ReadonlyArray<{ file: string; result: CheckResult }>,
+  opts: { quiet: boolean; print: boolean },
+): { stdout: string; stderr: string } {
+  const out: string[] = [];
+  const err: string[] = [];
+  const ignored = new Map<string, LocatedIssue>();
+  for (const { file, result } of results) {
+    if (!result.ok) {
+      err.push(...result.issues.map(formatIssue));
+      continue;
+    }
+    if (!opts.quiet) out.push(`ok ${file}`);
+    for (const w of result.warnings) {
+      if (w.message.startsWith("not modelled")) {
+        const field = result.ignoredFields.find((f) => fieldMatches(w.path, f));
+        if (field !== undefined && !ignored.has(field)) ignored.set(field, w);
+      } else if (!opts.quiet) out.push(`  warning: ${formatIssue(w)}`);
+    }
+    if (opts.print) out.push(JSON.stringify(result.scenario, null, 2));
+  }
+  if (ignored.size > 0 && !opts.quiet) {
+    out.push("ignored pod manifest fields (accepted, not modelled by the simulator):");
+    const width = Math.max(...[...ignored.keys()].map((k) => k.length));
+    for (const [field, w] of [...ignored.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      out.push(`  ${field.padEnd(width)}  ${w.file}:${w.line}:${w.col}`);
+    }
+  }
+  const invalid = results.filter((r) => !r.result.ok).length;
+  if (invalid > 0) err.push(`${invalid} of ${results.length} file${results.length === 1 ? "" : "s"} invalid`);
+  const text = (lines: string[]) => (lines.length === 0 ? "" : `${lines.join("\n")}\n`);
+  return { stdout: text(out), stderr: text(err) };
+}
+
+/** Whether a warning's path (`pods[0].manifest.spec.containers[1].x`) is the manifest field `spec.containers[].x`. */
+function fieldMatches(path: string, field: string): boolean {
+  const manifestPart = path.replace(/^pods\[\d+\]\.manifest\.?/, "").replace(/\[\d+\]/g, "[]");
+  return manifestPart === field || manifestPart === field.replace(/\.([^.[\]]+)/g, "[$1]");
+}
