@@ -1,0 +1,52 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const ORACLE = join(ROOT, "test", "fixtures", "oracle");
+
+function cli(...args: string[]) {
+  const r = spawnSync(process.execPath, [join(ROOT, "bin", "kubelet-sim.mjs"), ...args], { cwd: ROOT, encoding: "utf8" });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe("kubelet-sim conformance", () => {
+  it("passes every public vector and says so on the last line", () => {
+    const files = ["compute_pod_actions.yaml", "backoff.yaml", "prober_worker.yaml"].map((f) => join(ORACLE, f));
+    const r = cli("conformance", ...files);
+    expect(r.code).toBe(0);
+    expect(r.out.trim().split("\n").at(-1)).toMatch(/^\d+ passed, 0 failed$/);
+  });
+
+  it("prints each failing vector with its diff and exits 1", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ksim-conf-"));
+    const text = readFileSync(join(ORACLE, "backoff.yaml"), "utf8").replace("expect: 50\n", "expect: 51\n");
+    const file = join(dir, "backoff.yaml");
+    writeFileSync(file, text);
+    const r = cli("conformance", file);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/FAIL {2}.*backoff\.yaml #0 TestSlowBackoff\n {8}steps\[14\] \(t=8 Get _idSlow\): expected 51, got 50\n/);
+    expect(r.out.trim().split("\n").at(-1)).toBe("4 passed, 1 failed");
+  });
+
+  it("exits 2 without a stack trace for unreadable or invalid files", () => {
+    const missing = cli("conformance", join(ORACLE, "nope.yaml"));
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/^kubelet-sim: .*nope\.yaml: cannot read/);
+    expect(missing.err).not.toMatch(/\n\s+at /);
+    const dir = mkdtempSync(join(tmpdir(), "ksim-conf-"));
+    writeFileSync(join(dir, "bad.yaml"), "meta: {describes: pizza}\nvectors: []\n");
+    const bad = cli("conformance", join(dir, "bad.yaml"));
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/names nothing kubelet-sim can check/);
+  });
+
+  it("has --help with examples", () => {
+    const r = cli("conformance", "--help");
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/Examples:/);
+    expect(r.out).toMatch(/test\/fixtures\/oracle\/\*\.yaml/);
+  });
+});
