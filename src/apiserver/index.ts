@@ -4,5 +4,5 @@ export { ApiServer, uuidV4, type ApiServerOptions, type MsSpec, type Partition }
 export {
   StatusError, isConflict, isConnectionRefused, isExpiredError, isNotFound, type StatusReason,
 } from "./errors.ts";
-export { EPOCH_RFC3339, formatRFC3339, parseRFC3339 } from "./time.ts";
+export { EPOCH_RFC3339, formatRFC3339, formatRFC3339Nano, parseRFC3339 } from "./time.ts";
 export type { StoreState, StoredEvent } from "./store.ts";

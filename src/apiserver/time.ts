@@ -57,3 +57,11 @@ function civilFromDays(z0: number): { y: number; m: number; d: number } {
 function pad(n: number, width: number): string {
   return String(n).padStart(width, "0");
 }
+
+/** time.RFC3339Nano of virtual ms (kubetypes.NewTimestamp().GetString()): trailing zeros trimmed. */
+export function formatRFC3339Nano(ms: number): string {
+  const base = formatRFC3339(ms);
+  const frac = ((ms % 1000) + 1000) % 1000;
+  if (frac === 0) return base;
+  return `${base.slice(0, -1)}.${String(frac).padStart(3, "0").replace(/0+$/, "")}Z`;
+}

@@ -1,0 +1,237 @@
+// Models pkg/kubelet/config/config.go: podStorage.merge, checkAndUpdatePod and their helpers (the pure part).
+//
+// Upstream mutates the stored *v1.Pod in place; here the storage is an immutable value and every
+// function returns new (frozen) pods, so a pod once handed to the syncLoop never changes under it.
+import { freeze, produce } from "immer";
+import type { Pod } from "../../k8s/pod.ts";
+import { getPodFullName } from "../../k8s/podutil.ts";
+import { formatRFC3339Nano } from "../../apiserver/time.ts";
+import { canonicalJSON } from "../../apiserver/strategy.ts";
+import { ConfigFirstSeenAnnotationKey, ConfigMirrorAnnotationKey, ConfigSourceAnnotationKey } from "../types.ts";
+import type { PodUpdate } from "./pod_update.ts";
+
+/** podStorage's state: source → pod UID → pod, and the sources that have sent a SET. */
+export interface PodStorageState {
+  readonly pods: ReadonlyMap<string, ReadonlyMap<string, Pod>>;
+  readonly sourcesSeen: ReadonlySet<string>;
+}
+
+export interface MergeContext {
+  /** Virtual now, for the config.seen annotation (kubetypes.NewTimestamp). */
+  readonly nowMs: number;
+  /** The order of a Go map iteration over the (sorted) keys: sim.mapOrder in a run. */
+  readonly mapOrder: (sortedKeys: readonly string[]) => string[];
+}
+
+export interface MergeResult {
+  readonly state: PodStorageState;
+  readonly adds: PodUpdate;
+  readonly updates: PodUpdate;
+  readonly deletes: PodUpdate;
+  readonly removes: PodUpdate;
+  readonly reconciles: PodUpdate;
+  /** Pods filterInvalidPods dropped for a duplicate full name (upstream records an event). */
+  readonly rejected: readonly Pod[];
+}
+
+export const emptyPodStorage = (): PodStorageState => ({ pods: new Map(), sourcesSeen: new Set() });
+
+/** podStorage.merge: classify one change from `source` against what the source sent before. */
+export function merge(state: PodStorageState, source: string, change: PodUpdate, ctx: MergeContext): MergeResult {
+  const acc = { add: [] as Pod[], update: [] as Pod[], del: [] as Pod[], remove: [] as Pod[], reconcile: [] as Pod[], rejected: [] as Pod[] };
+  const oldPods = state.pods.get(source) ?? new Map<string, Pod>();
+  let pods = new Map(oldPods);
+  let sourcesSeen = state.sourcesSeen;
+  switch (change.Op) {
+    case "ADD":
+    case "UPDATE":
+    case "DELETE":
+      updatePodsFunc(change.Pods, oldPods, pods, source, ctx, acc);
+      break;
+    case "REMOVE":
+      for (const value of change.Pods) {
+        const existing = pods.get(value.metadata.uid ?? "");
+        if (existing === undefined) continue; // this is a no-op
+        pods.delete(value.metadata.uid ?? "");
+        acc.remove.push(existing);
+      }
+      break;
+    case "SET":
+      sourcesSeen = new Set([...sourcesSeen, source]); // markSourceSet
+      pods = new Map(); // clear the old map entries by just creating a new map
+      updatePodsFunc(change.Pods, oldPods, pods, source, ctx, acc);
+      for (const uid of ctx.mapOrder([...oldPods.keys()].sort(compareStrings))) {
+        if (!pods.has(uid)) acc.remove.push(oldPods.get(uid)!); // this is a delete
+      }
+      break;
+    default:
+      // "Received invalid update type": upstream logs and ignores it.
+      break;
+  }
+  const nextPods = new Map(state.pods);
+  nextPods.set(source, pods);
+  const mk = (Op: PodUpdate["Op"], list: Pod[]): PodUpdate => ({ Op, Pods: list, Source: source });
+  return {
+    state: { pods: nextPods, sourcesSeen },
+    adds: mk("ADD", acc.add),
+    updates: mk("UPDATE", acc.update),
+    deletes: mk("DELETE", acc.del),
+    removes: mk("REMOVE", acc.remove),
+    reconciles: mk("RECONCILE", acc.reconcile),
+    rejected: acc.rejected,
+  };
+}
+
+interface Acc { add: Pod[]; update: Pod[]; del: Pod[]; reconcile: Pod[]; rejected: Pod[] }
+
+/** The closure updatePodsFunc: annotate, compare with what the source had, file each pod under its op. */
+function updatePodsFunc(newPods: readonly Pod[], oldPods: ReadonlyMap<string, Pod>, pods: Map<string, Pod>,
+  source: string, ctx: MergeContext, acc: Acc): void {
+  const { filtered, rejected } = filterInvalidPods(newPods);
+  acc.rejected.push(...rejected);
+  for (const input of filtered) {
+    // Annotate the pod with the source before any comparison.
+    const ref = produce(input, (d) => {
+      d.metadata.annotations = { ...(d.metadata.annotations ?? {}), [ConfigSourceAnnotationKey]: source };
+    });
+    const uid = ref.metadata.uid ?? "";
+    const existing = oldPods.get(uid);
+    if (existing !== undefined) {
+      const r = checkAndUpdatePod(existing, ref);
+      pods.set(uid, r.existing);
+      if (r.needUpdate) acc.update.push(r.existing);
+      else if (r.needReconcile) acc.reconcile.push(r.existing);
+      else if (r.needGracefulDelete) acc.del.push(r.existing);
+      continue;
+    }
+    const added = recordFirstSeenTime(ref, ctx.nowMs);
+    pods.set(uid, added);
+    acc.add.push(added);
+  }
+}
+
+/** filterInvalidPods: the second pod with a full name already seen in this change is dropped. */
+export function filterInvalidPods(pods: readonly Pod[]): { filtered: Pod[]; rejected: Pod[] } {
+  const names = new Set<string>();
+  const filtered: Pod[] = [];
+  const rejected: Pod[] = [];
+  for (const pod of pods) {
+    const name = getPodFullName(pod);
+    if (names.has(name)) rejected.push(pod);
+    else {
+      names.add(name);
+      filtered.push(pod);
+    }
+  }
+  return { filtered, rejected };
+}
+
+/** Annotations that the kubelet adds to the pod. */
+export const localAnnotations = [ConfigSourceAnnotationKey, ConfigMirrorAnnotationKey, ConfigFirstSeenAnnotationKey];
+
+export function isLocalAnnotationKey(key: string): boolean {
+  return localAnnotations.includes(key);
+}
+
+/** isAnnotationMapEqual: equal except for the kubelet's local annotations. */
+export function isAnnotationMapEqual(existingMap: Readonly<Record<string, string>> | undefined,
+  candidateMap: Readonly<Record<string, string>> | undefined): boolean {
+  const existing = existingMap ?? {};
+  const candidate = candidateMap ?? {};
+  for (const k of Object.keys(candidate)) {
+    if (isLocalAnnotationKey(k)) continue;
+    if (Object.hasOwn(existing, k) && existing[k] === candidate[k]) continue;
+    return false;
+  }
+  for (const k of Object.keys(existing)) {
+    if (isLocalAnnotationKey(k)) continue;
+    if (!Object.hasOwn(candidate, k)) return false; // stale entry in existing map
+  }
+  return true;
+}
+
+/** recordFirstSeenTime: the config.seen annotation, RFC3339Nano of now. */
+export function recordFirstSeenTime(pod: Pod, nowMs: number): Pod {
+  return produce(pod, (d) => {
+    d.metadata.annotations = { ...(d.metadata.annotations ?? {}), [ConfigFirstSeenAnnotationKey]: formatRFC3339Nano(nowMs) };
+  });
+}
+
+/** reflect.DeepEqual on JSON-shaped values (undefined fields count as absent, like nil). */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  return canonicalJSON(a) === canonicalJSON(b);
+}
+
+/** podsDifferSemantically: spec, labels, deletion fields and non-local annotations. */
+export function podsDifferSemantically(existing: Pod, ref: Pod): boolean {
+  const e = existing.metadata;
+  const r = ref.metadata;
+  return !(
+    deepEqual(existing.spec, ref.spec) &&
+    deepEqual(e.labels, r.labels) &&
+    deepEqual(e.deletionTimestamp, r.deletionTimestamp) &&
+    deepEqual(e.deletionGracePeriodSeconds, r.deletionGracePeriodSeconds) &&
+    isAnnotationMapEqual(e.annotations, r.annotations)
+  );
+}
+
+export interface CheckResult {
+  readonly existing: Pod;
+  readonly needUpdate: boolean;
+  readonly needReconcile: boolean;
+  readonly needGracefulDelete: boolean;
+}
+
+/**
+ * checkAndUpdatePod: a semantic change is an UPDATE, or a DELETE when the new pod carries a
+ * deletionTimestamp; a status-only change is a RECONCILE; otherwise nothing. Only spec, labels,
+ * the deletion fields, status and annotations are copied into the stored pod, as upstream.
+ */
+export function checkAndUpdatePod(existing: Pod, ref: Pod): CheckResult {
+  if (!podsDifferSemantically(existing, ref)) {
+    // Only check reconcile when it is not an update: the kubelet is the source of truth of status.
+    if (deepEqual(existing.status, ref.status)) return result(existing, false, false, false);
+    const reconciled = produce(existing, (d) => {
+      d.status = ref.status === undefined ? undefined : (structuredClone(ref.status) as typeof d.status);
+    });
+    return result(reconciled, false, true, false);
+  }
+  const updated = produce(existing, (d) => {
+    d.spec = structuredClone(ref.spec) as typeof d.spec;
+    setOrDelete(d.metadata, "labels", ref.metadata.labels);
+    setOrDelete(d.metadata, "deletionTimestamp", ref.metadata.deletionTimestamp);
+    setOrDelete(d.metadata, "deletionGracePeriodSeconds", ref.metadata.deletionGracePeriodSeconds);
+    setOrDelete(d, "status", ref.status);
+    d.metadata.annotations = updateAnnotations(existing, ref);
+  });
+  const graceful = ref.metadata.deletionTimestamp != null;
+  return result(freeze(updated, true), !graceful, false, graceful);
+}
+
+/**
+ * updateAnnotations: the ref's annotations plus the existing local ones. The first-seen time is
+ * the existing one ("our own internal annotation, there is no need to update").
+ */
+function updateAnnotations(existing: Pod, ref: Pod): Record<string, string> {
+  const annotations: Record<string, string> = { ...(ref.metadata.annotations ?? {}) };
+  // Go reads a missing key as "": a stored pod always has one (recordFirstSeenTime), so this is moot.
+  annotations[ConfigFirstSeenAnnotationKey] = existing.metadata.annotations?.[ConfigFirstSeenAnnotationKey] ?? "";
+  for (const k of localAnnotations) {
+    const v = existing.metadata.annotations?.[k];
+    if (v !== undefined) annotations[k] = v;
+  }
+  return annotations;
+}
+
+function setOrDelete<T extends object, K extends keyof T>(target: T, key: K, value: unknown): void {
+  if (value === undefined) delete target[key];
+  else target[key] = structuredClone(value) as T[K];
+}
+
+function result(existing: Pod, needUpdate: boolean, needReconcile: boolean, needGracefulDelete: boolean): CheckResult {
+  return { existing, needUpdate, needReconcile, needGracefulDelete };
+}
+
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
