@@ -174,7 +174,10 @@ function runStep(h: Harness, s: Step): string[] {
   if (s.action !== undefined) {
     const err = runAction(h, s.action);
     if (err !== undefined) return [err];
-  } else if (s.check === undefined) {
+  }
+  // A step probes unless it only acts or only checks; an action followed by a probe outcome does both.
+  const probes = s.check === undefined && (s.action === undefined || s.exec !== undefined || s.expectKeepGoing !== undefined);
+  if (probes) {
     check("onHold before probing", s.expectOnHoldBefore, h.state.onHold);
     // The Go tests call doProbe directly here, so a false keepGoing does not end the worker.
     const got = h.probeOnce(s.exec);
