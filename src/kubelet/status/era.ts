@@ -1,0 +1,39 @@
+// Models the release history of pkg/kubelet/status/status_manager.go: which behaviour each kubelet minor has.
+//
+// The model follows each minor's .0 release; fixes cherry-picked into later patch releases of an
+// older minor are not modelled. Releases marked "≈" were inferred from the merge date of the PR.
+
+export interface StatusEra {
+  minor: number;
+  /**
+   * ≥1.27 (#115331, with #116615 "Remove status manager channel"): podStatusChannel becomes a
+   * `chan struct{}` of capacity 1, Start runs syncBatch(false) on a signal and syncBatch(true) on
+   * the ticker, versionedPodStatus carries podIsFinished, and canBeDeleted asks for a terminal
+   * API phase plus podIsFinished instead of podDeletionSafety.PodResourcesAreReclaimed.
+   * Before: a channel of podStatusSyncRequest with capacity 1000 feeding syncPod one by one.
+   */
+  batchChannel: boolean;
+  /** ≤1.21: TerminatePod leaves Waiting containers alone (the 1.22 pod lifecycle rewrite, #102344, dropped that). */
+  terminatePodSkipsWaiting: boolean;
+  /** ≥1.24 (#108366): TerminatePod defaults only containers that could have started (hasPodInitialized). */
+  terminatePodInitAware: boolean;
+  /** ≥1.27 (#115331): TerminatePod moves a non-terminal phase of a non-static pod to Failed and marks podIsFinished. */
+  terminatePodSetsTerminalPhase: boolean;
+  /** ≥1.24 (#108366): mergePodStatus keeps the old phase while the pod could have running containers. */
+  delayTerminalPhase: boolean;
+  /** ≥1.25 ≈ (#110256, issue #108594): a terminal phase forces Ready and ContainersReady to False. */
+  terminalPhaseNotReady: boolean;
+}
+
+export function statusEra(minor: number): StatusEra {
+  if (!Number.isInteger(minor) || minor < 19) throw new RangeError(`statusEra: unsupported kubelet minor ${minor}`);
+  return {
+    minor,
+    batchChannel: minor >= 27,
+    terminatePodSkipsWaiting: minor <= 21,
+    terminatePodInitAware: minor >= 24,
+    terminatePodSetsTerminalPhase: minor >= 27,
+    delayTerminalPhase: minor >= 24,
+    terminalPhaseNotReady: minor >= 25,
+  };
+}

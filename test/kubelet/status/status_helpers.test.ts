@@ -1,0 +1,209 @@
+// Table tests of the status manager's pure helpers, after pkg/kubelet/status/status_manager_test.go
+// (TestStatusEquality, TestStatusNormalizationEnforcesMaxBytes, TestUpdateLastTransitionTime,
+// TestMergePodStatus). checkContainerStateTransition has no table of its own upstream; its cases
+// are derived from the function and from the phase-regression races it guards (races.md R13).
+import { describe, expect, it } from "vitest";
+import type { ContainerStatus, Pod, PodStatus, RestartPolicy } from "../../../src/k8s/pod.ts";
+import {
+  checkContainerStateTransition,
+  isPodStatusByKubeletEqual,
+  mergePodStatus,
+  MaxPodTerminationMessageLogLength,
+  normalizeStatus,
+  updateLastTransitionTime,
+} from "../../../src/kubelet/status/status_helpers.ts";
+import { statusEra } from "../../../src/kubelet/status/era.ts";
+import { semanticDeepEqual } from "../../../src/kubelet/status/semantic.ts";
+import { formatRFC3339 } from "../../../src/kubelet/status/metatime.ts";
+
+const terminated = (name: string, exitCode: number): ContainerStatus => ({ name, state: { terminated: { exitCode } } });
+const running = (name: string): ContainerStatus => ({ name, state: { running: {} } });
+const waiting = (name: string): ContainerStatus => ({ name, state: { waiting: { reason: "CrashLoopBackOff" } } });
+
+describe("checkContainerStateTransition", () => {
+  const cases: { name: string; policy: RestartPolicy; old: ContainerStatus[]; next: ContainerStatus[]; illegal: boolean }[] = [
+    { name: "Always: terminated(0) -> running is allowed", policy: "Always", old: [terminated("c", 0)], next: [running("c")], illegal: false },
+    { name: "Always: terminated(1) -> waiting is allowed", policy: "Always", old: [terminated("c", 1)], next: [waiting("c")], illegal: false },
+    { name: "OnFailure: terminated(1) -> running is allowed (will restart)", policy: "OnFailure", old: [terminated("c", 1)], next: [running("c")], illegal: false },
+    { name: "OnFailure: terminated(0) -> running is illegal", policy: "OnFailure", old: [terminated("c", 0)], next: [running("c")], illegal: true },
+    { name: "OnFailure: terminated(0) -> waiting is illegal", policy: "OnFailure", old: [terminated("c", 0)], next: [waiting("c")], illegal: true },
+    { name: "Never: terminated(1) -> running is illegal", policy: "Never", old: [terminated("c", 1)], next: [running("c")], illegal: true },
+    { name: "Never: terminated(0) -> waiting is illegal (R13 phase regression)", policy: "Never", old: [terminated("c", 0)], next: [waiting("c")], illegal: true },
+    { name: "Never: terminated(0) -> no state at all is illegal", policy: "Never", old: [terminated("c", 0)], next: [{ name: "c" }], illegal: true },
+    { name: "Never: terminated -> terminated (other exit code) is allowed", policy: "Never", old: [terminated("c", 0)], next: [terminated("c", 2)], illegal: false },
+    { name: "Never: running -> waiting is allowed (was not terminated)", policy: "Never", old: [running("c")], next: [waiting("c")], illegal: false },
+    { name: "Never: a missing new status is allowed", policy: "Never", old: [terminated("c", 0)], next: [], illegal: false },
+    { name: "Never: only the terminated container's name is checked", policy: "Never", old: [terminated("a", 0), running("b")], next: [terminated("a", 0), waiting("b")], illegal: false },
+  ];
+  for (const tc of cases) {
+    it(tc.name, () => {
+      const err = checkContainerStateTransition(tc.old, tc.next, tc.policy);
+      expect(err !== null).toBe(tc.illegal);
+      if (tc.illegal) expect(err).toMatch(/terminated container c attempted illegal transition to non-terminated state/);
+    });
+  }
+});
+
+describe("updateLastTransitionTime (TestUpdateLastTransitionTime)", () => {
+  const old = "2025-01-01T00:00:01Z";
+  const nowMs = 60_000;
+  const cases: { name: string; cond?: "True" | "False"; oldCond?: "True" | "False"; expectUpdate: boolean }[] = [
+    { name: "should do nothing if no corresponding condition", expectUpdate: false },
+    { name: "should update last transition time if no old condition", cond: "True", expectUpdate: true },
+    { name: "should update last transition time if condition is changed", cond: "True", oldCond: "False", expectUpdate: true },
+    { name: "should keep last transition time if condition is not changed", cond: "False", oldCond: "False", expectUpdate: false },
+  ];
+  for (const tc of cases) {
+    it(tc.name, () => {
+      const status: PodStatus = tc.cond === undefined ? {} : { conditions: [{ type: "test-type", status: tc.cond }] };
+      const oldStatus: PodStatus = tc.oldCond === undefined ? {} : { conditions: [{ type: "test-type", status: tc.oldCond, lastTransitionTime: old }] };
+      updateLastTransitionTime(status, oldStatus, "test-type", nowMs);
+      if (tc.expectUpdate) expect(status.conditions![0]!.lastTransitionTime).toBe(formatRFC3339(nowMs));
+      else if (tc.cond !== undefined) expect(status.conditions![0]!.lastTransitionTime).toBe(old);
+      else expect(status.conditions).toBeUndefined();
+    });
+  }
+});
+
+describe("isPodStatusByKubeletEqual and normalizeStatus", () => {
+  const pod: Pod = { metadata: { name: "p" }, spec: { containers: [{ name: "x" }] } };
+
+  it("order of container statuses does not affect normalized equality (TestStatusEquality)", () => {
+    const statuses = Array.from({ length: 10 }, (_, i) => ({ name: `container${i}` }));
+    const a = normalizeStatus(pod, { containerStatuses: [...statuses].reverse() });
+    const b = normalizeStatus(pod, { containerStatuses: [...statuses.slice(5), ...statuses.slice(0, 5)] });
+    expect(isPodStatusByKubeletEqual(a, b)).toBe(true);
+  });
+
+  it("conditions not owned by the kubelet do not count (TestStatusEquality)", () => {
+    const a: PodStatus = { conditions: [{ type: "www.example.com/feature", status: "False" }] };
+    const b: PodStatus = { conditions: [{ type: "www.example.com/feature", status: "True" }] };
+    expect(isPodStatusByKubeletEqual(a, b)).toBe(true);
+  });
+
+  it("a kubelet condition differing in status, reason or message makes them differ; transition time does not", () => {
+    const base = { type: "Ready", status: "True" as const, lastTransitionTime: "2025-01-01T00:00:01Z" };
+    expect(isPodStatusByKubeletEqual({ conditions: [base] }, { conditions: [{ ...base, lastTransitionTime: "2025-01-01T00:09:00Z" }] })).toBe(true);
+    expect(isPodStatusByKubeletEqual({ conditions: [base] }, { conditions: [{ ...base, status: "False" }] })).toBe(false);
+    expect(isPodStatusByKubeletEqual({ conditions: [base] }, { conditions: [{ ...base, reason: "X" }] })).toBe(false);
+    expect(isPodStatusByKubeletEqual({ conditions: [] }, { conditions: [base] })).toBe(false);
+  });
+
+  it("nil and empty, zero and absent are equal; a nil pointer differs from false (Semantic.DeepEqual)", () => {
+    expect(semanticDeepEqual({ containerStatuses: [] }, {})).toBe(true);
+    expect(semanticDeepEqual({ message: "" }, {})).toBe(true);
+    expect(semanticDeepEqual({ containerStatuses: [{ name: "a", ready: false, restartCount: 0 }] }, { containerStatuses: [{ name: "a" }] })).toBe(true);
+    expect(semanticDeepEqual({ containerStatuses: [{ name: "a", started: false }] }, { containerStatuses: [{ name: "a" }] })).toBe(false);
+    expect(semanticDeepEqual({ containerStatuses: [{ name: "a", state: { waiting: {} } }] }, { containerStatuses: [{ name: "a", state: {} }] })).toBe(false);
+  });
+
+  it("timestamps are cut to whole seconds, so a finer copy of the same status is equal", () => {
+    const a = normalizeStatus(pod, { startTime: "2025-01-01T00:00:05.750Z" });
+    expect(a.startTime).toBe("2025-01-01T00:00:05Z");
+  });
+
+  it("termination messages are cut to the pod's share of 12 KiB (TestStatusNormalizationEnforcesMaxBytes)", () => {
+    const statuses: ContainerStatus[] = Array.from({ length: 48 }, (_, i) => ({
+      name: `container${i}`,
+      lastState: { terminated: { exitCode: 0, message: "abcdefgh".repeat(24 + (i % 3)) } },
+    }));
+    const pod48: Pod = { metadata: { name: "p" }, spec: { containers: statuses.slice(24).map((s) => ({ name: s.name })), initContainers: statuses.slice(0, 24).map((s) => ({ name: s.name })) } };
+    const result = normalizeStatus(pod48, { initContainerStatuses: statuses.slice(0, 24), containerStatuses: statuses.slice(24) });
+    let count = 0;
+    for (const s of [...result.initContainerStatuses!, ...result.containerStatuses!]) {
+      const l = s.lastState!.terminated!.message!.length;
+      expect(l).toBeGreaterThanOrEqual(192);
+      expect(l).toBeLessThanOrEqual(256);
+      count += l;
+    }
+    expect(count).toBeLessThanOrEqual(MaxPodTerminationMessageLogLength);
+  });
+
+  it("init container statuses sort into spec order", () => {
+    const p: Pod = { metadata: { name: "p" }, spec: { containers: [{ name: "x" }], initContainers: [{ name: "i1" }, { name: "i2" }, { name: "i3" }] } };
+    const s = normalizeStatus(p, { initContainerStatuses: [{ name: "i3" }, { name: "i1" }, { name: "i2" }] });
+    expect(s.initContainerStatuses!.map((c) => c.name)).toEqual(["i1", "i2", "i3"]);
+  });
+});
+
+describe("mergePodStatus (TestMergePodStatus, the cases without DisruptionTarget)", () => {
+  const getPodStatus = (): PodStatus => ({
+    phase: "Running",
+    conditions: [
+      { type: "Ready", status: "True" },
+      { type: "PodScheduled", status: "True" },
+    ],
+    message: "Message",
+  });
+  const era = statusEra(29);
+  type Case = { desc: string; delay: boolean; old: (s: PodStatus) => PodStatus; next: (s: PodStatus) => PodStatus; want: PodStatus };
+  const cases: Case[] = [
+    { desc: "no change", delay: false, old: (s) => s, next: (s) => s, want: getPodStatus() },
+    {
+      desc: "readiness changes",
+      delay: false,
+      old: (s) => s,
+      next: (s) => ({ ...s, conditions: [{ type: "Ready", status: "False" }, s.conditions![1]!] }),
+      want: { phase: "Running", conditions: [{ type: "Ready", status: "False" }, { type: "PodScheduled", status: "True" }], message: "Message" },
+    },
+    {
+      desc: "additional pod condition",
+      delay: false,
+      old: (s) => ({ ...s, conditions: [...s.conditions!, { type: "example.com/feature", status: "True" }] }),
+      next: (s) => s,
+      want: { phase: "Running", conditions: [{ type: "Ready", status: "True" }, { type: "PodScheduled", status: "True" }, { type: "example.com/feature", status: "True" }], message: "Message" },
+    },
+    {
+      desc: "additional pod condition changes",
+      delay: false,
+      old: (s) => ({ ...s, conditions: [...s.conditions!, { type: "example.com/feature", status: "True" }] }),
+      next: (s) => ({ ...s, conditions: [...s.conditions!, { type: "example.com/feature", status: "False" }] }),
+      want: { phase: "Running", conditions: [{ type: "Ready", status: "True" }, { type: "PodScheduled", status: "True" }, { type: "example.com/feature", status: "True" }], message: "Message" },
+    },
+    {
+      desc: "phase is transitioning to failed and no containers running",
+      delay: false,
+      old: (s) => ({ ...s, phase: "Running", reason: "Unknown", message: "Message" }),
+      next: (s) => ({ ...s, phase: "Failed", reason: "Evicted", message: "Was Evicted" }),
+      want: {
+        phase: "Failed",
+        conditions: [{ type: "Ready", status: "False", reason: "PodFailed" }, { type: "ContainersReady", status: "False", reason: "PodFailed" }, { type: "PodScheduled", status: "True" }],
+        reason: "Evicted",
+        message: "Was Evicted",
+      },
+    },
+    {
+      desc: "phase is transitioning to failed and containers running",
+      delay: true,
+      old: (s) => ({ ...s, phase: "Running", reason: "Unknown", message: "Message" }),
+      next: (s) => ({ ...s, phase: "Failed", reason: "Evicted", message: "Was Evicted" }),
+      want: { phase: "Running", conditions: [{ type: "Ready", status: "True" }, { type: "PodScheduled", status: "True" }], reason: "Unknown", message: "Message" },
+    },
+  ];
+  for (const tc of cases) {
+    it(tc.desc, () => {
+      const out = mergePodStatus(tc.old(getPodStatus()), tc.next(getPodStatus()), tc.delay, era, 0);
+      // conditionsEqual: same set of types with the same status and reason; then the rest.
+      const norm = (cs: PodStatus["conditions"]) => [...(cs ?? [])].map((c) => `${c.type}=${c.status}/${c.reason ?? ""}`).sort();
+      expect(norm(out.conditions)).toEqual(norm(tc.want.conditions));
+      expect({ ...out, conditions: undefined }).toEqual({ ...tc.want, conditions: undefined });
+    });
+  }
+
+  it("before 1.24 a terminal phase is written at once, and before 1.25 Ready=True may go out with it", () => {
+    const old = { ...getPodStatus() };
+    const next = { ...getPodStatus(), phase: "Failed" as const };
+    const v21 = mergePodStatus(old, next, true, statusEra(21), 0);
+    expect(v21.phase).toBe("Failed");
+    expect(v21.conditions!.find((c) => c.type === "Ready")!.status).toBe("True");
+    const v24 = mergePodStatus(old, next, false, statusEra(24), 0);
+    expect(v24.conditions!.find((c) => c.type === "Ready")!.status).toBe("True");
+    const v25 = mergePodStatus(old, next, false, statusEra(25), 0);
+    expect(v25.conditions!.find((c) => c.type === "Ready")!.status).toBe("False");
+  });
+
+  it("does not modify the old (API) status", () => {
+    const old = Object.freeze(getPodStatus());
+    expect(() => mergePodStatus(old, { ...getPodStatus(), phase: "Succeeded" }, false, era, 0)).not.toThrow();
+  });
+});
