@@ -1,0 +1,237 @@
+// Models pkg/kubelet/pleg/generic.go (GenericPLEG: Start/Stop, Watch, Healthy, relist, updateCache, getPodIPs), 1.21–1.29 line.
+//
+// GenericPLEG relies solely on periodic listing to discover container changes. It assumes that a
+// container would not be created, terminated, and garbage collected within one relist period; if
+// that happens it misses every event of that container (upstream's own comment).
+//
+// Not modelled: Evented PLEG (KEP-3386: the `updated` result of cache.Set, IsEventedPLEGInUse,
+// UpdateCache, relistLock/podCacheMutex, Update of the relist period), the metrics other than the
+// discarded-event count, and the 1.32+ restructure of relist around watch conditions.
+import { GoPanic, formatDuration, recvCase, select, type Chan, type Proc, type Sim } from "../../sim/index.ts";
+import type { Cache } from "../container/cache.ts";
+import type { PodStatus } from "../container/runtime.ts";
+import type { GoError, RunningPod } from "../types.ts";
+import { ContainerChanged, ContainerDied, plegChannelCapacity, plegRelistPeriodMs, relistThresholdMs } from "./pleg.ts";
+import type { HealthResult, PodLifecycleEvent, PodLifecycleEventGenerator, RelistDuration } from "./pleg.ts";
+import { computeEventsByPodID, PodRecords } from "./generic_events.ts";
+
+/**
+ * The slice of kubecontainer.Runtime the PLEG calls: GetPods(all=true) lists every pod with its
+ * containers and sandboxes (states already converted to kubecontainer.State, sandboxes as
+ * running/exited), and GetPodStatus inspects one pod. Both take virtual time.
+ */
+export interface PodStatusSource {
+  GetPods(all: boolean): Proc<[RunningPod[], GoError]>;
+  GetPodStatus(uid: string, name: string, namespace: string): Proc<[PodStatus | null, GoError]>;
+}
+
+export interface GenericPLEGOptions {
+  /** Defaults: relist every 1 s, unhealthy after 3 min. */
+  relistDuration?: RelistDuration;
+  /** From 1.26 the kubelet makes the channel and passes it in; before, NewGenericPLEG made it. */
+  eventChannel?: Chan<PodLifecycleEvent>;
+  /** The capacity of the channel made here (plegChannelCapacity, 1000). */
+  channelCapacity?: number;
+  /** The process group of the relist loop (killed with the kubelet on a restart). */
+  group?: string;
+  /** Scenario variant `plegSetCurrentKeepsMissingPods`: the pre-v1.2.0 bug of R08 (see PodRecords.setCurrent). */
+  setCurrentKeepsMissingPods?: boolean;
+}
+
+const COMPONENT = "pleg";
+
+export class GenericPLEG implements PodLifecycleEventGenerator {
+  private readonly eventChannel: Chan<PodLifecycleEvent>;
+  private readonly podRecords = new PodRecords();
+  /** Pods that failed to have their status retrieved during a relist; retried on the next one. */
+  private podsToReinspect = new Map<string, RunningPod | null>();
+  private relistTime: number | null = null;
+  private stopCh: Chan<never> | null = null;
+  private readonly relistDuration: RelistDuration;
+  private discarded = 0;
+
+  constructor(
+    private readonly sim: Sim,
+    private readonly runtime: PodStatusSource,
+    private readonly cache: Cache,
+    private readonly opts: GenericPLEGOptions = {},
+  ) {
+    this.relistDuration = opts.relistDuration ?? { relistPeriodMs: plegRelistPeriodMs, relistThresholdMs };
+    if (!(this.relistDuration.relistPeriodMs > 0)) throw new RangeError("GenericPLEG: relist period must be positive");
+    this.eventChannel = opts.eventChannel ?? sim.chan<PodLifecycleEvent>("pleg/events", opts.channelCapacity ?? plegChannelCapacity);
+  }
+
+  /** Watch returns the channel from which the subscriber can receive PodLifecycleEvent events. */
+  Watch(): Chan<PodLifecycleEvent> {
+    return this.eventChannel;
+  }
+
+  /** Start spawns a process to relist periodically: `go wait.Until(g.relist, g.relistPeriod, stopCh)`. */
+  Start(): void {
+    if (this.stopCh !== null) return;
+    const stopCh = this.sim.chan<never>("pleg/stop", 0);
+    this.stopCh = stopCh;
+    this.sim.go("pleg/relist", () => this.until(stopCh), { group: this.opts.group ?? "kubelet", daemon: true });
+  }
+
+  Stop(): void {
+    if (this.stopCh === null) return;
+    this.stopCh.close();
+    this.stopCh = null;
+  }
+
+  /** metrics.PLEGDiscardEvents: events dropped because the channel was full. */
+  get discardedEvents(): number {
+    return this.discarded;
+  }
+
+  /** The time of the last successful GetPods (null before the first). */
+  get relistTimeMs(): number | null {
+    return this.relistTime;
+  }
+
+  /** Healthy checks if PLEG works properly: the last relist is at most relistThreshold old. */
+  Healthy(): HealthResult {
+    if (this.relistTime === null) return { ok: false, err: new Error("pleg has yet to be successful") };
+    const elapsedMs = this.sim.nowMs - this.relistTime;
+    const thresholdMs = this.relistDuration.relistThresholdMs;
+    if (elapsedMs > thresholdMs) {
+      const msg = `pleg was last seen active ${formatDuration(elapsedMs)} ago; threshold is ${formatDuration(thresholdMs)}`;
+      return { ok: false, err: new Error(msg) };
+    }
+    return { ok: true, err: null };
+  }
+
+  /**
+   * wait.Until with sliding=true: relist, then wait a full period after it returns, so a slow
+   * relist delays the next one (R10). The stop channel is checked before each relist.
+   */
+  private *until(stopCh: Chan<never>): Proc<void> {
+    for (;;) {
+      if (stopCh.closed) return; // select { case <-stopCh: return; default: }
+      yield* this.relist();
+      const t = this.sim.newTimer("pleg/relist-period", this.relistDuration.relistPeriodMs);
+      const c = yield* select([recvCase(stopCh), recvCase(t.C)]);
+      if (c.index === 0) {
+        t.stop();
+        return;
+      }
+    }
+  }
+
+  /**
+   * relist queries the container runtime for the list of pods/containers, compares it with the
+   * internal pods/containers, and generates events accordingly (`Relist` from 1.27, same body).
+   */
+  *relist(): Proc<void> {
+    const timestampMs = this.sim.nowMs;
+    const [podList, listErr] = yield* this.runtime.GetPods(true);
+    if (listErr !== null) {
+      this.sim.emit(COMPONENT, "relist", { durationMs: this.sim.nowMs - timestampMs, err: listErr.message });
+      return;
+    }
+    // The relist time moves only after a successful GetPods (#45496: an honest health signal).
+    this.relistTime = timestampMs;
+    this.podRecords.setCurrent(podList, this.opts.setCurrentKeepsMissingPods === true);
+    const eventsByPodID = computeEventsByPodID(this.podRecords);
+    const needsReinspection = new Map<string, RunningPod | null>();
+    let sent = 0;
+    // If there are events associated with a pod, we should update the podCache. Go ranges over a map.
+    for (const pid of this.sim.mapOrder([...eventsByPodID.keys()].sort(byString))) {
+      const pod = this.podRecords.getCurrent(pid);
+      const ref = podRef(pod ?? this.podRecords.getOld(pid));
+      // On an inspection error the podRecord is not updated, so the change is detected again next time.
+      const err = yield* this.updateCache(pod, pid);
+      if (err !== null) {
+        needsReinspection.set(pid, pod);
+        continue;
+      }
+      // Inspected because it had events: the reinspection below must not inspect it again.
+      this.podsToReinspect.delete(pid);
+      this.podRecords.update(pid);
+      for (const e of eventsByPodID.get(pid)!) sent += this.sendEvent(e, ref) ? 1 : 0;
+    }
+    yield* this.reinspect(needsReinspection);
+    // Update the cache timestamp. This needs to happen *after* all pods have been properly updated in the cache.
+    this.cache.UpdateTime(timestampMs);
+    this.podsToReinspect = needsReinspection;
+    this.sim.emit(COMPONENT, "relist", { durationMs: this.sim.nowMs - timestampMs, pods: podList.length, events: sent });
+  }
+
+  /** Reinspect any pods that failed inspection during the previous relist (a Go map range). */
+  private *reinspect(needsReinspection: Map<string, RunningPod | null>): Proc<void> {
+    for (const pid of this.sim.mapOrder([...this.podsToReinspect.keys()].sort(byString))) {
+      const pod = this.podsToReinspect.get(pid) ?? null;
+      const err = yield* this.updateCache(pod, pid);
+      if (err !== null) needsReinspection.set(pid, pod);
+    }
+  }
+
+  /**
+   * Sends one event without blocking; ContainerChanged is filtered out ("not reliable and no other
+   * components use yet"), and a full channel discards the event ("Event channel is full, discard
+   * this relist() cycle event"). Returns whether the event was sent.
+   */
+  private sendEvent(e: PodLifecycleEvent, ref: Record<string, string>): boolean {
+    const fields = { ...ref, uid: e.ID, containerID: e.Data };
+    if (e.Type === ContainerChanged) {
+      this.sim.emit(COMPONENT, ContainerChanged, { ...fields, filtered: true });
+      return false;
+    }
+    if (!this.eventChannel.trySend(e)) {
+      this.discarded++;
+      this.sim.emit(COMPONENT, "EventDropped", { ...fields, type: e.Type, discarded: this.discarded });
+      return false;
+    }
+    this.sim.emit(COMPONENT, e.Type, { ...fields, ...this.exitCodeField(e) });
+    return true;
+  }
+
+  /** The exit code upstream logs for ContainerDied ("Generic (PLEG): container finished"). */
+  private exitCodeField(e: PodLifecycleEvent): { exitCode?: number } {
+    if (e.Type !== ContainerDied) return {};
+    const [status, err] = this.cache.GetWithError(e.ID);
+    const cs = err === null ? status?.containerStatuses.find((s) => s.id.id === e.Data) : undefined;
+    return cs === undefined ? {} : { exitCode: cs.exitCode };
+  }
+
+  /**
+   * updateCache inspects the pod and stores its status in the cache, stamped with the time taken
+   * *before* GetPodStatus ran: the status is at least as new as that instant (R07 turns on this).
+   */
+  private *updateCache(pod: RunningPod | null, pid: string): Proc<GoError> {
+    if (pod === null) {
+      // The pod is missing in the current relist: it has no visible (active or inactive) containers.
+      this.cache.Delete(pid);
+      return null;
+    }
+    const timestampMs = this.sim.nowMs;
+    const [status, err] = yield* this.runtime.GetPodStatus(pod.id, pod.name, pod.namespace);
+    if (err === null && status === null) throw new GoPanic(`GetPodStatus(${pod.id}) returned neither a status nor an error`);
+    // Preserve the pod IP across cache updates if the new IP is empty (copied: the runtime's value is not ours).
+    const stored = err === null ? { ...status!, ips: this.getPodIPs(pid, status!) } : status;
+    this.cache.Set(pod.id, stored, err, timestampMs);
+    return err;
+  }
+
+  /** getPodIPs preserves an older cached status' pod IPs if the new status has none and its sandboxes have exited. */
+  private getPodIPs(pid: string, status: PodStatus): string[] {
+    if (status.ips.length !== 0) return status.ips;
+    const [oldStatus, err] = this.cache.GetWithError(pid);
+    if (err !== null || oldStatus === null || oldStatus.ips.length === 0) return [];
+    // If at least one sandbox is ready, then use this status update's pod IP.
+    if (status.sandboxStatuses.some((s) => s.state === "SANDBOX_READY")) return status.ips;
+    // For pods with no ready containers or sandboxes (like exited pods) use the old status' pod IP.
+    return oldStatus.ips;
+  }
+}
+
+function byString(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The trace's pod fields of a listed pod ("ns/name"). */
+function podRef(pod: RunningPod | null): Record<string, string> {
+  if (pod === null || pod.name === "") return {};
+  return { pod: pod.namespace === "" ? pod.name : `${pod.namespace}/${pod.name}` };
+}
