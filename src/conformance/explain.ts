@@ -5,6 +5,7 @@
 import type { Container, Pod } from "../k8s/pod.ts";
 import { isRestartableInitContainer } from "../k8s/podutil.ts";
 import { FindContainerStatusByName, type PodStatus, type Status } from "../kubelet/container/runtime.ts";
+import { isInitContainerFailed } from "../kubelet/kuberuntime/helpers.ts";
 import { computePodActions } from "../kubelet/kuberuntime/kuberuntime_manager.ts";
 import type { PodActions } from "../kubelet/kuberuntime/pod_actions.ts";
 import { PodSandboxChanged } from "../kubelet/kuberuntime/util/util.ts";
@@ -54,7 +55,7 @@ function killPodWhy(pod: Pod, podStatus: PodStatus, a: PodActions): string {
   }
   const failedInit = (pod.spec.initContainers ?? []).find((c) => {
     const s = FindContainerStatusByName(podStatus, c.name);
-    return s !== undefined && (s.state === "unknown" || (s.state === "exited" && s.exitCode !== 0) || s.reason === "OOMKilled");
+    return s !== undefined && isInitContainerFailed(s);
   });
   if (failedInit !== undefined && pod.spec.restartPolicy === "Never") {
     return `init container ${failedInit.name} failed and restartPolicy is Never`;
