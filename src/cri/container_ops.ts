@@ -38,7 +38,7 @@ export function* CreateContainer(rt: RuntimeCore, podSandboxId: string, config: 
       if (holder !== undefined) {
         return new CriError("Unknown", `failed to reserve container name "${name}": name "${name}" is reserved for "${holder}"`);
       }
-      const rec = newContainerRecord(rt, sandbox.podKey, podSandboxId, config, image.id);
+      const rec = newContainerRecord(rt, sandbox.podKey, podSandboxId, config, image.id, image.repoTags[0]!);
       rt.store.containers.set(rec.id, rec);
       rt.store.reservedNames.set(name, rec.id);
       rt.publishContainerEvent(rec, "CONTAINER_CREATED_EVENT");
@@ -48,7 +48,7 @@ export function* CreateContainer(rt: RuntimeCore, podSandboxId: string, config: 
   );
 }
 
-function newContainerRecord(rt: RuntimeCore, podKey: string, sandboxId: string, config: ContainerConfig, imageRef: string): ContainerRecord {
+function newContainerRecord(rt: RuntimeCore, podKey: string, sandboxId: string, config: ContainerConfig, imageRef: string, imageName: string): ContainerRecord {
   const name = config.metadata.name;
   return {
     id: rt.store.newContainerId(),
@@ -57,6 +57,7 @@ function newContainerRecord(rt: RuntimeCore, podKey: string, sandboxId: string, 
     podKey,
     name,
     imageRef,
+    imageName,
     program: programForAttempt(rt.behaviourFor(podKey, name), config.metadata.attempt),
     createdAtMs: rt.nowMs,
     state: "CONTAINER_CREATED",

@@ -30,6 +30,8 @@ export interface ContainerRecord {
   readonly podKey: string;
   readonly name: string;
   readonly imageRef: string;
+  /** The image's first repo tag: what ContainerStatus reports as the image, as containerd does. */
+  readonly imageName: string;
   readonly program: ContainerProgram;
   readonly createdAtMs: number;
   state: ContainerState;

@@ -48,7 +48,7 @@ export function toContainerStatus(c: ContainerRecord): ContainerStatus {
     startedAtMs: c.startedAtMs,
     finishedAtMs: c.finishedAtMs,
     exitCode: c.exitCode,
-    image: { ...c.config.image },
+    image: { image: c.imageName },
     imageRef: c.imageRef,
     reason: c.reason,
     message: c.message,
