@@ -103,8 +103,11 @@ export class SourceFile {
 
   /** The fsnotify loop of doWatch: each event becomes a watchEvent (produceWatchEvent). */
   private *doWatch(): Proc<void> {
+    // As upstream, the inotify watch is added inside the watch goroutine: a change made before it
+    // runs is seen only by a list (the first one, or the next periodic one).
+    const events = this.dir.addWatch();
     for (;;) {
-      const { value, ok } = yield* recv(this.dir.events);
+      const { value, ok } = yield* recv(events);
       if (!ok) return;
       const e = produceWatchEvent(value!);
       if (e !== null) yield* send(this.watchEvents, e);

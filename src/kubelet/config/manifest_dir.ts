@@ -23,6 +23,7 @@ export class ManifestDir {
   /** fsnotify Watcher.Events. */
   readonly events: Chan<FsEvent>;
   private readonly files = new Map<string, unknown>();
+  private watching = false;
 
   constructor(
     private readonly sim: Sim,
@@ -33,23 +34,33 @@ export class ManifestDir {
     this.events = sim.chan<FsEvent>(`fsnotify:${path}`, INOTIFY_QUEUE_CAPACITY);
   }
 
+  /** fsnotify Watcher.Add(path): from now on changes are reported (earlier ones never are). */
+  addWatch(): Chan<FsEvent> {
+    this.watching = true;
+    return this.events;
+  }
+
   /** The full path of a file in the directory. */
   pathOf(fileName: string): string {
     return `${this.path}/${fileName}`;
   }
 
-  /** Writes a manifest (a parsed pod object, or anything else, which the source fails to decode). */
-  write(fileName: string, manifest: unknown): void {
+  /**
+   * Writes a manifest (a parsed pod object, or anything else, which the source fails to decode).
+   * `inotify: false` models a change inotify does not report (a network filesystem, a lost
+   * event): only the next periodic list sees it.
+   */
+  write(fileName: string, manifest: unknown, opts: { inotify?: boolean } = {}): void {
     const full = this.pathOf(checkName(fileName));
     const op: FsOp = this.files.has(full) ? "Write" : "Create";
     this.files.set(full, structuredClone(manifest));
-    this.notify(full, op);
+    if (opts.inotify !== false) this.notify(full, op);
   }
 
-  remove(fileName: string): void {
+  remove(fileName: string, opts: { inotify?: boolean } = {}): void {
     const full = this.pathOf(checkName(fileName));
     if (!this.files.delete(full)) throw new Error(`manifest dir: no file ${full}`);
-    this.notify(full, "Remove");
+    if (opts.inotify !== false) this.notify(full, "Remove");
   }
 
   /** os.Open + ReadAll: the manifest, or undefined if the file does not exist (any more). */
@@ -65,6 +76,7 @@ export class ManifestDir {
   }
 
   private notify(name: string, op: FsOp): void {
+    if (!this.watching) return;
     const queued = this.events.offer({ name, op });
     this.sim.emit("config", "Inotify", { file: name, op, queued });
   }
