@@ -13,19 +13,21 @@ export function describeValue(value: unknown): string {
   return typeof value;
 }
 
-/** Levenshtein distance with a cap, so long strings cost at most `cap` rows of work. */
+/** Edit distance where swapping two neighbours counts as one edit ("wbe" → "web"), as typos go. */
 export function editDistance(a: string, b: string): number {
   if (a === b) return 0;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost));
+      let d = Math.min(rows[i - 1]![j]! + 1, cur[j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      cur.push(d);
     }
-    prev = cur;
+    rows.push(cur);
   }
-  return prev[b.length]!;
+  return rows[a.length]![b.length]!;
 }
 
 /** The closest candidate when it is close enough to be a likely typo, else undefined. */

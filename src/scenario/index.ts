@@ -5,6 +5,7 @@ export {
   checkScenarioFile,
   checkScenarioText,
   type LoadResult,
+  type IgnoredFieldWarning,
   type CheckResult,
 } from "./load.ts";
 export { ScenarioError, formatIssue, formatIssues, type LocatedIssue } from "./errors.ts";

@@ -15,8 +15,13 @@ export interface LoadResult {
   scenario: Scenario;
   /** Things that are accepted but worth knowing: ignored manifest fields, dropped sidecar fields. */
   warnings: LocatedIssue[];
-  /** Manifest fields the simulator does not model, once each: `spec.affinity`, `metadata.managedFields`. */
-  ignoredFields: string[];
+  /** Manifest fields the simulator does not model, once each, where each first occurs. */
+  ignored: IgnoredFieldWarning[];
+}
+
+/** A warning about an unmodelled manifest field, named as in the manifest: `spec.containers[].securityContext`. */
+export interface IgnoredFieldWarning extends LocatedIssue {
+  field: string;
 }
 
 export type CheckResult = ({ ok: true } & LoadResult) | { ok: false; issues: LocatedIssue[] };
@@ -42,7 +47,7 @@ export function checkScenarioText(text: string, fileName = "<scenario>"): CheckR
 
 function unwrapResult(result: CheckResult): LoadResult {
   if (!result.ok) throw new ScenarioError(result.issues);
-  return { scenario: result.scenario, warnings: result.warnings, ignoredFields: result.ignoredFields };
+  return { scenario: result.scenario, warnings: result.warnings, ignored: result.ignored };
 }
 
 function checkSource(source: SourceResult, file: string): CheckResult {
@@ -58,11 +63,15 @@ function checkSource(source: SourceResult, file: string): CheckResult {
   const crossIssues = cross.issues.filter((i) => !refused.has(formatPath(i.path)));
   const issues = dedupeIssues(sortIssues(place([...schemaIssues, ...crossIssues])));
   if (!parsed.success || issues.length > 0) return { ok: false, issues };
-  const ignored = ignoredManifestFields(yaml.value.pods);
-  const ignoredWarnings = ignored.map((f) => ({ path: f.path, message: "not modelled by the simulator; ignored" }));
-  const warnings = sortIssues(place([...cross.warnings, ...ignoredWarnings]));
-  return { ok: true, scenario: resolveScenario(parsed.data), warnings, ignoredFields: ignored.map((f) => f.field) };
+  const ignored = ignoredManifestFields(yaml.value.pods).map((f) => ({
+    ...placeIssue({ path: f.path, atKey: true, message: IGNORED_MESSAGE }, file, yaml.doc, yaml.lineCounter),
+    field: f.field,
+  }));
+  const warnings = sortIssues([...place(cross.warnings), ...ignored]);
+  return { ok: true, scenario: resolveScenario(parsed.data), warnings, ignored };
 }
+
+const IGNORED_MESSAGE = "ignored: the simulator does not model this field";
 
 function placeIssue(issue: PathIssue, file: string, doc: Document, lc: LineCounter): LocatedIssue {
   const { line, col } = locate(doc, lc, issue.path, issue.atKey ?? false);

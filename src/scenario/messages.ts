@@ -1,7 +1,7 @@
 // Turns zod issues into messages for people: what was expected, what was found, and a likely fix.
 import type { z } from "zod";
 import { describeValue, suggestion } from "./found.ts";
-import { objectKeys, recordKeys, schemaAt } from "./introspect.ts";
+import { objectKeys, recordKeys, schemaAt, unwrap } from "./introspect.ts";
 
 /** An issue with its path relative to the scenario root, before it gets a line and column. */
 export interface PathIssue {
@@ -39,8 +39,12 @@ export function issueMessages(issue: z.core.$ZodIssue, root: z.ZodType): PathIss
     }
     case "invalid_union":
       return [{ path, message: unionMessage(issue, input) }];
-    default:
-      return [{ path, message: singleMessage(issue, input) }];
+    default: {
+      const message = singleMessage(issue, input);
+      // Zod says "number" for integer fields too; the schema knows better.
+      const isInt = (unwrap(schemaAt(root, path) ?? root) as unknown as { isInt?: boolean }).isInt === true;
+      return [{ path, message: isInt ? message.replace("expected a number ", "expected an integer ") : message }];
+    }
   }
 }
 

@@ -2,7 +2,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ArgumentsCamelCase, Argv } from "yargs";
-import { checkScenarioFile, formatIssue, type CheckResult, type LocatedIssue } from "../../scenario/index.ts";
+import { checkScenarioFile, formatIssue, type CheckResult, type IgnoredFieldWarning, type LocatedIssue } from "../../scenario/index.ts";
 import { EXIT_OK, EXIT_USAGE } from "../exit.ts";
 import type { CommandFactory } from "./index.ts";
 
@@ -74,12 +74,9 @@ export function renderValidation(
       continue;
     }
     if (!opts.quiet) out.push(`ok ${file}`);
-    for (const w of result.warnings) {
-      if (w.message.startsWith("not modelled")) {
-        const field = result.ignoredFields.find((f) => fieldMatches(w.path, f));
-        if (field !== undefined && !ignored.has(field)) ignored.set(field, w);
-      } else if (!opts.quiet) out.push(`  warning: ${formatIssue(w)}`);
-    }
+    for (const w of result.ignored) if (!ignored.has(w.field)) ignored.set(w.field, w);
+    const others = result.warnings.filter((w) => !result.ignored.includes(w as IgnoredFieldWarning));
+    if (!opts.quiet) out.push(...others.map((w) => `  warning: ${formatIssue(w)}`));
     if (opts.print) out.push(JSON.stringify(result.scenario, null, 2));
   }
   if (ignored.size > 0 && !opts.quiet) {
@@ -93,10 +90,4 @@ export function renderValidation(
   if (invalid > 0) err.push(`${invalid} of ${results.length} file${results.length === 1 ? "" : "s"} invalid`);
   const text = (lines: string[]) => (lines.length === 0 ? "" : `${lines.join("\n")}\n`);
   return { stdout: text(out), stderr: text(err) };
-}
-
-/** Whether a warning's path (`pods[0].manifest.spec.containers[1].x`) is the manifest field `spec.containers[].x`. */
-function fieldMatches(path: string, field: string): boolean {
-  const manifestPart = path.replace(/^pods\[\d+\]\.manifest\.?/, "").replace(/\[\d+\]/g, "[]");
-  return manifestPart === field || manifestPart === field.replace(/\.([^.[\]]+)/g, "[$1]");
 }

@@ -24,27 +24,32 @@ export interface DurationSchema extends z.ZodPipe<z.ZodUnknown, z.ZodTransform<n
   readonly __duration: true;
 }
 
-function parseDurationValue(value: unknown, ctx: z.core.$RefinementCtx<unknown>): number {
+const DURATION_EXAMPLE = 'expected a duration such as "500ms" or "1m30s"';
+
+/** Why a value is not a duration, in words; undefined when it is one. */
+function durationProblem(value: unknown): string | undefined {
+  if (value === undefined) return `missing required field; ${DURATION_EXAMPLE}`;
   if (typeof value === "number") {
     const hint = value === 0 ? `write "0s"` : `add a unit, e.g. "${value}s" or "${value}ms"`;
-    ctx.addIssue({ code: "custom", message: `expected a duration such as "500ms" or "1m30s", found the number ${value}; ${hint}` });
-    return z.NEVER;
+    return `${DURATION_EXAMPLE}, found the number ${value}; ${hint}`;
   }
-  if (value === undefined) {
-    ctx.addIssue({ code: "custom", message: 'missing required field; expected a duration such as "500ms" or "1m30s"' });
-    return z.NEVER;
-  }
-  if (typeof value !== "string") {
-    ctx.addIssue({ code: "custom", message: `expected a duration such as "500ms" or "1m30s", found ${describeValue(value)}` });
-    return z.NEVER;
-  }
+  if (typeof value !== "string") return `${DURATION_EXAMPLE}, found ${describeValue(value)}`;
   try {
-    return parseDuration(value);
+    parseDuration(value);
+    return undefined;
   } catch (err) {
     const why = err instanceof DurationError ? err.message : String(err);
-    ctx.addIssue({ code: "custom", message: `expected a duration such as "500ms" or "1m30s", found "${value}": ${why}` });
+    return `${DURATION_EXAMPLE}, found "${value}": ${why}`;
+  }
+}
+
+function parseDurationValue(value: unknown, ctx: z.core.$RefinementCtx<unknown>): number {
+  const problem = durationProblem(value);
+  if (problem !== undefined) {
+    ctx.addIssue({ code: "custom", message: problem });
     return z.NEVER;
   }
+  return parseDuration(value as string);
 }
 
 /** A Go-style duration ("1m30s", "500ms") parsed to integer milliseconds. */
@@ -66,12 +71,12 @@ const rangeObject = z
       max: duration("The longest value drawn."),
     },
     {
-      error: (iss) =>
-        iss.code === "invalid_type"
-          ? iss.input === undefined
-            ? 'missing required field; expected a duration such as "1s" or a range {min, max}'
-            : `expected a duration such as "1s" or a range {min, max}, found ${describeValue(iss.input)}`
-          : undefined,
+      // A scalar reaches here only when it is not a valid duration (see durationRange).
+      error: (iss) => {
+        if (iss.code !== "invalid_type") return undefined;
+        if (iss.input === undefined) return 'missing required field; expected a duration such as "1s" or a range {min, max}';
+        return `${durationProblem(iss.input) ?? "expected a duration"} (or a range {min, max})`;
+      },
     },
   )
   .superRefine((r, ctx) => {
@@ -88,7 +93,7 @@ const rangeObject = z
 /** `500ms` (fixed) or `{ min: 100ms, max: 2s }` (drawn from the run's seeded PRNG). */
 export function durationRange(description: string) {
   return z
-    .preprocess((v) => (typeof v === "string" || typeof v === "number" ? { min: v, max: v } : v), rangeObject)
+    .preprocess((v) => (typeof v === "string" && durationProblem(v) === undefined ? { min: v, max: v } : v), rangeObject)
     .meta({ description, typeName: "duration or {min, max}", shorthand: "a single duration means min = max" });
 }
 
