@@ -34,7 +34,8 @@ interface PodShape {
 
 /** A pod like the tables' api.Pod literals: anonymous containers, only the status that matters. */
 function pod(s: PodShape): Pod {
-  const init = typeof s.init === "number" ? Array.from({ length: s.init }, (_, i) => ({ name: `init${i}` })) : s.init ?? [];
+  const init: { name: string; sidecar?: boolean }[] =
+    typeof s.init === "number" ? Array.from({ length: s.init }, (_, i) => ({ name: `init${i}` })) : s.init ?? [];
   const status = (l: Partial<ContainerStatus>[] | undefined) => l?.map((c, i) => ({ name: `s${i}`, ...c }));
   return {
     metadata: { name: "test", ...(s.deleted === true ? { deletionTimestamp: ago(10 * SECOND) } : {}) },
