@@ -1,0 +1,245 @@
+// Models pkg/kubelet/kubelet_pods.go (generateAPIPodStatus, getPhase, convertStatusToAPIStatus, convertToAPIContainerStatuses), 1.21–1.30 forms.
+//
+// Pure functions: the kubelet's collaborators (status manager, probe manager, PodSyncHandlers) come
+// in as hooks, the conditions from status/generate.ts, and nothing given is mutated. The release
+// differences are KubeletPodsEra flags. Not modelled: QOSClass (left unset), InPlacePodVerticalScaling
+// resources, volume mount statuses, the container user, PodDisruptionConditions (the DisruptionTarget
+// copy), sortPodIPs' node-family preference beyond "IPv4 first", and the 1.31+ getPhase changes
+// (#126653 split counters, #128516 active statuses): 1.31 and later use the 1.30 form.
+import type { Container, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus as APIPodStatus } from "../k8s/pod.ts";
+import { isRestartableInitContainer, podRestartPolicy } from "../k8s/podutil.ts";
+import { ephemeralContainerCommon } from "./container/helpers.ts";
+import type { PodStatus } from "./container/runtime.ts";
+import { convertToAPIContainerStatuses, type ContainerStatusesDeps } from "./kubelet_pods_container_statuses.ts";
+import { PodSandboxChanged } from "./kuberuntime/util/util.ts";
+import { statusEra } from "./status/era.ts";
+import { GenerateContainersReadyCondition, GeneratePodInitializedCondition, GeneratePodReadyCondition } from "./status/generate.ts";
+import { IsStaticPod } from "./types.ts";
+
+export {
+  ContainerCreating,
+  ContainerReasonStatusUnknown,
+  PodInitializing,
+  convertToAPIContainerStatuses,
+} from "./kubelet_pods_container_statuses.ts";
+
+/** Which form of this file a kubelet minor runs ("≈": inferred from PR dates, not read in a release). */
+export interface KubeletPodsEra {
+  minor: number;
+  /** ≥1.22 (#102344): the status manager's status is the basis; phase reason/message are kept; eviction no longer returns early. */
+  statusManagerBasis: boolean;
+  /** ≥1.23 ≈ (#105462): a terminal phase in the status manager or the API is kept (three-way merge). */
+  terminalPhaseMerge: boolean;
+  /** ≥1.24 (#107845): a created-but-not-started container is Waiting; before, Terminated with its exit code. */
+  createdIsWaiting: boolean;
+  /** ≥1.27 (#115331): podIsTerminal makes all-stopped containers Succeeded/Failed whatever the restart policy. */
+  podIsTerminal: boolean;
+  /** ≥1.28 (KEP-753): restartable init containers (sidecars) count apart, with HasAnyRegularContainerStarted. */
+  restartableInitContainers: boolean;
+}
+
+export function kubeletPodsEra(minor: number): KubeletPodsEra {
+  if (!Number.isInteger(minor) || minor < 19) throw new RangeError(`kubeletPodsEra: unsupported kubelet minor ${minor}`);
+  return {
+    minor,
+    statusManagerBasis: minor >= 22,
+    terminalPhaseMerge: minor >= 23,
+    createdIsWaiting: minor >= 24,
+    podIsTerminal: minor >= 27,
+    restartableInitContainers: minor >= 28,
+  };
+}
+
+/** What generateAPIPodStatus reads from the rest of the kubelet. */
+export interface GenerateAPIPodStatusDeps extends ContainerStatusesDeps {
+  era: KubeletPodsEra;
+  /** kl.statusManager.GetPodStatus(uid): the last status the kubelet computed, if any. */
+  statusManagerPodStatus(uid: string): APIPodStatus | undefined;
+  /** kl.probeManager.UpdatePodStatus: sets ready/started on the statuses of `s` in place. */
+  probeManagerUpdatePodStatus?(pod: Pod, s: APIPodStatus): void;
+  /** Overrides the kubelet-owned conditions, which by default come from status/generate.ts as upstream calls them. */
+  generateKubeletConditions?(pod: Pod, podStatus: PodStatus, s: APIPodStatus): PodCondition[];
+  /** The SidecarContainers feature gate, as status/generate.ts reads it. */
+  sidecarContainers?: boolean;
+  /** kl.PodSyncHandlers: the first ShouldEvict that says evict (active deadline), or null. */
+  shouldEvict?(pod: Pod): { reason: string; message: string } | null;
+  /** The node's IPs when the kubelet has an API client (getHostIPsAnyWay); unset leaves hostIP alone. */
+  hostIPs?: readonly string[];
+  /** PodReadyToStartContainersCondition gate: that condition type is then kubelet-owned too. */
+  readyToStartContainersCondition?: boolean;
+}
+
+const isTerminal = (p: PodPhase | undefined): boolean => p === "Failed" || p === "Succeeded";
+
+/** generateAPIPodStatus creates the final API pod status for a pod, given the internal pod status. */
+export function generateAPIPodStatus(pod: Pod, podStatus: PodStatus, podIsTerminal: boolean, deps: GenerateAPIPodStatusDeps): APIPodStatus {
+  const era = deps.era;
+  // Use the previous pod status, or the api status, as the basis for this pod.
+  const oldPodStatus = deps.statusManagerPodStatus(pod.metadata.uid ?? "") ?? pod.status ?? {};
+  const apiPhase = pod.status?.phase;
+  const s = convertStatusToAPIStatus(pod, podStatus, oldPodStatus, deps);
+  const evict = deps.shouldEvict?.(pod) ?? null;
+  if (!era.statusManagerBasis && evict !== null) {
+    // ≤1.21: an eviction returns at once, without conditions or host IP.
+    return { ...s, phase: "Failed", reason: evict.reason, message: evict.message };
+  }
+  s.phase = getPhase(pod, [...(s.containerStatuses ?? []), ...(s.initContainerStatuses ?? [])], podIsTerminal, era);
+  if (era.terminalPhaseMerge && !isTerminal(s.phase)) {
+    // Perform a three-way merge between the statuses from the status manager, runtime, and generated status.
+    if (isTerminal(oldPodStatus.phase)) s.phase = oldPodStatus.phase;
+    else if (isTerminal(apiPhase)) s.phase = apiPhase;
+  }
+  if (era.statusManagerBasis && s.phase === oldPodStatus.phase) {
+    // Preserve the reason and message which is associated with the phase.
+    setOrDelete(s, "reason", oldPodStatus.reason || pod.status?.reason);
+    setOrDelete(s, "message", oldPodStatus.message || pod.status?.message);
+  }
+  if (evict !== null) Object.assign(s, { phase: "Failed", reason: evict.reason, message: evict.message });
+  // Pods are not allowed to transition out of terminal phases: force back to the API server's phase.
+  if (isTerminal(apiPhase) && s.phase !== apiPhase) s.phase = apiPhase;
+  deps.probeManagerUpdatePodStatus?.(pod, s);
+  // Set all Kubelet-owned conditions; when the kubelet sees the pod, PodScheduled must be true.
+  const owned = deps.generateKubeletConditions?.(pod, podStatus, s) ?? kubeletConditions(pod, podStatus, s, deps);
+  s.conditions = [...(s.conditions ?? []), ...owned, { type: "PodScheduled", status: "True" }];
+  setHostIP(pod, s, deps.hostIPs);
+  return s;
+}
+
+/**
+ * The status package's generators in upstream's order. Before 1.28 Initialized reads the init
+ * container statuses and the readiness conditions the regular ones; from 1.28 all read both.
+ */
+function kubeletConditions(pod: Pod, podStatus: PodStatus, s: APIPodStatus, deps: GenerateAPIPodStatusDeps): PodCondition[] {
+  const opts = { sidecarContainers: deps.sidecarContainers === true, terminalPhaseNotReady: statusEra(deps.era.minor).terminalPhaseNotReady };
+  const all = [...(s.initContainerStatuses ?? []), ...(s.containerStatuses ?? [])];
+  const forInit = deps.era.restartableInitContainers ? all : s.initContainerStatuses;
+  const forReady = deps.era.restartableInitContainers ? all : s.containerStatuses;
+  const out: PodCondition[] = [];
+  if (deps.readyToStartContainersCondition === true) out.push(GeneratePodReadyToStartContainersCondition(pod, podStatus));
+  out.push(GeneratePodInitializedCondition(pod, forInit, s.phase, opts));
+  out.push(GeneratePodReadyCondition(pod, [...(s.conditions ?? []), ...out], forReady, s.phase, opts));
+  out.push(GenerateContainersReadyCondition(pod, forReady, s.phase, opts));
+  return out;
+}
+
+/**
+ * status.GeneratePodReadyToStartContainersCondition (generate.go), kept with the pod status
+ * generation because it reads the runtime's sandboxes: True unless a new sandbox is needed.
+ */
+export function GeneratePodReadyToStartContainersCondition(pod: Pod, podStatus: PodStatus): PodCondition {
+  return { type: "PodReadyToStartContainers", status: PodSandboxChanged(pod, podStatus).changed ? "False" : "True" };
+}
+
+/** HostIP, and PodIP/PodIPs of a host-network pod that has none yet. */
+function setHostIP(pod: Pod, s: APIPodStatus, hostIPs: readonly string[] | undefined): void {
+  if (hostIPs === undefined || hostIPs.length === 0) return;
+  s.hostIP = hostIPs[0]!;
+  if (pod.spec.hostNetwork === true && !s.podIP) {
+    s.podIP = hostIPs[0]!;
+    s.podIPs = [{ ip: hostIPs[0]! }];
+  }
+}
+
+function setOrDelete(s: APIPodStatus, key: "reason" | "message", value: string | undefined): void {
+  if (value) s[key] = value;
+  else delete s[key];
+}
+
+/** convertStatusToAPIStatus initializes an API PodStatus from the internal pod status and the previous status. */
+export function convertStatusToAPIStatus(pod: Pod, podStatus: PodStatus, oldPodStatus: APIPodStatus, deps: GenerateAPIPodStatusDeps): APIPodStatus {
+  const s: APIPodStatus = {};
+  // Simplified sortPodIPs: the first IPv4 then the first IPv6 (a node with an IPv4 primary address).
+  const v4 = podStatus.ips.find((ip) => !ip.includes(":"));
+  const v6 = podStatus.ips.find((ip) => ip.includes(":"));
+  const podIPs = [v4, v6].filter((ip): ip is string => ip !== undefined);
+  if (podIPs.length > 0) {
+    s.podIPs = podIPs.map((ip) => ({ ip }));
+    s.podIP = podIPs[0]!;
+  }
+  const hasInit = (pod.spec.initContainers ?? []).length > 0;
+  const convert = (prev: ContainerStatus[] | undefined, cs: Container[], isInit: boolean) =>
+    convertToAPIContainerStatuses(pod, podStatus, prev ?? [], cs, hasInit, isInit, deps);
+  s.containerStatuses = convert(oldPodStatus.containerStatuses, pod.spec.containers, false);
+  // Empty lists are left out, as `omitempty` leaves them out of the API object.
+  const init = convert(oldPodStatus.initContainerStatuses, pod.spec.initContainers ?? [], true);
+  if (init.length > 0) s.initContainerStatuses = init;
+  const ecSpecs = (pod.spec.ephemeralContainers ?? []).map(ephemeralContainerCommon);
+  const ephemeral = convert(oldPodStatus.ephemeralContainerStatuses, ecSpecs, false);
+  if (ephemeral.length > 0) s.ephemeralContainerStatuses = ephemeral;
+  // Preserve conditions not owned by the kubelet (in convertStatusToAPIStatus ≤1.21, generateAPIPodStatus after).
+  const byKubelet = new Set(["PodScheduled", "Ready", "Initialized", "ContainersReady"]);
+  if (deps.readyToStartContainersCondition === true) byKubelet.add("PodReadyToStartContainers");
+  s.conditions = (pod.status?.conditions ?? []).filter((c) => !byKubelet.has(c.type)).map((c) => structuredClone(c));
+  return s;
+}
+
+/** getPhase returns the phase of a pod given its container info. */
+export function getPhase(pod: Pod, info: readonly ContainerStatus[], podIsTerminal: boolean, era: KubeletPodsEra): PodPhase {
+  const spec = pod.spec;
+  const restartPolicy = podRestartPolicy(pod);
+  const sidecars = era.restartableInitContainers;
+  let pendingInitialization = 0;
+  let failedInitialization = 0;
+  for (const container of spec.initContainers ?? []) {
+    if (sidecars && isRestartableInitContainer(container)) continue; // Handled with the regular containers below.
+    const cs = getContainerStatus(info, container.name);
+    const st = cs?.state ?? {};
+    if (cs === undefined || st.running) pendingInitialization++;
+    else if (st.terminated) failedInitialization += st.terminated.exitCode !== 0 ? 1 : 0;
+    else if (st.waiting && cs.lastState?.terminated) failedInitialization += cs.lastState.terminated.exitCode !== 0 ? 1 : 0;
+    else pendingInitialization++;
+  }
+  const n = { unknown: 0, running: 0, waiting: 0, stopped: 0, succeeded: 0 };
+  for (const container of sidecars ? (spec.initContainers ?? []).filter(isRestartableInitContainer) : []) {
+    const cs = getContainerStatus(info, container.name);
+    const st = cs?.state ?? {};
+    if (cs === undefined) n.unknown++;
+    else if (st.running) {
+      if (cs.started !== true) pendingInitialization++;
+      n.running++;
+    } else if (st.terminated || (st.waiting && cs.lastState?.terminated)) {
+      // Terminated restartable init containers are not taken into account for the pod phase.
+    } else if (st.waiting) {
+      pendingInitialization++;
+      n.waiting++;
+    } else {
+      pendingInitialization++;
+      n.unknown++;
+    }
+  }
+  for (const container of spec.containers) {
+    const cs = getContainerStatus(info, container.name);
+    const st = cs?.state ?? {};
+    if (cs === undefined) n.unknown++;
+    else if (st.running) n.running++;
+    else if (st.terminated) {
+      n.stopped++;
+      if (st.terminated.exitCode === 0) n.succeeded++;
+    } else if (st.waiting) cs.lastState?.terminated ? n.stopped++ : n.waiting++;
+    else n.unknown++;
+  }
+  if (failedInitialization > 0 && restartPolicy === "Never") return "Failed";
+  // ≥1.28: a pod whose regular containers have run is not put back to Pending by a restarting sidecar.
+  if ((pendingInitialization > 0 && !(sidecars && hasAnyRegularContainerStarted(pod, info))) || n.waiting > 0) return "Pending";
+  if (n.running > 0 && n.unknown === 0) return "Running"; // All started, at least one running.
+  if (n.running === 0 && n.stopped > 0 && n.unknown === 0) {
+    // The pod is terminal so its containers won't be restarted regardless of the restart policy.
+    if (era.podIsTerminal && podIsTerminal && !IsStaticPod(pod)) return n.stopped === n.succeeded ? "Succeeded" : "Failed";
+    if (restartPolicy === "Always") return "Running"; // All containers are in the process of restarting.
+    if (n.stopped === n.succeeded) return "Succeeded";
+    if (restartPolicy === "Never") return "Failed";
+    return "Running"; // OnFailure, at least one in failure and in the process of restarting.
+  }
+  return "Pending";
+}
+
+/** podutil.GetContainerStatus: the first status with that name. */
+function getContainerStatus(info: readonly ContainerStatus[], name: string): ContainerStatus | undefined {
+  return info.find((s) => s.name === name);
+}
+
+/** kubecontainer.HasAnyRegularContainerStarted (container/helpers.go, ≥1.28). */
+export function hasAnyRegularContainerStarted(pod: Pod, statuses: readonly ContainerStatus[]): boolean {
+  const names = new Set(pod.spec.containers.map((c) => c.name));
+  return statuses.some((s) => names.has(s.name) && (s.state?.running !== undefined || s.state?.terminated !== undefined));
+}
