@@ -6,3 +6,4 @@ export {
 } from "./errors.ts";
 export { EPOCH_RFC3339, formatRFC3339, formatRFC3339Nano, parseRFC3339 } from "./time.ts";
 export type { StoreState, StoredEvent } from "./store.ts";
+export * as kubectl from "./actions.ts";

@@ -413,3 +413,26 @@ describe("determinism", () => {
     expect(hashFor(5)).not.toBe(hashFor(6));
   });
 });
+
+describe("the user's kubectl-like actions", () => {
+  it("set image retries on conflict and lands on the latest version", async () => {
+    const { kubectl } = await import("../../src/apiserver/index.ts");
+    const h = apiHarness({ latencyMs: 10 });
+    const user = h.api.client("user");
+    const other = h.api.client("controller");
+    let image = "";
+    h.run(function* () {
+      must(yield* kubectl.create(user, podManifest("web")));
+      // A controller writes the status between the user's GET and PUT: the first PUT conflicts.
+      h.sim.go("controller", function* () {
+        yield* sleep(8); // its patch lands at 23: after the GET (15), before the PUT (25)
+        must(yield* other.patchPodStatus("default", "web", { phase: "Running" }));
+      });
+      image = must(yield* kubectl.setImage(user, "default", "web", "app", "nginx:2")).spec.containers[0]!.image!;
+      const gone = must(yield* kubectl.forceDelete(user, "default", "web"));
+      expect(gone.deleted).toBe(true);
+    });
+    expect(image).toBe("nginx:2");
+    expect(h.records("apiserver", "Update").map((r) => r.result)).toEqual(["Conflict", "ok"]);
+  });
+});
