@@ -32,7 +32,7 @@ export interface PodLifecycleEvent {
 }
 
 /**
- * RelistDuration (≥1.26 with Evented PLEG; before it the same two values were a period argument
+ * RelistDuration (≥1.26 ≈, with Evented PLEG #111384; before it the same two values were a period argument
  * and the relistThreshold constant of generic.go). The threshold needs to be greater than the
  * relisting period + the relisting time, which can vary significantly.
  */
@@ -43,9 +43,9 @@ export interface RelistDuration {
 
 /** kubelet.go plegChannelCapacity: "a bit arbitrary and may be adjusted in the future". */
 export const plegChannelCapacity = 1000;
-/** kubelet.go plegRelistPeriod (genericPlegRelistPeriod from 1.26). */
+/** kubelet.go plegRelistPeriod (genericPlegRelistPeriod from ≈1.26). */
 export const plegRelistPeriodMs = 1000;
-/** generic.go relistThreshold (genericPlegRelistThreshold from 1.26). */
+/** generic.go relistThreshold (genericPlegRelistThreshold from ≈1.26). */
 export const relistThresholdMs = 3 * 60 * 1000;
 
 /** Healthy()'s (bool, error). */
