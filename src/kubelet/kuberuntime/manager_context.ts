@@ -1,0 +1,38 @@
+// What every part of the runtime manager process shares: the fields of upstream's
+// kubeGenericRuntimeManager struct that SyncPod, startContainer and killContainer read
+// (pkg/kubelet/kuberuntime/kuberuntime_manager.go), and the trace they write.
+import type { Sim } from "../../sim/index.ts";
+import type { Pod } from "../../k8s/pod.ts";
+import { podKey } from "../../k8s/podutil.ts";
+import type { ImageManagerService, RuntimeService } from "../../cri/services.ts";
+import type { EventRecorder } from "./events.ts";
+import type { ImageManager } from "./image_manager.ts";
+import type { HandlerRunner } from "./lifecycle_handlers.ts";
+
+export const TRACE_COMPONENT = "kuberuntime";
+
+/** podStateProvider: what the pod workers know about a pod's termination. */
+export interface PodStateProvider {
+  IsPodTerminationRequested(uid: string): boolean;
+}
+
+export const noTerminationRequested: PodStateProvider = { IsPodTerminationRequested: () => false };
+
+export interface ManagerContext {
+  readonly sim: Sim;
+  /** The ContainerID type ("containerd"). */
+  readonly runtimeName: string;
+  readonly runtimeService: RuntimeService;
+  readonly imageService: ImageManagerService;
+  readonly recorder: EventRecorder;
+  readonly imagePuller: ImageManager;
+  readonly runner: HandlerRunner;
+  readonly podStateProvider: PodStateProvider;
+  /** The process group of the goroutines the manager spawns (a kubelet restart kills them). */
+  readonly group: string;
+}
+
+/** One trace record of the runtime manager; `pod` first when the step is about a pod. */
+export function trace(m: ManagerContext, kind: string, pod: Pod | null, fields: Record<string, unknown> = {}): void {
+  m.sim.emit(TRACE_COMPONENT, kind, pod === null ? fields : { pod: podKey(pod), ...fields });
+}

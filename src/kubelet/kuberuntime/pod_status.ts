@@ -1,0 +1,131 @@
+// Models pkg/kubelet/kuberuntime/kuberuntime_manager.go (GetPodStatus, GetPods) and
+// kuberuntime_container.go (getPodContainerStatuses, toKubeContainerStatus), v1.29 line with the
+// generic (relisting) PLEG: statuses come from ListContainers + ContainerStatus per container.
+import type { Proc } from "../../sim/index.ts";
+import type { ContainerState as CriContainerState, ContainerStatus as CriContainerStatus, PodSandboxStatus as CriSandboxStatus } from "../../cri/api.ts";
+import { CriError, isNotFound } from "../../cri/errors.ts";
+import {
+  ContainerStateCreated, ContainerStateExited, ContainerStateRunning, ContainerStateUnknown,
+  type PodSandboxStatus, type PodStatus, type State, type Status,
+} from "../container/runtime.ts";
+import { KubernetesPodUIDLabel, getContainerInfoFromAnnotations, getContainerInfoFromLabels } from "./labels.ts";
+import type { ManagerContext } from "./manager_context.ts";
+import { determinePodSandboxIPs, getKubeletSandboxes, getSandboxIDByPodUID } from "./kuberuntime_sandbox.ts";
+import { SandboxToContainerState, type RuntimePod } from "./running_pod.ts";
+
+/** toKubeContainerState */
+export function toKubeContainerState(state: CriContainerState): State {
+  switch (state) {
+    case "CONTAINER_CREATED":
+      return ContainerStateCreated;
+    case "CONTAINER_RUNNING":
+      return ContainerStateRunning;
+    case "CONTAINER_EXITED":
+      return ContainerStateExited;
+    default:
+      return ContainerStateUnknown;
+  }
+}
+
+/** toKubeContainerStatus: hash and restart count come from the annotations the kubelet wrote. */
+export function toKubeContainerStatus(status: CriContainerStatus, runtimeName: string): Status {
+  const annotatedInfo = getContainerInfoFromAnnotations(status.annotations);
+  const labeledInfo = getContainerInfoFromLabels(status.labels);
+  const cStatus: Status = {
+    id: { type: runtimeName, id: status.id },
+    name: labeledInfo.ContainerName,
+    image: status.image.image,
+    imageID: status.imageRef,
+    hash: annotatedInfo.Hash,
+    restartCount: annotatedInfo.RestartCount,
+    state: toKubeContainerState(status.state),
+    createdAtMs: status.createdAtMs,
+    exitCode: 0,
+    reason: "",
+    message: "",
+  };
+  // If the container is not in the created state, we have tried and started the container.
+  if (status.state !== "CONTAINER_CREATED") cStatus.startedAtMs = status.startedAtMs;
+  if (status.state === "CONTAINER_EXITED") {
+    cStatus.reason = status.reason;
+    cStatus.message = status.message;
+    cStatus.exitCode = status.exitCode;
+    cStatus.finishedAtMs = status.finishedAtMs;
+  }
+  return cStatus;
+}
+
+/** The CRI sandbox status as kubecontainer.PodStatus.SandboxStatuses holds it. */
+export function toKubeSandboxStatus(s: CriSandboxStatus): PodSandboxStatus {
+  const out: PodSandboxStatus = { id: s.id, metadata: { ...s.metadata }, state: s.state, createdAtMs: s.createdAtMs };
+  if (s.network !== undefined) out.network = { ip: s.network.ip, additionalIps: s.network.additionalIps.map((a) => a.ip) };
+  const network = s.linux?.namespaces?.options?.network;
+  if (network !== undefined) out.linux = { namespaces: { options: { network } } };
+  return out;
+}
+
+/** getPodContainerStatuses gets all containers' statuses for the pod, newest first. */
+export function* getPodContainerStatuses(m: ManagerContext, uid: string): Proc<Status[] | CriError> {
+  const containers = yield* m.runtimeService.ListContainers({ labelSelector: { [KubernetesPodUIDLabel]: uid } });
+  if (containers instanceof CriError) return containers;
+  const statuses: Status[] = [];
+  for (const c of containers) {
+    const resp = yield* m.runtimeService.ContainerStatus(c.id);
+    // Between List and ContainerStatus another thread might remove a container; that is normal.
+    if (isNotFound(resp)) continue;
+    if (resp instanceof CriError) return resp;
+    statuses.push(toKubeContainerStatus(resp, m.runtimeName));
+  }
+  // containerStatusByCreated: newest first; stable among equal creation times.
+  return statuses.sort((a, b) => b.createdAtMs - a.createdAtMs);
+}
+
+/** GetPodStatus retrieves the status of the pod, including the information of all containers in the pod that are visible in Runtime. */
+export function* GetPodStatus(m: ManagerContext, uid: string, name: string, namespace: string): Proc<PodStatus | CriError> {
+  const podSandboxIDs = yield* getSandboxIDByPodUID(m, uid, null);
+  if (podSandboxIDs instanceof CriError) return podSandboxIDs;
+  const sandboxStatuses: PodSandboxStatus[] = [];
+  let podIPs: string[] = [];
+  for (let idx = 0; idx < podSandboxIDs.length; idx++) {
+    const resp = yield* m.runtimeService.PodSandboxStatus(podSandboxIDs[idx]!);
+    // Between List and PodSandboxStatus another thread might remove a sandbox; that is normal.
+    if (isNotFound(resp)) continue;
+    if (resp instanceof CriError) return resp;
+    sandboxStatuses.push(toKubeSandboxStatus(resp));
+    // Only get pod IP from latest sandbox.
+    if (idx === 0 && resp.state === "SANDBOX_READY") podIPs = determinePodSandboxIPs(resp);
+  }
+  const containerStatuses = yield* getPodContainerStatuses(m, uid);
+  if (containerStatuses instanceof CriError) return containerStatuses;
+  return { id: uid, name, namespace, ips: podIPs, sandboxStatuses, containerStatuses };
+}
+
+/**
+ * GetPods returns a list of containers grouped by pods; `all` includes exited containers and
+ * not-ready sandboxes. Ordered newest first by the creation time of their latest sandbox.
+ */
+export function* GetPods(m: ManagerContext, all: boolean): Proc<RuntimePod[] | CriError> {
+  const pods = new Map<string, RuntimePod>();
+  const sandboxes = yield* getKubeletSandboxes(m, all);
+  if (sandboxes instanceof CriError) return sandboxes;
+  const podOf = (uid: string, name: string, namespace: string): RuntimePod => {
+    let p = pods.get(uid);
+    if (p === undefined) pods.set(uid, (p = { id: uid, name, namespace, createdAtMs: 0, containers: [], sandboxes: [] }));
+    return p;
+  };
+  for (const s of sandboxes) {
+    const p = podOf(s.metadata.uid, s.metadata.name, s.metadata.namespace);
+    p.sandboxes.push({ id: { type: m.runtimeName, id: s.id }, name: s.metadata.name, image: "", imageID: "", hash: 0, state: SandboxToContainerState(s.state) });
+    p.createdAtMs = s.createdAtMs;
+  }
+  const containers = yield* m.runtimeService.ListContainers(all ? null : { state: "CONTAINER_RUNNING" });
+  if (containers instanceof CriError) return containers;
+  for (const c of containers) {
+    const l = getContainerInfoFromLabels(c.labels);
+    const a = getContainerInfoFromAnnotations(c.annotations);
+    podOf(l.PodUID, l.PodName, l.PodNamespace).containers.push({
+      id: { type: m.runtimeName, id: c.id }, name: l.ContainerName, image: c.image.image, imageID: c.imageRef, hash: a.Hash, state: toKubeContainerState(c.state),
+    });
+  }
+  return [...pods.values()].sort((a, b) => b.createdAtMs - a.createdAtMs);
+}
