@@ -1,0 +1,32 @@
+// Models the release history of pkg/kubelet/prober (prober_manager.go, worker.go): which behaviour each kubelet minor has.
+//
+// The model follows each minor's .0 release. Releases marked "≈" were inferred from PR merge dates.
+
+export interface ProberEra {
+  minor: number;
+  /**
+   * ≥1.21 (#98376 "Make all health checks probing consistent"): readiness and startup results go
+   * to the kubelet's syncLoop through their managers' Updates() channels, the readiness worker
+   * gets manualTriggerCh, and UpdatePodStatus computes Ready only for started containers. Before,
+   * the prober manager's Start() ran updateReadiness/updateStartup goroutines that called the
+   * status manager directly; only liveness results reached the syncLoop.
+   */
+  resultsToSyncLoop: boolean;
+  /** ≥1.21 ≈: the random first sleep only when the kubelet started less than one period ago. */
+  jitterOnlyAfterKubeletStart: boolean;
+  /** ≥1.21 (#98571): a liveness/startup worker whose pod object has a deletionTimestamp sets Success and stops. */
+  stopOnPodDeletion: boolean;
+  /** ≥1.32 ≈ (#121206): a startup worker also holds (stops probing) after reaching Success. */
+  startupHoldsOnSuccess: boolean;
+}
+
+export function proberEra(minor: number): ProberEra {
+  if (!Number.isInteger(minor) || minor < 19) throw new RangeError(`proberEra: unsupported kubelet minor ${minor}`);
+  return {
+    minor,
+    resultsToSyncLoop: minor >= 21,
+    jitterOnlyAfterKubeletStart: minor >= 21,
+    stopOnPodDeletion: minor >= 21,
+    startupHoldsOnSuccess: minor >= 32,
+  };
+}

@@ -1,0 +1,112 @@
+// Models pkg/kubelet/prober/prober.go (prober.probe, runProbeWithRetries, runProbe) over a ProbeRunner that takes virtual time.
+//
+// Upstream, runProbe dispatches on the handler: exec goes through the CRI (ExecSync), HTTP, TCP
+// and gRPC dial the pod. Here a ProbeRunner does the dispatch and answers after some virtual time:
+// success, failure, timeout (no answer within timeoutSeconds) or error (the probe could not run:
+// container gone, CRI error). criProbeRunner adapts the simulated runtime. Simplified: probe
+// events ("Liveness probe failed: ...") are trace records here, not EventRecorder events, and
+// probe-level terminationGracePeriodSeconds is not read.
+import type { Container, Pod, PodStatus, Probe } from "../../k8s/pod.ts";
+import type { Proc, Sim } from "../../sim/index.ts";
+import { ParseContainerID } from "../container/runtime.ts";
+import type { ProbeOutcome, ProbeType } from "./worker_core.ts";
+import type { ContainerNetwork, RuntimeService } from "../../cri/services.ts";
+import { CriError } from "../../cri/errors.ts";
+
+/** The probe's answer as the runner reports it; "error" means no result at all (probe.Unknown with an error). */
+export interface ProbeRunResult {
+  answer: "success" | "failure" | "timeout" | "error";
+  output: string;
+}
+
+export interface ProbeRequest {
+  probeType: ProbeType;
+  pod: Pod;
+  /** The status-manager status doProbe read (pod IP for network probes). */
+  podStatus: PodStatus;
+  container: Container;
+  /** "type://id" */
+  containerID: string;
+  probe: Probe;
+  /** timeoutSeconds in ms: a runner must answer "timeout" no later than this. */
+  timeoutMs: number;
+}
+
+/** Runs one probe attempt against a container; takes virtual time. */
+export interface ProbeRunner {
+  runProbe(req: ProbeRequest): Proc<ProbeRunResult>;
+}
+
+/** maxProbeRetries: attempts made while the probe errors (not while it fails). */
+export const maxProbeRetries = 3;
+
+export class Prober {
+  constructor(
+    private readonly sim: Sim,
+    private readonly runner: ProbeRunner,
+  ) {}
+
+  /** probe: the result of one probe of the container, or "error" when it could not be determined. */
+  *probe(probeType: ProbeType, pod: Pod, status: PodStatus, container: Container, containerID: string): Proc<ProbeOutcome> {
+    const spec = probeSpec(container, probeType);
+    const fields = { pod: `${pod.metadata.namespace ?? ""}/${pod.metadata.name}`, uid: pod.metadata.uid ?? "", container: container.name, containerID, probeType };
+    // A container without this probe is healthy.
+    if (spec === undefined) return "Success";
+    this.sim.emit("prober", "ProbeRun", fields);
+    const req: ProbeRequest = { probeType, pod, podStatus: status, container, containerID, probe: spec, timeoutMs: (spec.timeoutSeconds ?? 1) * 1000 };
+    const r = yield* this.runProbeWithRetries(req, maxProbeRetries);
+    // Timeouts count as failures: exec timeouts since ExecProbeTimeout (1.20), network ones always.
+    const outcome: ProbeOutcome = r.answer === "error" ? "error" : r.answer === "success" ? "Success" : "Failure";
+    this.sim.emit("prober", "ProbeResult", { ...fields, result: outcome, answer: r.answer, output: r.output });
+    return outcome;
+  }
+
+  /** runProbeWithRetries: retries only while the probe errors; a failure is an answer. */
+  private *runProbeWithRetries(req: ProbeRequest, retries: number): Proc<ProbeRunResult> {
+    let r: ProbeRunResult = { answer: "error", output: "" };
+    for (let i = 0; i < retries; i++) {
+      r = yield* this.runProbe(req);
+      if (r.answer !== "error") return r;
+    }
+    return r;
+  }
+
+  private *runProbe(req: ProbeRequest): Proc<ProbeRunResult> {
+    const p = req.probe;
+    if (p.exec === undefined && p.httpGet === undefined && p.tcpSocket === undefined && p.grpc === undefined) {
+      return { answer: "error", output: `missing probe handler for ${req.pod.metadata.name}:${req.container.name}` };
+    }
+    return yield* this.runner.runProbe(req);
+  }
+}
+
+/** The container's probe of this type. */
+export function probeSpec(container: Container, probeType: ProbeType): Probe | undefined {
+  if (probeType === "liveness") return container.livenessProbe;
+  if (probeType === "readiness") return container.readinessProbe;
+  return container.startupProbe;
+}
+
+/**
+ * A ProbeRunner on the simulated runtime: exec probes through the CRI's ExecSync (a deadline error
+ * is a timeout, any other CRI error means the probe could not run), network probes (HTTP, TCP,
+ * gRPC) through the container network.
+ */
+export function criProbeRunner(runtime: Pick<RuntimeService, "ExecSync">, network: Pick<ContainerNetwork, "probe">): ProbeRunner {
+  return {
+    *runProbe(req: ProbeRequest): Proc<ProbeRunResult> {
+      const id = ParseContainerID(req.containerID).id;
+      if (req.probe.exec !== undefined) {
+        const timeoutSeconds = Math.max(1, Math.ceil(req.timeoutMs / 1000));
+        const r = yield* runtime.ExecSync(id, req.probe.exec.command ?? [], timeoutSeconds, { probe: req.probeType });
+        if (r instanceof CriError) {
+          if (r.code === "DeadlineExceeded") return { answer: "timeout", output: `command timed out` };
+          return { answer: "error", output: r.message };
+        }
+        return { answer: r.exitCode === 0 ? "success" : "failure", output: r.stdout + r.stderr };
+      }
+      const o = yield* network.probe(id, req.probeType, req.timeoutMs);
+      return { answer: o.result, output: o.output };
+    },
+  };
+}

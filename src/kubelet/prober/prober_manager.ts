@@ -1,0 +1,192 @@
+// Models pkg/kubelet/prober/prober_manager.go (manager: AddPod, StopLivenessAndStartup, RemovePod, CleanupPods, UpdatePodStatus).
+//
+// The workers map is keyed by probeKey (pod UID, container name, probe type). Simplified:
+// workerLock is not modelled, since no method yields while holding it; only regular containers
+// get workers (the sidecar era's restartable init containers are not probed here).
+import type { Pod, PodStatus } from "../../k8s/pod.ts";
+import { recv, type Proc, type Sim } from "../../sim/index.ts";
+import { proberEra, type ProberEra } from "./era.ts";
+import { Prober, type ProbeRunner } from "./prober.ts";
+import { Worker, type WorkerHost } from "./worker.ts";
+import type { ProbeType } from "./worker_core.ts";
+import type { ResultsManager } from "./results/results_manager.ts";
+
+/** The status manager as the prober uses it (status.Manager upstream). */
+export interface ProberStatusManager {
+  GetPodStatus(uid: string): PodStatus | undefined;
+  /** Called by the ≤1.20 manager's own update goroutines; from 1.21 the syncLoop calls them. */
+  SetContainerReadiness(podUID: string, containerID: string, ready: boolean): void;
+  SetContainerStartup(podUID: string, containerID: string, started: boolean): void;
+}
+
+export interface ProberManagerOptions {
+  statusManager: ProberStatusManager;
+  livenessManager: ResultsManager;
+  /** Owned by the prober manager before 1.21, passed in by the kubelet from 1.21; passed in here for both. */
+  readinessManager: ResultsManager;
+  startupManager: ResultsManager;
+  runner: ProbeRunner;
+  /** The kubelet's minor version (19..33). */
+  minor: number;
+  /** Process group of the workers (killed together on a kubelet restart). */
+  group?: string;
+}
+
+/** probeKey as one string. */
+function probeKey(podUID: string, containerName: string, probeType: ProbeType): string {
+  return `${podUID}/${containerName}/${probeType}`;
+}
+
+export class ProberManager implements WorkerHost {
+  readonly era: ProberEra;
+  readonly prober: Prober;
+  /** When the manager was created (upstream: clock.RealClock{}.Now() in NewManager). */
+  readonly startMs: number;
+  readonly group: string;
+  private readonly workers = new Map<string, Worker>();
+  private readonly statusManager: ProberStatusManager;
+  private readonly livenessManager: ResultsManager;
+  private readonly readinessManager: ResultsManager;
+  private readonly startupManager: ResultsManager;
+
+  constructor(
+    readonly sim: Sim,
+    opts: ProberManagerOptions,
+  ) {
+    this.era = proberEra(opts.minor);
+    this.prober = new Prober(sim, opts.runner);
+    this.startMs = sim.nowMs;
+    this.group = opts.group ?? "kubelet";
+    this.statusManager = opts.statusManager;
+    this.livenessManager = opts.livenessManager;
+    this.readinessManager = opts.readinessManager;
+    this.startupManager = opts.startupManager;
+  }
+
+  /**
+   * Start (before 1.21 only): forward readiness and startup results to the status manager, each
+   * in its own process (wait.Forever). From 1.21 the kubelet's syncLoop reads those channels.
+   */
+  Start(): void {
+    if (this.era.resultsToSyncLoop) return;
+    const forward = (rm: ResultsManager, set: (uid: string, id: string, ok: boolean) => void) =>
+      function* (): Proc<void> {
+        for (;;) {
+          const { value } = yield* recv(rm.Updates());
+          set(value!.PodUID, value!.ContainerID, value!.Result === "Success");
+        }
+      };
+    const sm = this.statusManager;
+    this.sim.go("prober/updateReadiness", forward(this.readinessManager, (u, c, ok) => sm.SetContainerReadiness(u, c, ok)), { group: this.group, daemon: true });
+    this.sim.go("prober/updateStartup", forward(this.startupManager, (u, c, ok) => sm.SetContainerStartup(u, c, ok)), { group: this.group, daemon: true });
+  }
+
+  /** AddPod creates and starts a worker for every probe of every container, in upstream order. */
+  AddPod(pod: Pod): void {
+    const uid = pod.metadata.uid ?? "";
+    for (const c of pod.spec.containers) {
+      const wanted: [ProbeType, unknown][] = [["startup", c.startupProbe], ["readiness", c.readinessProbe], ["liveness", c.livenessProbe]];
+      for (const [probeType, spec] of wanted) {
+        if (spec === undefined) continue;
+        const key = probeKey(uid, c.name, probeType);
+        if (this.workers.has(key)) {
+          // "<Type> probe already exists for container". Upstream returns from AddPod here, so later
+          // containers of the pod get no new workers either.
+          this.sim.emit("prober", "WorkerExists", { pod: `${pod.metadata.namespace ?? ""}/${pod.metadata.name}`, uid, container: c.name, probeType });
+          return;
+        }
+        const w = new Worker(this, probeType, pod, c);
+        this.workers.set(key, w);
+        this.sim.go(w.name, () => w.run(), { group: this.group, daemon: true });
+      }
+    }
+  }
+
+  /** StopLivenessAndStartup stops the liveness and startup workers of the pod (termination). */
+  StopLivenessAndStartup(pod: Pod): void {
+    this.stopWorkers(pod, ["liveness", "startup"]);
+  }
+
+  /** RemovePod stops every worker of the pod; each cleans up and unregisters itself. */
+  RemovePod(pod: Pod): void {
+    this.stopWorkers(pod, ["readiness", "liveness", "startup"]);
+  }
+
+  /**
+   * CleanupPods stops the workers of every pod not in desiredPods. Go walks the map in random
+   * order, but stop() is a non-blocking send that nothing observes until this process yields, so
+   * the order cannot matter and no choice is recorded.
+   */
+  CleanupPods(desiredPods: ReadonlySet<string>): void {
+    for (const w of this.workers.values()) {
+      if (!desiredPods.has(w.pod.metadata.uid ?? "")) w.stop();
+    }
+  }
+
+  /** UpdatePodStatus sets Started and Ready of each container status in place, from cached results and workers. */
+  UpdatePodStatus(podUID: string, podStatus: PodStatus): void {
+    for (const c of podStatus.containerStatuses ?? []) {
+      const running = c.state?.running !== undefined;
+      const id = c.containerID ?? "";
+      let started: boolean;
+      if (!running) started = false;
+      else {
+        const r = this.startupManager.Get(id);
+        // No result: started unless a startup probe has yet to run.
+        started = r !== undefined ? r === "Success" : this.getWorker(podUID, c.name, "startup") === undefined;
+      }
+      c.started = started;
+      // Before 1.21 readiness did not wait for started.
+      if (this.era.resultsToSyncLoop && !started) continue;
+      c.ready = running && this.readyOf(podUID, c.name, id);
+    }
+    // Init containers are ready if they have exited with success.
+    for (const c of podStatus.initContainerStatuses ?? []) {
+      c.ready = c.state?.terminated !== undefined && c.state.terminated.exitCode === 0;
+    }
+  }
+
+  private readyOf(podUID: string, containerName: string, containerID: string): boolean {
+    const r = this.readinessManager.Get(containerID);
+    if (!this.era.resultsToSyncLoop && r !== undefined) return r === "Success";
+    if (r === "Success") return true;
+    const w = this.getWorker(podUID, containerName, "readiness");
+    // No readiness probe: always ready.
+    if (w === undefined) return true;
+    // Trigger an immediate run of the readiness probe to update the ready state (non-blocking).
+    if (w.manualTriggerCh !== null && !w.manualTriggerCh.trySend(null)) {
+      this.sim.emit("prober", "ManualTriggerFailed", { uid: podUID, container: containerName, probeType: "readiness" });
+    }
+    return false;
+  }
+
+  getWorker(podUID: string, containerName: string, probeType: ProbeType): Worker | undefined {
+    return this.workers.get(probeKey(podUID, containerName, probeType));
+  }
+
+  /** Called by a worker after exiting. */
+  removeWorker(podUID: string, containerName: string, probeType: ProbeType): void {
+    this.workers.delete(probeKey(podUID, containerName, probeType));
+  }
+
+  workerCount(): number {
+    return this.workers.size;
+  }
+
+  GetPodStatus(uid: string): PodStatus | undefined {
+    return this.statusManager.GetPodStatus(uid);
+  }
+
+  resultsManagerFor(probeType: ProbeType): ResultsManager {
+    if (probeType === "liveness") return this.livenessManager;
+    if (probeType === "readiness") return this.readinessManager;
+    return this.startupManager;
+  }
+
+  private stopWorkers(pod: Pod, types: readonly ProbeType[]): void {
+    const uid = pod.metadata.uid ?? "";
+    for (const c of pod.spec.containers) {
+      for (const t of types) this.getWorker(uid, c.name, t)?.stop();
+    }
+  }
+}

@@ -1,0 +1,199 @@
+// Models pkg/kubelet/prober/worker.go (worker: run, stop, doProbe), with the decisions taken by worker_core.ts.
+//
+// One process per (pod, container, probe type), named prober/<ns>/<pod>/<container>/<type>. The
+// pure core decides; this file does what takes time or talks to others: reading the status
+// manager, running the probe (virtual time), writing results (a send that may block), the ticker,
+// the stop and manual-trigger channels, and the deferred cleanup. Like upstream, the worker keeps
+// the pod object it was created with (a snapshot): later updates of the pod never reach it.
+// Simplified: metrics are not kept, and a kubelet restart's probe-state heuristics are not modelled.
+import type { Container, ContainerStatus, Pod, PodStatus, Probe } from "../../k8s/pod.ts";
+import { recvCase, select, sleep, type Chan, type Proc, type SelectCase, type Sim } from "../../sim/index.ts";
+import {
+  doProbeFinish,
+  doProbePrepare,
+  newWorkerState,
+  workerExitOps,
+  type DoProbeOutput,
+  type ProbeOutcome,
+  type ProbeType,
+  type ResultOp,
+  type WorkerContainerStatus,
+  type WorkerPodStatus,
+  type WorkerSpec,
+  type WorkerState,
+} from "./worker_core.ts";
+import type { ResultsManager } from "./results/results_manager.ts";
+import type { Prober } from "./prober.ts";
+import type { ProberEra } from "./era.ts";
+import { parseMetaTime } from "../status/metatime.ts";
+import { isRestartableInitContainer } from "../../k8s/podutil.ts";
+
+/** What a worker needs from its probe manager. */
+export interface WorkerHost {
+  readonly sim: Sim;
+  readonly era: ProberEra;
+  /** When the manager was created: the kubelet's start, for the first-probe jitter. */
+  readonly startMs: number;
+  readonly prober: Prober;
+  readonly group: string;
+  GetPodStatus(uid: string): PodStatus | undefined;
+  resultsManagerFor(probeType: ProbeType): ResultsManager;
+  removeWorker(podUID: string, containerName: string, probeType: ProbeType): void;
+}
+
+export class Worker {
+  /** stopCh: buffered so that stop() never blocks. */
+  readonly stopCh: Chan<null>;
+  /** manualTriggerCh (≥1.21): buffered so that UpdatePodStatus can trigger without blocking. */
+  readonly manualTriggerCh: Chan<null> | null;
+  readonly spec: Probe;
+  readonly name: string;
+  private readonly coreSpec: WorkerSpec;
+  private readonly resultsManager: ResultsManager;
+  private state: WorkerState = newWorkerState();
+
+  constructor(
+    private readonly m: WorkerHost,
+    readonly probeType: ProbeType,
+    readonly pod: Pod,
+    readonly container: Container,
+  ) {
+    this.spec = probeOf(container, probeType);
+    this.name = `prober/${pod.metadata.namespace ?? ""}/${pod.metadata.name}/${container.name}/${probeType}`;
+    this.stopCh = m.sim.chan<null>(`${this.name}/stopCh`, 1);
+    this.manualTriggerCh = m.era.resultsToSyncLoop ? m.sim.chan<null>(`${this.name}/manualTriggerCh`, 1) : null;
+    this.resultsManager = m.resultsManagerFor(probeType);
+    // Go's zero values for unset fields: the apiserver defaults thresholds and periods before the kubelet sees them.
+    this.coreSpec = {
+      probeType,
+      containerName: container.name,
+      // A sidecar keeps being probed after it exits even under restartPolicy Never.
+      isRestartableInitContainer: (pod.spec.initContainers ?? []).some((c) => c.name === container.name && isRestartableInitContainer(c)),
+      podRestartPolicy: pod.spec.restartPolicy ?? "",
+      initialDelaySeconds: this.spec.initialDelaySeconds ?? 0,
+      successThreshold: this.spec.successThreshold ?? 0,
+      failureThreshold: this.spec.failureThreshold ?? 0,
+    };
+  }
+
+  /** The worker's state as the core sees it (for tests and checkers). */
+  get workerState(): Readonly<WorkerState> {
+    return this.state;
+  }
+
+  /** stop stops the worker; safe to call any number of times (a non-blocking send). */
+  stop(): void {
+    this.stopCh.trySend(null);
+  }
+
+  /** run periodically probes the container until doProbe says stop or stop() is called. */
+  *run(): Proc<void> {
+    const sim = this.m.sim;
+    const periodMs = (this.spec.periodSeconds ?? 0) * 1000;
+    sim.emit("prober", "WorkerStart", this.fields());
+    // If the kubelet restarted, probes could start in rapid succession: wait a random part of a
+    // period first (from 1.21 only when the kubelet started less than a period ago). Go draws a
+    // float in [0, 1); here a whole number of ms in [0, period).
+    if (!this.m.era.jitterOnlyAfterKubeletStart || periodMs > sim.nowMs - this.m.startMs) {
+      yield* sleep(periodMs > 0 ? sim.rng("prober").below(periodMs) : 0);
+    }
+    const probeTicker = sim.newTicker(`${this.name}/probeTicker`, periodMs);
+    let reason = "stopped";
+    try {
+      const cases: SelectCase[] = [recvCase(this.stopCh), recvCase(probeTicker.C)];
+      if (this.manualTriggerCh !== null) cases.push(recvCase(this.manualTriggerCh));
+      for (;;) {
+        if (!(yield* this.doProbe())) {
+          reason = "done";
+          break;
+        }
+        // Wait for the next probe tick (or a manual trigger, or stop).
+        const c = yield* select(cases);
+        if (c.index === 0) break;
+      }
+    } finally {
+      // Clean up (upstream's deferred func): a killed process never gets here, as a dead goroutine.
+      probeTicker.stop();
+      for (const op of workerExitOps(this.state)) this.resultsManager.Remove(op.containerID);
+      this.m.removeWorker(this.pod.metadata.uid ?? "", this.container.name, this.probeType);
+      sim.emit("prober", "WorkerStop", { ...this.fields(), reason });
+    }
+  }
+
+  /** doProbe probes the container once and records the result; returns whether to keep going. */
+  private *doProbe(): Proc<boolean> {
+    const uid = this.pod.metadata.uid ?? "";
+    const status = this.m.GetPodStatus(uid);
+    const inputs = {
+      podStatus: status === undefined ? undefined : toWorkerPodStatus(status),
+      // Graceful shutdown check (≥1.21) reads the worker's own pod snapshot, as upstream (#107473).
+      podDeleted: this.m.era.stopOnPodDeletion && this.pod.metadata.deletionTimestamp != null,
+      nowMs: this.m.sim.nowMs,
+    };
+    const prepared = doProbePrepare(this.coreSpec, this.state, inputs);
+    if (prepared.phase === "done") {
+      this.state = prepared.output.newState;
+      yield* this.apply(prepared.output.resultOps);
+      return prepared.output.keepGoing;
+    }
+    this.state = prepared.state;
+    yield* this.apply(prepared.resultOps);
+    const outcome = yield* this.m.prober.probe(this.probeType, this.pod, status!, this.container, this.state.containerID);
+    const out = this.withEraHold(doProbeFinish(this.coreSpec, prepared.state, prepared.resultOps, outcome), prepared.state, outcome);
+    this.state = out.newState;
+    yield* this.apply(out.resultOps.slice(prepared.resultOps.length));
+    return out.keepGoing;
+  }
+
+  /**
+   * Before #121206 (≈1.32) a startup worker held only after a Failure. The core applies the newest
+   * rule, so for older releases undo the hold it sets after a startup Success: onHold stays false
+   * and resultRun keeps the run length it had reached.
+   */
+  private withEraHold(out: DoProbeOutput, before: WorkerState, outcome: ProbeOutcome): DoProbeOutput {
+    const setNow = out.resultOps.length > 0 && out.resultOps[out.resultOps.length - 1]!.op === "set" && out.probed;
+    if (this.m.era.startupHoldsOnSuccess || this.probeType !== "startup" || outcome !== "Success" || !setNow || !out.newState.onHold) {
+      return out;
+    }
+    const resultRun = before.lastResult === "Success" ? before.resultRun + 1 : 1;
+    return { ...out, newState: { ...out.newState, onHold: before.onHold, resultRun } };
+  }
+
+  private *apply(ops: readonly ResultOp[]): Proc<void> {
+    const uid = this.pod.metadata.uid ?? "";
+    for (const op of ops) {
+      if (op.op === "remove") this.resultsManager.Remove(op.containerID);
+      else yield* this.resultsManager.Set(op.containerID, op.result, uid);
+    }
+  }
+
+  private fields(): Record<string, unknown> {
+    const pod = `${this.pod.metadata.namespace ?? ""}/${this.pod.metadata.name}`;
+    return { pod, uid: this.pod.metadata.uid ?? "", container: this.container.name, probeType: this.probeType };
+  }
+}
+
+function probeOf(container: Container, probeType: ProbeType): Probe {
+  const p = probeType === "liveness" ? container.livenessProbe : probeType === "readiness" ? container.readinessProbe : container.startupProbe;
+  if (p === undefined) throw new Error(`newWorker: container ${container.name} has no ${probeType} probe`);
+  return p;
+}
+
+/** The status manager's v1.PodStatus as the core reads it; times parsed from the API's RFC 3339 text. */
+export function toWorkerPodStatus(s: PodStatus): WorkerPodStatus {
+  return {
+    // Go's zero phase "" is neither Failed nor Succeeded, which is all the core asks; read it as Pending.
+    phase: s.phase ?? "Pending",
+    containerStatuses: (s.containerStatuses ?? []).map(toWorkerContainerStatus),
+    initContainerStatuses: (s.initContainerStatuses ?? []).map(toWorkerContainerStatus),
+  };
+}
+
+function toWorkerContainerStatus(c: ContainerStatus): WorkerContainerStatus {
+  const st = c.state ?? {};
+  const state: WorkerContainerStatus["state"] = {};
+  if (st.running !== undefined) state.running = { startedAtMs: parseMetaTime(st.running.startedAt) };
+  if (st.terminated !== undefined) state.terminated = { exitCode: st.terminated.exitCode };
+  if (st.waiting !== undefined) state.waiting = st.waiting.reason === undefined ? {} : { reason: st.waiting.reason };
+  return { name: c.name, containerID: c.containerID ?? "", state, started: c.started ?? null };
+}
