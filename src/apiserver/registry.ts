@@ -146,6 +146,15 @@ export class PodRegistry {
     return this.eachWatcher(actor, (w) => w.terminate("connection dropped"));
   }
 
+  /**
+   * Adds extraMs to the delivery of every later event on the open watches (of one actor, or all);
+   * 0 restores the normal delay. Events already queued keep their time, and order is kept.
+   */
+  delayWatches(extraMs: number, actor?: string): number {
+    if (!Number.isInteger(extraMs) || extraMs < 0) throw new RangeError(`delayWatches: bad delay ${extraMs}`);
+    return this.eachWatcher(actor, (w) => { w.extraDelayMs = extraMs; });
+  }
+
   /** Sends 410 Expired on the open watches and forgets the history, as an etcd compaction does. */
   expireWatches(actor?: string): number {
     this.state = compact(this.state);

@@ -35,6 +35,8 @@ export class Watcher implements WatchInterface {
   private readonly queue: Pending[] = [];
   private readonly kick: Chan<true>;
   private lastDeliverAtMs = 0;
+  /** Extra delivery delay a scenario put on this stream (a slow or stalled connection). */
+  extraDelayMs = 0;
   private closing: string | null = null;
   private drainThenClose = false;
 
@@ -76,7 +78,7 @@ export class Watcher implements WatchInterface {
       this.terminate("watcher buffer full (unresponsive client)");
       return;
     }
-    const at = Math.max(this.sim.nowMs + this.opts.delayMs(), this.lastDeliverAtMs);
+    const at = Math.max(this.sim.nowMs + this.opts.delayMs() + this.extraDelayMs, this.lastDeliverAtMs);
     this.lastDeliverAtMs = at;
     this.queue.push({ deliverAtMs: at, event });
     this.kick.offer(true);

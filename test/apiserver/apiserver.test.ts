@@ -306,6 +306,25 @@ describe("watch", () => {
     expect(out).toEqual(["300000:closed"]);
   });
 
+  it("scenario fault: delay slows one actor's open watches, in order, until set back to 0", () => {
+    const h = apiHarness({ latencyMs: 0, watchDelayMs: 5 });
+    const user = h.api.client("user");
+    const slow: string[] = [];
+    const fast: string[] = [];
+    h.run(function* () {
+      const wk = must(yield* h.api.client("kubelet").watchPods({ resourceVersion: "1" }));
+      collect(h, wk, slow);
+      collect(h, must(yield* user.watchPods({ resourceVersion: "1" })), fast);
+      h.api.registry.delayWatches(1000, "kubelet");
+      must(yield* user.createPod(podManifest("a")));
+      yield* sleep(10);
+      h.api.registry.delayWatches(0, "kubelet");
+      must(yield* user.createPod(podManifest("b")));
+    });
+    expect(fast).toEqual(["5:ADDED:a", "15:ADDED:b"]);
+    expect(slow).toEqual(["1005:ADDED:a", "1005:ADDED:b"]);
+  });
+
   it("scenario faults: drop closes the stream; expire sends 410 then closes", () => {
     const h = apiHarness({ latencyMs: 0 });
     const user = h.api.client("user");
