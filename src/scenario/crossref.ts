@@ -13,7 +13,7 @@ export interface CrossResult {
   warnings: PathIssue[];
 }
 
-const API_VERBS = new Set(["create", "delete", "forceDelete", "setImage", "evict"]);
+const API_VERBS = new Set(["create", "delete", "forceDelete", "setImage", "setLabels"]);
 const FILE_VERBS = new Set(["staticAdd", "staticUpdate", "staticRemove"]);
 
 function durationOr(v: unknown, fallback: number): number {

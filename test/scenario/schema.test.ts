@@ -126,13 +126,14 @@ timeline:
   - { at: 7s, evict: web }
   - { at: 8s, restartRuntime: { downtime: 3s } }
   - { at: 9s, setImage: { pod: web, container: app, image: "nginx:2" } }
+  - { at: 9s, setLabels: { pod: web, labels: { tier: gold, old: null } } }
 `);
     expect(scenario.runtime.faults).toEqual([
       { method: "StopContainer", pod: "default/web", container: "app", call: 1, times: 1, fromMs: 0, toMs: null, kind: "error", message: "rpc error: DeadlineExceeded" },
       { method: "ContainerStatus", pod: null, container: null, call: 1, times: null, fromMs: 5000, toMs: 65_000, kind: "timeout", message: "injected fault" },
     ]);
     expect(scenario.timeline.map((s) => s.kind)).toEqual([
-      "create", "watchDelay", "watchDrop", "killSandbox", "removeContainer", "oomKill", "exitContainer", "evict", "restartRuntime", "setImage",
+      "create", "watchDelay", "watchDrop", "killSandbox", "removeContainer", "oomKill", "exitContainer", "evict", "restartRuntime", "setImage", "setLabels",
     ]);
     expect(scenario.timeline[1]).toEqual({ atMs: 1000, kind: "watchDelay", forMs: 10_000, delay: { minMs: 100, maxMs: 2000 } });
     expect(scenario.timeline[7]).toEqual({ atMs: 7000, kind: "evict", pod: "default/web", reason: "Evicted", message: "" });

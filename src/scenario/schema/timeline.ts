@@ -43,6 +43,12 @@ export const ACTIONS = {
     "Delete with grace period 0 and force (kubectl delete --force --grace-period=0): the object is gone at once.",
   ),
   setImage: imageChange("update").describe("Update a container's image in the apiserver (kubectl set image)."),
+  setLabels: obj({
+    pod: pod("update"),
+    labels: z
+      .record(z.string().min(1), z.string().nullable())
+      .describe("Labels to set; null removes one. The spec hash does not change, so no container restarts."),
+  }).describe("Update the pod's labels in the apiserver: an UPDATE the kubelet sees, without a spec change."),
   staticAdd: podOnly("add as a static pod file (a pod with source: file)").describe(
     "Write the static pod's manifest file. Re-adding an unchanged manifest gives the same UID, as the file source hashes it.",
   ),
