@@ -32,7 +32,7 @@ function answerFor(c: ContainerRecord, purpose: ExecPurpose, nowMs: number): Ans
     return { durationMs: script.durationMs, hang: false, exitCode: script.error === null ? 0 : 1, output: script.error ?? "" };
   }
   const script = c.program.probes[purpose.probe];
-  const answer = probeAnswerAt(script, nowMs - c.startedAtMs);
+  const answer = probeAnswerAt(script, nowMs - c.startedAtMs, c.sigtermAtMs === null ? null : nowMs - c.sigtermAtMs);
   const durationMs = script?.durationMs ?? 1;
   if (answer === "timeout") return { durationMs, hang: true, exitCode: 0, output: "" };
   return { durationMs, hang: false, exitCode: answer === "success" ? 0 : 1, output: answer === "success" ? "" : `${purpose.probe} probe failed` };

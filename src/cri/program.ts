@@ -32,6 +32,11 @@ export interface ProbeWindow {
 
 export interface ProbeScript {
   windows: readonly ProbeWindow[];
+  /**
+   * Windows counted from the container's first SIGTERM rather than its start (a server that turns
+   * unready while it drains). Once SIGTERM came, they are looked at first.
+   */
+  sigtermWindows?: readonly ProbeWindow[];
   /** The answer outside every window. */
   otherwise: ProbeAnswer;
   /** How long one answered probe takes (a timeout takes the probe's timeout instead). */
@@ -100,13 +105,22 @@ export function probeScript(windows: readonly ProbeWindow[], otherwise: ProbeAns
   return { windows, otherwise, durationMs };
 }
 
-/** The answer of a probe started sinceStartMs after the container started; the first matching window wins. */
-export function probeAnswerAt(script: ProbeScript | undefined, sinceStartMs: number): ProbeAnswer {
+/**
+ * The answer of a probe started sinceStartMs after the container started (and sinceSigtermMs after
+ * its first SIGTERM, null if none): a SIGTERM window first, then a start window, the first
+ * matching one winning, else `otherwise`.
+ */
+export function probeAnswerAt(script: ProbeScript | undefined, sinceStartMs: number, sinceSigtermMs: number | null = null): ProbeAnswer {
   if (script === undefined) return "success";
-  for (const w of script.windows) {
-    if (sinceStartMs >= w.fromMs && (w.toMs === null || sinceStartMs < w.toMs)) return w.answer;
+  if (sinceSigtermMs !== null) {
+    const w = findWindow(script.sigtermWindows ?? [], sinceSigtermMs);
+    if (w !== undefined) return w.answer;
   }
-  return script.otherwise;
+  return findWindow(script.windows, sinceStartMs)?.answer ?? script.otherwise;
+}
+
+function findWindow(windows: readonly ProbeWindow[], t: number): ProbeWindow | undefined {
+  return windows.find((w) => t >= w.fromMs && (w.toMs === null || t < w.toMs));
 }
 
 /** The first time (relative to start) the process ends on its own: run exit or OOM, whichever is first. */

@@ -92,6 +92,22 @@ describe("probe answers and exec", () => {
     expect([out.pre.exitCode, out.pre.stderr, out.preMs]).toEqual([1, "drain failed", 3010]);
   });
 
+  it("a readiness window counted from SIGTERM: unready while it drains", () => {
+    const h = harness({ images });
+    const readiness = { ...probeScript([]), sigtermWindows: [{ fromMs: 0, toMs: null, answer: "failure" as const }] };
+    h.rt.setBehaviour("default/web", "app", [program({ probes: { readiness }, onSigterm: { kind: "exit", afterMs: 10_000, code: 0 } })]);
+    const out = h.run(function* () {
+      const c = yield* started(h);
+      const before = (yield* h.rt.probe(c, "readiness", 1000)).result;
+      h.sim.go("stopper", function* () {
+        yield* h.rt.StopContainer(c, 30);
+      });
+      yield* sleep(2000);
+      return [before, (yield* h.rt.probe(c, "readiness", 1000)).result];
+    });
+    expect(out).toEqual(["success", "failure"]);
+  });
+
   it("exec in a container that is not running fails; a network probe is refused", () => {
     const h = harness({ images });
     h.rt.setBehaviour("default/web", "app", [program({ run: { kind: "exit", afterMs: 0, code: 1 } })]);

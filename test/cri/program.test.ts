@@ -39,6 +39,14 @@ describe("container programs (pure)", () => {
     expect(probeAnswerAt(script, t)).toBe(want);
   });
 
+  it("windows counted from SIGTERM come first once SIGTERM came", () => {
+    const draining = { ...probeScript([{ fromMs: 0, toMs: 1000, answer: "failure" }]), sigtermWindows: [{ fromMs: 0, toMs: null, answer: "failure" as const }] };
+    expect(probeAnswerAt(draining, 500, null)).toBe("failure");
+    expect(probeAnswerAt(draining, 5000, null)).toBe("success");
+    expect(probeAnswerAt(draining, 5000, 0)).toBe("failure");
+    expect(probeAnswerAt(draining, 9000, 4000)).toBe("failure");
+  });
+
   it("no script answers success; empty windows are refused", () => {
     expect(probeAnswerAt(undefined, 10)).toBe("success");
     expect(() => probeScript([{ fromMs: 5, toMs: 5, answer: "failure" }])).toThrow(/empty/);
