@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { freeze } from "immer";
 import { podSchema, type Pod } from "../../k8s/pod.ts";
 import { defaultPod, DEFAULT_NAMESPACE } from "../../k8s/defaults.ts";
-import { canonicalJSON } from "../../apiserver/strategy.ts";
+import { canonicalJSON } from "../container/helpers.ts";
 import { ConfigHashAnnotationKey } from "../types.ts";
 
 /** generatePodName: a name unique among nodes, "<name>-<lowercased node name>". */
