@@ -1,9 +1,6 @@
 // Compiles a scenario's container behaviour into the simulated runtime's programs (cri/program.ts):
 // one program per attempt, the last one repeating, with probe answers filtered per attempt.
-//
-// Simplified: the runtime's probe windows count from the container's start only. Windows written
-// `since: sigterm` are handed over in `sigtermWindows`, which cri/ does not read yet; until it
-// does, such answers have no effect.
+// Windows written `since: sigterm` go to the script's `sigtermWindows`, counted from SIGTERM.
 import {
   probeScript,
   type ContainerBehaviour as CriBehaviour,
@@ -17,13 +14,10 @@ import type { ContainerBehaviour, ProbeAnswer, Program } from "./schema/behaviou
 
 const PROBE_TYPES: readonly ProbeType[] = ["liveness", "readiness", "startup"];
 
-/** A probe script plus the windows that count from SIGTERM rather than from the start. */
-export type ScenarioProbeScript = ProbeScript & { sigtermWindows: readonly ProbeWindow[] };
-
 const toWindow = (a: ProbeAnswer): ProbeWindow => ({ fromMs: a.fromMs, toMs: a.toMs, answer: a.result });
 
-function probesFor(b: ContainerBehaviour, attempt: number): Partial<Record<ProbeType, ScenarioProbeScript>> {
-  const out: Partial<Record<ProbeType, ScenarioProbeScript>> = {};
+function probesFor(b: ContainerBehaviour, attempt: number): Partial<Record<ProbeType, ProbeScript>> {
+  const out: Partial<Record<ProbeType, ProbeScript>> = {};
   for (const type of PROBE_TYPES) {
     const answers = b.probes[type].filter((a) => a.attempt === null || a.attempt === attempt);
     if (answers.length === 0) continue;
