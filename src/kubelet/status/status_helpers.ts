@@ -1,12 +1,13 @@
 // Models pkg/kubelet/status/status_manager.go: its pure helpers (checkContainerStateTransition, normalizeStatus, mergePodStatus, ...).
 //
 // Also holds the few helpers of other packages these call: kubetypes.PodConditionByKubelet and
-// the status sorters (pkg/kubelet/types/pod_status.go, types.go) and podutil.UpdatePodCondition.
+// the status sorters (pkg/kubelet/types/pod_status.go, types.go), podutil.UpdatePodCondition, and
+// apimachinery's Semantic.DeepEqual (pkg/api/equality) for statuses.
 // Functions that Go writes as mutations of a *v1.PodStatus mutate the object they are given;
 // callers hand them a private copy, never a cached or API object.
 import type { ContainerState, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus, RestartPolicy } from "../../k8s/pod.ts";
 import { metav1Now, rfc3339Copy } from "./metatime.ts";
-import { semanticDeepEqual } from "./semantic.ts";
+import { canonicalJSON } from "../container/helpers.ts";
 import { readyConditionForTerminalPhase } from "./generate.ts";
 import type { StatusEra } from "./era.ts";
 
@@ -224,4 +225,44 @@ export function findContainerStatus(status: PodStatus, containerID: string): Con
     status.containerStatuses?.find((c) => c.containerID === containerID) ??
     status.initContainerStatuses?.find((c) => c.containerID === containerID)
   );
+}
+
+// ---- apimachinery equality.Semantic.DeepEqual, for v1.PodStatus values as JSON-shaped objects ----
+//
+// Go compares typed structs; here a status is a plain object where an absent field, null and the
+// Go zero value must all read alike. The forked reflect.DeepEqual apimachinery uses also treats a
+// nil slice or map as equal to an empty one. What cannot be read off the value is which fields
+// are pointers in Go: a nil pointer differs from a pointer to a zero value. In v1.PodStatus those
+// are `started` (*bool) and the container state arms (`waiting`, `running`, `terminated`), whose
+// presence is the state itself. Everything else is a value, a slice or a map.
+
+/** Scalar fields that are pointers in Go: false/0 there is a set value, not an unset one. */
+const POINTER_SCALARS: ReadonlySet<string> = new Set(["started"]);
+/** Struct fields that are pointers in Go: an empty object there is a set value. */
+const POINTER_STRUCTS: ReadonlySet<string> = new Set(["waiting", "running", "terminated"]);
+
+/** Semantic.DeepEqual(a, b) for statuses, conditions and container statuses. */
+export function semanticDeepEqual(a: unknown, b: unknown): boolean {
+  return canonicalJSON(goZero(a, "") ?? null) === canonicalJSON(goZero(b, "") ?? null);
+}
+
+/** Rewrites a value so that everything Go would call "zero" or "nil" becomes undefined. */
+function goZero(value: unknown, key: string): unknown {
+  if (value === null || value === undefined) return undefined;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return undefined;
+    return value.map((v) => goZero(v, "") ?? null);
+  }
+  if (typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value as object).sort()) {
+      const v = goZero((value as Record<string, unknown>)[k], k);
+      if (v !== undefined) out[k] = v;
+    }
+    if (Object.keys(out).length === 0 && !POINTER_STRUCTS.has(key)) return undefined;
+    return out;
+  }
+  if (POINTER_SCALARS.has(key)) return value;
+  if (value === "" || value === 0 || value === false) return undefined;
+  return value;
 }

@@ -1,5 +1,7 @@
 // Models pkg/kubelet/status/status_manager.go (Start's loop, syncBatch, syncPod, needsUpdate, canBeDeleted, needsReconcile).
 //
+// Also holds statusutil.PatchPodStatus (pkg/util/pod/pod.go), the one call syncPod makes to write.
+//
 // The sync side of the status manager: one process ("status-manager") owns apiStatusVersions and
 // talks to the apiserver. Before 1.27 each queued request is synced on its own and the ticker
 // drains the queue and reconciles everything; from 1.27 a signal wakes syncBatch(false) for the
@@ -7,11 +9,11 @@
 import type { Pod, PodStatus } from "../../k8s/pod.ts";
 import { recv, recvCase, select, type Proc } from "../../sim/index.ts";
 import { IsMirrorPod, IsStaticPod } from "../types.ts";
-import { isNotFound } from "../../apiserver/errors.ts";
+import { isNotFound, type StatusError } from "../../apiserver/errors.ts";
 import type { PodStatusSyncRequest, StatusManager, VersionedPodStatus } from "./status_manager.ts";
 import { podRef, syncPeriodMs } from "./status_manager.ts";
-import { IsPodPhaseTerminal, isPodStatusByKubeletEqual, mergePodStatus, normalizeStatus } from "./status_helpers.ts";
-import { PatchPodStatus } from "./patch.ts";
+import { IsPodPhaseTerminal, isPodStatusByKubeletEqual, mergePodStatus, normalizeStatus, semanticDeepEqual } from "./status_helpers.ts";
+import type { StatusClient } from "./interfaces.ts";
 
 /** Start's goroutine: syncPod and syncBatch share one process to avoid sync races. */
 export function* statusSyncLoop(m: StatusManager): Proc<void> {
@@ -151,4 +153,28 @@ export function needsReconcile(m: StatusManager, uid: string, status: PodStatus)
   if (isPodStatusByKubeletEqual(podStatus, status)) return false;
   m.sim.emit("status", "NeedsReconcile", { pod: podRef(pod), uid });
   return true;
+}
+
+export type PatchResult =
+  | { pod: Pod | null; unchanged: boolean; err: null }
+  | { pod: null; unchanged: false; err: StatusError };
+
+/**
+ * PatchPodStatus. Upstream builds a strategic merge patch from old to new and skips the request
+ * when the patch holds nothing but the UID precondition ("unchanged"). Simplified: the patch
+ * carries the whole new status, which for the fields modelled here is what applying the
+ * strategic merge patch to the stored status yields; "unchanged" is semantic equality.
+ */
+export function* PatchPodStatus(
+  client: StatusClient,
+  namespace: string,
+  name: string,
+  uid: string,
+  oldPodStatus: PodStatus,
+  newPodStatus: PodStatus,
+): Proc<PatchResult> {
+  if (semanticDeepEqual(oldPodStatus, newPodStatus)) return { pod: null, unchanged: true, err: null };
+  const r = yield* client.patchPodStatus(namespace, name, newPodStatus, uid);
+  if (r.err !== null) return { pod: null, unchanged: false, err: r.err };
+  return { pod: r.value, unchanged: false, err: null };
 }

@@ -13,7 +13,7 @@ import {
   updateLastTransitionTime,
 } from "../../../src/kubelet/status/status_helpers.ts";
 import { statusEra } from "../../../src/kubelet/status/era.ts";
-import { semanticDeepEqual } from "../../../src/kubelet/status/semantic.ts";
+import { semanticDeepEqual } from "../../../src/kubelet/status/status_helpers.ts";
 import { formatRFC3339 } from "../../../src/kubelet/status/metatime.ts";
 
 const terminated = (name: string, exitCode: number): ContainerStatus => ({ name, state: { terminated: { exitCode } } });
