@@ -13,7 +13,7 @@ function cli(...args: string[]) {
 
 describe("kubelet-sim actions", () => {
   it("explains kills and starts for the bundled example, one line per action", () => {
-    const r = cli("actions", "scenarios/actions/liveness-failed.yaml");
+    const r = cli("actions", "examples/actions/liveness-failed.yaml");
     expect(r.code).toBe(0);
     expect(r.out.trim().split("\n")).toEqual([
       "kill container app (id c1): Container app failed liveness probe, will be restarted",
@@ -25,7 +25,7 @@ describe("kubelet-sim actions", () => {
   });
 
   it("explains a dead sandbox", () => {
-    const r = cli("actions", "scenarios/actions/sandbox-dead.yaml");
+    const r = cli("actions", "examples/actions/sandbox-dead.yaml");
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^kill pod \(every container and sandbox sb-2\): No ready sandbox/m);
     expect(r.out).toMatch(/^create sandbox \(attempt 2\): /m);
@@ -33,7 +33,7 @@ describe("kubelet-sim actions", () => {
   });
 
   it("explains a sidecar that failed its startup probe", () => {
-    const r = cli("actions", "scenarios/actions/sidecar-startup.yaml");
+    const r = cli("actions", "examples/actions/sidecar-startup.yaml");
     expect(r.out.trim().split("\n")).toEqual([
       "kill container proxy (id p1): Init container proxy failed startup probe",
       "start init container proxy: replaces the container killed above",

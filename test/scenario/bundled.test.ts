@@ -6,15 +6,12 @@ import { loadScenarioFile } from "../../src/scenario/index.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const SCENARIOS = join(ROOT, "scenarios");
-// scenarios/actions/ holds inputs of `kubelet-sim actions` (pod snapshots), not scenarios.
-const NOT_SCENARIOS = new Set(["actions"]);
-
 function yamlFiles(dir: string): string[] {
   return readdirSync(dir)
     .sort()
     .flatMap((name) => {
       const p = join(dir, name);
-      if (statSync(p).isDirectory()) return NOT_SCENARIOS.has(name) && dir === SCENARIOS ? [] : yamlFiles(p);
+      if (statSync(p).isDirectory()) return yamlFiles(p);
       return /\.ya?ml$/.test(name) ? [p] : [];
     });
 }

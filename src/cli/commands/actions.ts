@@ -19,7 +19,7 @@ export const actionsCommand: CommandFactory = (ctx) => ({
         type: "boolean",
         describe: "override the SidecarContainers feature gate (default: the file's featureGates, else on as in v1.29)",
       })
-      .example("$0 actions scenarios/actions/liveness-failed.yaml", "a running container failed its liveness probe")
+      .example("$0 actions examples/actions/liveness-failed.yaml", "a running container failed its liveness probe")
       .example("$0 actions --no-sidecars snapshot.yaml", "decide with the pre-sidecar init-container logic"),
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
