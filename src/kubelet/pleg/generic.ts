@@ -7,22 +7,30 @@
 // Not modelled: Evented PLEG (KEP-3386: the `updated` result of cache.Set, IsEventedPLEGInUse,
 // UpdateCache, relistLock/podCacheMutex, Update of the relist period), the metrics other than the
 // discarded-event count, and the 1.32+ restructure of relist around watch conditions.
-import { GoPanic, formatDuration, recvCase, select, type Chan, type Proc, type Sim } from "../../sim/index.ts";
+import { formatDuration, recvCase, select, type Chan, type Proc, type Sim } from "../../sim/index.ts";
 import type { Cache } from "../container/cache.ts";
 import type { PodStatus } from "../container/runtime.ts";
-import type { GoError, RunningPod } from "../types.ts";
+import type { RuntimePod } from "../kuberuntime/running_pod.ts";
+import { CriError } from "../../cri/errors.ts";
+import type { GoError } from "../types.ts";
 import { ContainerChanged, ContainerDied, plegChannelCapacity, plegRelistPeriodMs, relistThresholdMs } from "./pleg.ts";
 import type { HealthResult, PodLifecycleEvent, PodLifecycleEventGenerator, RelistDuration } from "./pleg.ts";
 import { computeEventsByPodID, PodRecords } from "./generic_events.ts";
 
 /**
- * The slice of kubecontainer.Runtime the PLEG calls: GetPods(all=true) lists every pod with its
- * containers and sandboxes (states already converted to kubecontainer.State, sandboxes as
- * running/exited), and GetPodStatus inspects one pod. Both take virtual time.
+ * The slice of kubecontainer.Runtime the PLEG calls, in the shape kuberuntime's
+ * KubeGenericRuntimeManager has: GetPods(all=true) lists every pod with its containers and
+ * sandboxes (kubecontainer states; sandboxes by SandboxToContainerState), GetPodStatus inspects
+ * one pod. Both take virtual time and return a CRI error as a value.
  */
 export interface PodStatusSource {
-  GetPods(all: boolean): Proc<[RunningPod[], GoError]>;
-  GetPodStatus(uid: string, name: string, namespace: string): Proc<[PodStatus | null, GoError]>;
+  GetPods(all: boolean): Proc<RuntimePod[] | CriError>;
+  GetPodStatus(uid: string, name: string, namespace: string): Proc<PodStatus | CriError>;
+}
+
+/** A CRI status error as the Go error the cache stores and the trace prints (err.Error()). */
+function goError(err: CriError): Error {
+  return new Error(err.message, { cause: err });
 }
 
 export interface GenericPLEGOptions {
@@ -44,7 +52,7 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
   private readonly eventChannel: Chan<PodLifecycleEvent>;
   private readonly podRecords = new PodRecords();
   /** Pods that failed to have their status retrieved during a relist; retried on the next one. */
-  private podsToReinspect = new Map<string, RunningPod | null>();
+  private podsToReinspect = new Map<string, RuntimePod | null>();
   private relistTime: number | null = null;
   private stopCh: Chan<never> | null = null;
   private readonly relistDuration: RelistDuration;
@@ -125,16 +133,16 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
    */
   *relist(): Proc<void> {
     const timestampMs = this.sim.nowMs;
-    const [podList, listErr] = yield* this.runtime.GetPods(true);
-    if (listErr !== null) {
-      this.sim.emit(COMPONENT, "relist", { durationMs: this.sim.nowMs - timestampMs, err: listErr.message });
+    const podList = yield* this.runtime.GetPods(true);
+    if (podList instanceof CriError) {
+      this.sim.emit(COMPONENT, "relist", { durationMs: this.sim.nowMs - timestampMs, err: podList.message });
       return;
     }
     // The relist time moves only after a successful GetPods (#45496: an honest health signal).
     this.relistTime = timestampMs;
     this.podRecords.setCurrent(podList, this.opts.setCurrentKeepsMissingPods === true);
     const eventsByPodID = computeEventsByPodID(this.podRecords);
-    const needsReinspection = new Map<string, RunningPod | null>();
+    const needsReinspection = new Map<string, RuntimePod | null>();
     let sent = 0;
     // If there are events associated with a pod, we should update the podCache. Go ranges over a map.
     for (const pid of this.sim.mapOrder([...eventsByPodID.keys()].sort(byString))) {
@@ -159,7 +167,7 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
   }
 
   /** Reinspect any pods that failed inspection during the previous relist (a Go map range). */
-  private *reinspect(needsReinspection: Map<string, RunningPod | null>): Proc<void> {
+  private *reinspect(needsReinspection: Map<string, RuntimePod | null>): Proc<void> {
     for (const pid of this.sim.mapOrder([...this.podsToReinspect.keys()].sort(byString))) {
       const pod = this.podsToReinspect.get(pid) ?? null;
       const err = yield* this.updateCache(pod, pid);
@@ -199,19 +207,23 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
    * updateCache inspects the pod and stores its status in the cache, stamped with the time taken
    * *before* GetPodStatus ran: the status is at least as new as that instant (R07 turns on this).
    */
-  private *updateCache(pod: RunningPod | null, pid: string): Proc<GoError> {
+  private *updateCache(pod: RuntimePod | null, pid: string): Proc<GoError> {
     if (pod === null) {
       // The pod is missing in the current relist: it has no visible (active or inactive) containers.
       this.cache.Delete(pid);
       return null;
     }
     const timestampMs = this.sim.nowMs;
-    const [status, err] = yield* this.runtime.GetPodStatus(pod.id, pod.name, pod.namespace);
-    if (err === null && status === null) throw new GoPanic(`GetPodStatus(${pod.id}) returned neither a status nor an error`);
+    const status = yield* this.runtime.GetPodStatus(pod.id, pod.name, pod.namespace);
+    if (status instanceof CriError) {
+      // GetPodStatus fails as (nil, err): the entry holds the error and no status.
+      const err = goError(status);
+      this.cache.Set(pod.id, null, err, timestampMs);
+      return err;
+    }
     // Preserve the pod IP across cache updates if the new IP is empty (copied: the runtime's value is not ours).
-    const stored = err === null ? { ...status!, ips: this.getPodIPs(pid, status!) } : status;
-    this.cache.Set(pod.id, stored, err, timestampMs);
-    return err;
+    this.cache.Set(pod.id, { ...status, ips: this.getPodIPs(pid, status) }, null, timestampMs);
+    return null;
   }
 
   /** getPodIPs preserves an older cached status' pod IPs if the new status has none and its sandboxes have exited. */
@@ -231,7 +243,7 @@ function byString(a: string, b: string): number {
 }
 
 /** The trace's pod fields of a listed pod ("ns/name"). */
-function podRef(pod: RunningPod | null): Record<string, string> {
+function podRef(pod: RuntimePod | null): Record<string, string> {
   if (pod === null || pod.name === "") return {};
   return { pod: pod.namespace === "" ? pod.name : `${pod.namespace}/${pod.name}` };
 }

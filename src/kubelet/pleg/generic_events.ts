@@ -2,7 +2,7 @@
 //
 // The same code in 1.21 and 1.29 (both texts read); only the relist loop around it moved later.
 import { GoPanic } from "../../sim/index.ts";
-import type { RunningPod } from "../types.ts";
+import type { RuntimePod } from "../kuberuntime/running_pod.ts";
 import {
   ContainerChanged,
   ContainerDied,
@@ -63,20 +63,20 @@ export function generateEvents(podID: string, cid: string, oldState: plegContain
   }
 }
 
-/** A container or sandbox as the listing carries it (kubecontainer.Container: ID.ID and State). */
+/** A container or sandbox as the listing carries it (the parts of kubecontainer.Container read here). */
 interface Listed {
-  readonly id: string;
+  readonly id: { readonly id: string };
   readonly state: string;
 }
 
 /** getContainersFromPods: containers, then sandboxes ("update sandboxes as containers"), each ID once. */
-export function getContainersFromPods(...pods: (RunningPod | null)[]): Listed[] {
+export function getContainersFromPods(...pods: (RuntimePod | null)[]): Listed[] {
   const seen = new Set<string>();
   const containers: Listed[] = [];
   const fill = (cs: readonly Listed[]) => {
     for (const c of cs) {
-      if (seen.has(c.id)) continue;
-      seen.add(c.id);
+      if (seen.has(c.id.id)) continue;
+      seen.add(c.id.id);
       containers.push(c);
     }
   };
@@ -89,22 +89,23 @@ export function getContainersFromPods(...pods: (RunningPod | null)[]): Listed[] 
 }
 
 /** getContainerState: the container's state in pod, searching sandboxes too; non-existent by default. */
-export function getContainerState(pod: RunningPod | null, cid: string): plegContainerState {
+export function getContainerState(pod: RuntimePod | null, cid: string): plegContainerState {
   if (pod === null) return plegContainerNonExistent;
-  const c = pod.containers.find((x) => x.id === cid) ?? pod.sandboxes.find((x) => x.id === cid);
+  // FindContainerByID, then FindSandboxByID, both by ContainerID.ID.
+  const c = pod.containers.find((x) => x.id.id === cid) ?? pod.sandboxes.find((x) => x.id.id === cid);
   return c === undefined ? plegContainerNonExistent : convertState(c.state);
 }
 
 /** computeEvents for one container ID across the old and the new record of a pod. */
-export function computeEvents(oldPod: RunningPod | null, newPod: RunningPod | null, cid: string): PodLifecycleEvent[] {
+export function computeEvents(oldPod: RuntimePod | null, newPod: RuntimePod | null, cid: string): PodLifecycleEvent[] {
   const pid = oldPod?.id ?? newPod?.id ?? "";
   return generateEvents(pid, cid, getContainerState(oldPod, cid), getContainerState(newPod, cid));
 }
 
 /** podRecord: the pod as the last relist that acted on it saw it (old), and as this relist sees it (current). */
 interface podRecord {
-  old: RunningPod | null;
-  current: RunningPod | null;
+  old: RuntimePod | null;
+  current: RuntimePod | null;
 }
 
 /** podRecords (a Go map keyed by pod UID). */
@@ -116,11 +117,11 @@ export class PodRecords {
     return [...this.records.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
-  getOld(id: string): RunningPod | null {
+  getOld(id: string): RuntimePod | null {
     return this.records.get(id)?.old ?? null;
   }
 
-  getCurrent(id: string): RunningPod | null {
+  getCurrent(id: string): RuntimePod | null {
     return this.records.get(id)?.current ?? null;
   }
 
@@ -129,7 +130,7 @@ export class PodRecords {
    * without the reset loop, a pod missing from the listing keeps its previous `current`, so a
    * container that exited and was removed between two relists yields no event.
    */
-  setCurrent(pods: readonly RunningPod[], keepMissingPods = false): void {
+  setCurrent(pods: readonly RuntimePod[], keepMissingPods = false): void {
     if (!keepMissingPods) for (const r of this.records.values()) r.current = null;
     for (const pod of pods) {
       const r = this.records.get(pod.id);
@@ -158,7 +159,7 @@ export function computeEventsByPodID(records: PodRecords): Map<string, PodLifecy
     const oldPod = records.getOld(pid);
     const pod = records.getCurrent(pid);
     for (const container of getContainersFromPods(oldPod, pod)) {
-      for (const e of computeEvents(oldPod, pod, container.id)) {
+      for (const e of computeEvents(oldPod, pod, container.id.id)) {
         const list = eventsByPodID.get(e.ID);
         if (list === undefined) eventsByPodID.set(e.ID, [e]);
         else list.push(e);

@@ -2,6 +2,7 @@
 // tests call pleg.Relist(), from inside one kernel process.
 import { describe, expect, it } from "vitest";
 import { sleep } from "../../../src/sim/index.ts";
+import { unknown } from "../../../src/cri/errors.ts";
 import { c, plegHarness, pod, podStatusOf, runInProcess, sorted, status } from "./helpers.ts";
 import type { PodLifecycleEvent } from "../../../src/kubelet/pleg/pleg.ts";
 
@@ -130,15 +131,19 @@ describe("TestRelistWithCache", () => {
     const h = plegHarness();
     const p0 = pod("test-pod-0", [c("c0", "running")]);
     const p1 = pod("test-pod-1", [c("c1", "running")]);
-    const statusErr = new Error("unable to get status");
+    const statusErr = unknown("unable to get status");
     const got: string[][] = [];
     runInProcess(h, function* () {
       h.runtime.AllPodList = [p0, p1];
-      h.runtime.podStatus.set(p1.id, [{ ...podStatusOf(p1), containerStatuses: [] }, statusErr]);
+      h.runtime.podStatus.set(p1.id, statusErr);
       yield* h.pleg.relist();
       got.push(sorted(h.drain()));
       expect(h.cache.GetWithError(p0.id)).toEqual([podStatusOf(p0), null]);
-      expect(h.cache.GetWithError(p1.id)[1]).toBe(statusErr);
+      // GetPodStatus fails as (nil, err): the entry holds the error, with the CRI error as its cause.
+      const [st1, err1] = h.cache.GetWithError(p1.id);
+      expect(st1).toBeNull();
+      expect(err1?.message).toBe("rpc error: code = Unknown desc = unable to get status");
+      expect(err1?.cause).toBe(statusErr);
       expect(h.cache.Get(p1.id)).toBeUndefined(); // the PodCacheReader view of an error
       h.runtime.podStatus.delete(p1.id);
       yield* h.pleg.relist();
@@ -175,10 +180,10 @@ describe("TestRelistWithReinspection", () => {
       yield* h.pleg.relist(); // listing 1: everything ok
       out.push(sorted(h.drain()));
       h.runtime.AllPodList = [pod("test-pod", [infra, c("transient", "unknown")])];
-      h.runtime.podStatus.set("test-pod", [{ ...podStatusOf(good), containerStatuses: [] }, new Error("inspection error")]);
+      h.runtime.podStatus.set("test-pod", unknown("inspection error"));
       yield* h.pleg.relist(); // listing 2: the inspection fails
       out.push(sorted(h.drain()));
-      expect(h.cache.GetWithError("test-pod")[1]?.message).toBe("inspection error");
+      expect(h.cache.GetWithError("test-pod")[1]?.message).toBe("rpc error: code = Unknown desc = inspection error");
       h.runtime.AllPodList = [good];
       h.runtime.podStatus.delete("test-pod");
       yield* h.pleg.relist(); // listing 3: reinspected, same containers as listing 1
@@ -196,11 +201,11 @@ describe("TestRelistIPChange", () => {
     runInProcess(h, function* () {
       const running = pod("test-pod-0", [c("c0", "running")]);
       h.runtime.AllPodList = [running];
-      h.runtime.podStatus.set(running.id, [podStatusOf(running, { ips }), null]);
+      h.runtime.podStatus.set(running.id, podStatusOf(running, { ips }));
       yield* h.pleg.relist();
       const exited = pod("test-pod-0", [c("c0", "exited")]);
       h.runtime.AllPodList = [exited];
-      h.runtime.podStatus.set(exited.id, [{ ...podStatusOf(exited), containerStatuses: [status("c0", "exited")] }, null]);
+      h.runtime.podStatus.set(exited.id, { ...podStatusOf(exited), containerStatuses: [status("c0", "exited")] });
       yield* h.pleg.relist();
       expect(h.drain().map((e) => e.Type)).toEqual(["ContainerStarted", "ContainerDied"]);
     });

@@ -58,7 +58,7 @@ describe("getContainersFromPods", () => {
   it("lists containers then sandboxes, each ID once across old and new", () => {
     const oldPod = pod("p", [c("c1", "running"), c("c2", "exited")], [c("s1", "running")]);
     const newPod = pod("p", [c("c2", "exited"), c("c3", "running")], [c("s1", "exited"), c("s2", "running")]);
-    expect(getContainersFromPods(oldPod, newPod).map((x) => x.id)).toEqual(["c1", "c2", "s1", "c3", "s2"]);
+    expect(getContainersFromPods(oldPod, newPod).map((x) => x.id.id)).toEqual(["c1", "c2", "s1", "c3", "s2"]);
     expect(getContainersFromPods(null, null)).toEqual([]);
   });
 });

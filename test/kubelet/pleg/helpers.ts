@@ -3,19 +3,20 @@
 import { Sim, MemorySink, call, type Proc, type TraceRecord } from "../../../src/sim/index.ts";
 import { Cache } from "../../../src/kubelet/container/cache.ts";
 import type { PodStatus, Status, State } from "../../../src/kubelet/container/runtime.ts";
-import type { GoError, RunningPod } from "../../../src/kubelet/types.ts";
+import type { RuntimeContainer, RuntimePod } from "../../../src/kubelet/kuberuntime/running_pod.ts";
+import { CriError, unknown } from "../../../src/cri/errors.ts";
 import { GenericPLEG, type GenericPLEGOptions, type PodStatusSource } from "../../../src/kubelet/pleg/generic.ts";
 import type { PodLifecycleEvent } from "../../../src/kubelet/pleg/pleg.ts";
 
 export const testContainerRuntimeType = "fooRuntime";
 
 /** createTestContainer */
-export function c(id: string, state: State, name = id): { id: string; name: string; state: string } {
-  return { id, name, state };
+export function c(id: string, state: State, name = id): RuntimeContainer {
+  return { id: { type: testContainerRuntimeType, id }, name, image: "", imageID: "", hash: 0, state };
 }
 
-export function pod(id: string, containers: RunningPod["containers"], sandboxes: RunningPod["sandboxes"] = []): RunningPod {
-  return { id, name: `pod-${id}`, namespace: "default", containers, sandboxes };
+export function pod(id: string, containers: RuntimeContainer[], sandboxes: RuntimeContainer[] = []): RuntimePod {
+  return { id, name: `pod-${id}`, namespace: "default", createdAtMs: 0, containers, sandboxes };
 }
 
 /** A kubecontainer.Status with the fields the tests look at. */
@@ -36,43 +37,42 @@ export function status(id: string, state: State, extra: Partial<Status> = {}): S
   };
 }
 
-export function podStatusOf(p: RunningPod, extra: Partial<PodStatus> = {}): PodStatus {
+export function podStatusOf(p: RuntimePod, extra: Partial<PodStatus> = {}): PodStatus {
   return {
     id: p.id,
     name: p.name,
     namespace: p.namespace,
     ips: [],
-    containerStatuses: p.containers.map((x) => status(x.id, x.state as State)),
+    containerStatuses: p.containers.map((x) => status(x.id.id, x.state)),
     sandboxStatuses: [],
     ...extra,
   };
 }
 
 export class FakeRuntime implements PodStatusSource {
-  AllPodList: RunningPod[] = [];
-  getPodsErr: GoError = null;
+  AllPodList: RuntimePod[] = [];
+  getPodsErr: CriError | null = null;
   /** Virtual time GetPods and GetPodStatus take. */
   listMs = 0;
   inspectMs: (uid: string) => number = () => 0;
   /** A scripted GetPodStatus answer per pod UID; the default derives the status from the listing. */
-  podStatus = new Map<string, [PodStatus | null, GoError]>();
+  podStatus = new Map<string, PodStatus | CriError>();
   readonly calls: string[] = [];
 
-  *GetPods(all: boolean): Proc<[RunningPod[], GoError]> {
+  *GetPods(all: boolean): Proc<RuntimePod[] | CriError> {
     this.calls.push(`GetPods(${all})`);
     if (this.listMs > 0) yield* call(this.listMs, "GetPods");
-    if (this.getPodsErr !== null) return [[], this.getPodsErr];
-    return [structuredClone(this.AllPodList), null];
+    return this.getPodsErr ?? structuredClone(this.AllPodList);
   }
 
-  *GetPodStatus(uid: string, _name: string, _namespace: string): Proc<[PodStatus | null, GoError]> {
+  *GetPodStatus(uid: string, _name: string, _namespace: string): Proc<PodStatus | CriError> {
     this.calls.push(`GetPodStatus(${uid})`);
     const ms = this.inspectMs(uid);
     if (ms > 0) yield* call(ms, `GetPodStatus ${uid}`);
     const scripted = this.podStatus.get(uid);
     if (scripted !== undefined) return scripted;
     const p = this.AllPodList.find((x) => x.id === uid);
-    return [p === undefined ? null : podStatusOf(p), p === undefined ? new Error(`no pod ${uid}`) : null];
+    return p === undefined ? unknown(`no pod ${uid}`) : podStatusOf(p);
   }
 }
 

@@ -3,6 +3,7 @@
 // R10's stalled relist turning Healthy() false after 3 min.
 import { describe, expect, it } from "vitest";
 import { recv, sleep } from "../../../src/sim/index.ts";
+import { unavailable } from "../../../src/cri/errors.ts";
 import { c, plegHarness, pod, type PlegHarness } from "./helpers.ts";
 
 /** A consumer process logging "t:Type:cid" for every event the PLEG sends. */
@@ -147,11 +148,12 @@ describe("relist loop (pleg/relist)", () => {
 
   it("a failed GetPods leaves the relist time where it was", () => {
     const h = plegHarness({ untilMs: 2_500 });
-    script(h, [[500, () => (h.runtime.getPodsErr = new Error("runtime down"))]]);
+    script(h, [[500, () => (h.runtime.getPodsErr = unavailable("/run/containerd/containerd.sock"))]]);
     h.pleg.Start();
     h.sim.run();
     expect(h.pleg.relistTimeMs).toBe(0);
-    expect(h.records("pleg", "relist").map((r) => r.err ?? null)).toEqual([null, "runtime down", "runtime down"]);
+    const down = unavailable("/run/containerd/containerd.sock").message;
+    expect(h.records("pleg", "relist").map((r) => r.err ?? null)).toEqual([null, down, down]);
   });
 
   it("Stop ends the loop; Start twice runs one loop", () => {
