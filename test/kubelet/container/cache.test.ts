@@ -4,6 +4,11 @@ import { describe, expect, it } from "vitest";
 import { MemorySink, Sim, sleep } from "../../../src/sim/index.ts";
 import { Cache, emptyPodStatus } from "../../../src/kubelet/container/cache.ts";
 import type { PodStatus } from "../../../src/kubelet/container/runtime.ts";
+import type { PodCacheReader } from "../../../src/kubelet/pod_workers_types.ts";
+
+// The pod workers read the cache through PodCacheReader: the Cache is one as it stands.
+const _asReader: (c: Cache) => PodCacheReader = (c) => c;
+void _asReader;
 
 function setup(strategy: "fifo" | "random" = "fifo", seed = 1) {
   const sink = new MemorySink();
