@@ -4,6 +4,7 @@ import { call, type Proc } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import type { PodStatus } from "./container/runtime.ts";
 import type { GoError, RunningPod } from "./types.ts";
+import { ConvertPodStatusToRunningPod as convert } from "./kuberuntime/running_pod.ts";
 import type { KubeletCore } from "./kubelet_core.ts";
 import type { SyncResultSummary } from "./kubelet_deps.ts";
 
@@ -55,18 +56,13 @@ export class PodSetup {
   }
 }
 
-/** kubecontainer.ConvertPodStatusToRunningPod: the running containers and all sandboxes. */
+/** kubecontainer.ConvertPodStatusToRunningPod for the simulated runtime ("containerd"). */
 export function ConvertPodStatusToRunningPod(podStatus: PodStatus): RunningPod {
-  return {
-    id: podStatus.id,
-    name: podStatus.name,
-    namespace: podStatus.namespace,
-    containers: podStatus.containerStatuses
-      .filter((s) => s.state === "running")
-      .map((s) => ({ id: s.id.id, name: s.name, state: s.state })),
-    sandboxes: podStatus.sandboxStatuses.map((s) => ({ id: s.id, state: s.state })),
-  };
+  return convert(RUNTIME_NAME, podStatus);
 }
+
+/** The runtime's name, the ContainerID type of every container ID. */
+export const RUNTIME_NAME = "containerd";
 
 /** "Do not return error if the only failures were pods in backoff." */
 export function isBackoffOnlyFailure(result: SyncResultSummary): boolean {

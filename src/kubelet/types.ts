@@ -34,14 +34,8 @@ export function IsMirrorPod(pod: Pod): boolean {
   return pod.metadata.annotations?.[ConfigMirrorAnnotationKey] !== undefined;
 }
 
-/** kubecontainer.Pod: a pod as the runtime lists it, used for orphans with no config. */
-export interface RunningPod {
-  id: string;
-  name: string;
-  namespace: string;
-  containers: { id: string; name: string; state: string }[];
-  sandboxes: { id: string; state: string }[];
-}
+/** kubecontainer.Pod: a pod as the runtime lists it (the runtime manager's RuntimePod). */
+export type { RuntimePod as RunningPod } from "./kuberuntime/running_pod.ts";
 
 /** A Go error. The kubelet returns errors rather than throwing; a process throw is a panic. */
 export type GoError = Error | null;
