@@ -5,31 +5,18 @@
 // (CrashLoopBackOff, ImagePullBackOff, ErrImagePull, ...). This is "best-effort": the cache is not
 // persisted (a kubelet restart empties it), and its LRU may recycle entries before a pod is deleted.
 // The groupcache LRU is a Map in recency order here: Get and Add move an entry to the newest end.
+import type { SyncResult } from "./kuberuntime/sync_result.ts";
+
+/** What Update reads of a kubecontainer.PodSyncResult (kuberuntime's PodSyncResult is one). */
+export interface PodSyncResultView {
+  readonly SyncResults: readonly Pick<SyncResult, "Action" | "Target" | "Error" | "Message">[];
+}
 
 /** reasonItem: the error (as its Error() text, which is what the status shows) and its message. */
 export interface reasonItem {
   readonly Err: string;
   readonly Message: string;
 }
-
-/**
- * kubecontainer.SyncResult as ReasonCache.Update reads it (pkg/kubelet/container/sync_result.go):
- * the action, its target (the container name for StartContainer), the error's text or null.
- */
-export interface SyncResult {
-  readonly Action: string;
-  readonly Target: unknown;
-  readonly Error: string | null;
-  readonly Message: string;
-}
-
-/** kubecontainer.PodSyncResult, reduced to the per-step results Update walks. */
-export interface PodSyncResult {
-  readonly SyncResults: readonly SyncResult[];
-}
-
-/** kubecontainer.StartContainer: the only action whose results change the cache. */
-export const StartContainer = "StartContainer";
 
 /**
  * maxReasonCacheEntries is the cache entry number in lru cache. 1000 is a proper number for our
@@ -60,10 +47,10 @@ export class ReasonCache {
    * Update updates the reason cache with the SyncPodResult. Only SyncResult with StartContainer
    * action will change the cache: a failure records its reason, a success removes it.
    */
-  Update(uid: string, result: PodSyncResult): void {
+  Update(uid: string, result: PodSyncResultView): void {
     for (const r of result.SyncResults) {
-      if (r.Action !== StartContainer) continue;
-      const name = r.Target as string;
+      if (r.Action !== "StartContainer") continue;
+      const name = r.Target;
       if (r.Error !== null) this.add(uid, name, r.Error, r.Message);
       else this.Remove(uid, name);
     }
