@@ -4,6 +4,7 @@
 // (that instant is the one traced), the other half on the way back. A partition window
 // [fromMs, toMs) makes requests that start inside it fail fast ("connection refused") or hang
 // until the client timeout, and drops the actor's open watches when it begins.
+import type { StoredEvent } from "./store.ts";
 import { call, sleep, type Proc, type Sim } from "../sim/index.ts";
 import type { Pod, PodStatus } from "../k8s/pod.ts";
 import type {
@@ -38,6 +39,8 @@ export interface ApiServerOptions {
   /** How long a hung request waits before the client gives up (default 60 s). */
   requestTimeoutMs?: number;
   partitions?: readonly Partition[];
+  /** Told of every stored write (see RegistryOptions.onWrite). */
+  onWrite?: (event: StoredEvent) => void;
 }
 
 export class ApiServer {
@@ -60,6 +63,7 @@ export class ApiServer {
       watchBuffer: opts.watchBuffer ?? DEFAULT_WATCH_BUFFER,
       watchDelayMs: () => draw(watchDelay, () => watchRng),
       newUID: () => uuidV4(() => uidRng.uint32()),
+      onWrite: opts.onWrite,
     });
     for (const p of opts.partitions ?? []) this.addPartition(p);
   }

@@ -3,6 +3,7 @@
 // The server side of every pods verb, applied at one instant: no virtual time passes in here (the
 // network around it is apiserver.ts). Each method reads the immutable store, decides with the
 // strategies, writes through store.writePod and fans the event out to the open watches.
+import type { StoredEvent } from "./store.ts";
 import { produce } from "immer";
 import type { Sim } from "../sim/index.ts";
 import type { Pod, PodStatus } from "../k8s/pod.ts";
@@ -22,6 +23,11 @@ export interface RegistryOptions {
   watchBuffer: number;
   watchDelayMs: () => number;
   newUID: () => string;
+  /**
+   * Told synchronously of every stored write, after it is applied: for checkers and the pod views
+   * of the report, which must see each state without a watch's delay or its scheduling points.
+   */
+  onWrite?: (event: StoredEvent) => void;
 }
 
 /** The storage key of a pod: "namespace/name" (registry/generic NamespaceKeyFunc, without the prefix). */
@@ -206,6 +212,7 @@ export class PodRegistry {
     this.state = state;
     this.pruneWatchers();
     for (const w of this.watchers) w.offerStored(event);
+    this.opts.onWrite?.(event);
     return event.object;
   }
 

@@ -4,7 +4,8 @@
 import { recvCase, select, sleep, type Proc, type SelectCase } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import type { GoError } from "./types.ts";
-import { KubeletCore, syncLoopHasReadinessCases } from "./kubelet_core.ts";
+import { KubeletCore, kubeletMinor } from "./kubelet_core.ts";
+import { proberEra } from "./prober/era.ts";
 import type { PodLifecycleEvent, PodUpdate, ProbeResultUpdate } from "./kubelet_deps.ts";
 
 /** The SyncHandler interface syncLoopIteration dispatches to. */
@@ -67,7 +68,9 @@ export class Kubelet {
       recvCase(deps.livenessManager.Updates()),
       recvCase(housekeepingCh),
     ];
-    if (syncLoopHasReadinessCases(config.version)) {
+    // From 1.21 (#98376) readiness and startup results reach syncLoop; before, the prober manager
+    // forwarded them to the status manager itself.
+    if (proberEra(kubeletMinor(config.version)).resultsToSyncLoop) {
       cases.push(recvCase(deps.readinessManager.Updates()), recvCase(deps.startupManager.Updates()));
     }
     return cases;

@@ -13,10 +13,9 @@ export function isLegacyEra(version: string): boolean {
   return major! < 1 || (major === 1 && minor! < 22);
 }
 
-/** True when syncLoop itself receives readiness and startup results (≈ v1.26 on; earlier the prober manager forwarded them). */
-export function syncLoopHasReadinessCases(version: string): boolean {
-  const [major, minor] = version.split(".").map(Number);
-  return major! > 1 || (major === 1 && minor! >= 26);
+/** The kubelet minor version ("1.29" → 29), as the prober and status eras take it. */
+export function kubeletMinor(version: string): number {
+  return Number(version.split(".")[1]);
 }
 
 /** config.SourcesReady: housekeeping waits until every source has sent at least one update. */
