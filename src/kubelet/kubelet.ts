@@ -4,6 +4,7 @@
 import { recvCase, select, sleep, type Proc, type SelectCase } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import type { GoError } from "./types.ts";
+import type { PodStatus } from "./container/runtime.ts";
 import { KubeletCore, kubeletMinor } from "./kubelet_core.ts";
 import { proberEra } from "./prober/era.ts";
 import type { PodLifecycleEvent, PodUpdate, ProbeResultUpdate } from "./kubelet_deps.ts";
@@ -20,6 +21,8 @@ export interface SyncHandler {
   HandlePodCleanups(): Proc<GoError>;
   /** getPodsToSync */
   getPodsToSync(): Pod[];
+  /** cleanUpContainersInPod's removeAll: may every dead container of the pod go? (per era) */
+  shouldRemoveAllDeadContainers(uid: string, podStatus: PodStatus): boolean;
 }
 
 // syncLoop's runtime-error back-off.
@@ -139,11 +142,22 @@ export class Kubelet {
 
   private onPLEGEvent(e: PodLifecycleEvent): void {
     // isSyncPodWorthy: ContainerRemoved does not affect pod state.
-    if (e.Type === "ContainerRemoved") return;
-    const pod = this.core.podManager.GetPodByUID(e.ID);
-    if (pod === undefined) return; // the pod no longer exists: ignore the event
-    this.core.emit("SyncLoopPLEG", pod, { event: e.Type, data: typeof e.Data === "string" ? e.Data : null });
-    this.handler.HandlePodSyncs([pod]);
+    if (e.Type !== "ContainerRemoved") {
+      const pod = this.core.podManager.GetPodByUID(e.ID);
+      if (pod !== undefined) {
+        this.core.emit("SyncLoopPLEG", pod, { event: e.Type, data: typeof e.Data === "string" ? e.Data : null });
+        this.handler.HandlePodSyncs([pod]);
+      } // else the pod no longer exists: ignore the event
+    }
+    if (e.Type === "ContainerDied" && typeof e.Data === "string") this.cleanUpContainersInPod(e.ID, e.Data);
+  }
+
+  /** cleanUpContainersInPod: hand the pod's dead containers to the container deletor. */
+  private cleanUpContainersInPod(podID: string, exitedContainerID: string): void {
+    const podStatus = this.core.deps.podCache.Get(podID);
+    if (podStatus === undefined) return;
+    const removeAll = this.handler.shouldRemoveAllDeadContainers(podID, podStatus);
+    this.core.deps.containerDeletor.deleteContainersInPod(exitedContainerID, podStatus, removeAll);
   }
 
   private onReadiness(u: ProbeResultUpdate): void {

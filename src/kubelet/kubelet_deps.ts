@@ -6,6 +6,7 @@ import type { Pod, PodStatus as APIPodStatus } from "../k8s/pod.ts";
 import type { PodStatus } from "./container/runtime.ts";
 import type { GoError, RunningPod } from "./types.ts";
 import type { EventRecorder, PodCacheReader } from "./pod_workers_types.ts";
+import type { PodSyncResult } from "./kuberuntime/sync_result.ts";
 
 /** kubetypes.PodUpdate as the config source delivers it. */
 export interface PodUpdate {
@@ -48,21 +49,15 @@ export interface StatusManager {
   RemoveOrphanedStatuses(podUIDs: ReadonlySet<string>): void;
 }
 
-/** The result of the runtime manager's SyncPod, reduced to what the kubelet inspects. */
-export interface SyncResultSummary {
-  /** The aggregated error (PodSyncResult.Error()), null when every step succeeded. */
-  error: GoError;
-  /** Each failed step's error name (ErrCrashLoopBackOff, ErrImagePullBackOff, ...). */
-  failedReasons: string[];
-}
-
-/** kubecontainer.Runtime as the kubelet calls it. */
+/** kubecontainer.Runtime as the kubelet calls it: (value, err) pairs as in Go. */
 export interface ContainerRuntime {
-  SyncPod(pod: Pod, podStatus: PodStatus): Proc<SyncResultSummary>;
+  SyncPod(pod: Pod, podStatus: PodStatus): Proc<PodSyncResult>;
   KillPod(pod: Pod, runningPod: RunningPod, gracePeriodOverride: number | undefined): Proc<GoError>;
   GetPodStatus(uid: string, name: string, namespace: string): Proc<[PodStatus | null, GoError]>;
   /** GetPods(all=false): the pods with running containers or ready sandboxes. */
   GetPods(all: boolean): Proc<[RunningPod[], GoError]>;
+  /** DeleteContainer, for the pod container deletor. */
+  RemoveContainer(containerID: string): Proc<GoError>;
 }
 
 export interface PodStatusGenerator {
@@ -71,7 +66,7 @@ export interface PodStatusGenerator {
 }
 
 export interface ReasonCacheWriter {
-  Update(uid: string, result: SyncResultSummary): void;
+  Update(uid: string, result: PodSyncResult): void;
 }
 
 export interface PLEGWatcher {
@@ -111,4 +106,6 @@ export interface KubeletDeps {
   recorder: EventRecorder;
   /** The container back-off's GC (flowcontrol.Backoff.GC), run by housekeeping. */
   backOffGC: () => void;
+  /** The pod container deletor, fed by syncLoop on ContainerDied. */
+  containerDeletor: { deleteContainersInPod(filterContainerID: string, podStatus: PodStatus, removeAll: boolean): void };
 }

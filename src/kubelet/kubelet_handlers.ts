@@ -4,6 +4,7 @@
 // lifecycle.
 import type { Proc } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
+import type { PodStatus } from "./container/runtime.ts";
 import { IsStaticPod, SyncPodCreate, SyncPodKill, SyncPodSync, SyncPodUpdate, type GoError } from "./types.ts";
 import { isPodPhaseTerminal, sortByCreationTime, type KubeletCore } from "./kubelet_core.ts";
 import type { PodWorkers } from "./pod_workers.ts";
@@ -80,6 +81,11 @@ export class KubeletHandlers implements SyncHandler {
     if (due.size === 0) return [];
     const allPods = this.kl.sim.mapOrder(this.kl.podManager.GetPods());
     return allPods.filter((p) => due.has(p.metadata.uid!));
+  }
+
+  /** When an evicted or deleted pod has already synced, all containers can be removed. */
+  shouldRemoveAllDeadContainers(uid: string, _podStatus: PodStatus): boolean {
+    return this.podWorkers.ShouldPodContentBeRemoved(uid);
   }
 
   private deletePod(pod: Pod): GoError {

@@ -6,7 +6,8 @@ import type { Pod } from "../k8s/pod.ts";
 import { IsMirrorPod, SyncPodCreate, SyncPodSync, SyncPodUpdate, type GoError, type RunningPod, type SyncPodType } from "./types.ts";
 import { sortByCreationTime, type KubeletCore } from "./kubelet_core.ts";
 import type { LegacyPodWorkers } from "./pod_workers_legacy.ts";
-import type { LegacyKubeletSyncer } from "./kubelet_sync_legacy.ts";
+import { notRunning, type LegacyKubeletSyncer } from "./kubelet_sync_legacy.ts";
+import type { PodStatus } from "./container/runtime.ts";
 import type { SyncHandler } from "./kubelet.ts";
 import { canAdmitPod } from "./lifecycle/admission.ts";
 
@@ -89,6 +90,18 @@ export class LegacyKubeletHandlers implements SyncHandler {
     const due = new Set(this.kl.workQueue.GetWork());
     if (due.size === 0) return [];
     return this.kl.sim.mapOrder(this.kl.podManager.GetPods()).filter((p) => due.has(p.metadata.uid!));
+  }
+
+  /**
+   * cleanUpContainersInPod (v1.21): all dead containers may go once the pod was evicted, or is
+   * deleted and none of its containers runs (judged from a status generated off the cache).
+   */
+  shouldRemoveAllDeadContainers(uid: string, podStatus: PodStatus): boolean {
+    const pod = this.kl.podManager.GetPodByUID(uid);
+    if (pod === undefined) return false;
+    if (pod.status?.reason === "Evicted" && pod.status.phase === "Failed") return true;
+    const apiStatus = this.kl.deps.statusGenerator.generateAPIPodStatus(pod, podStatus, false);
+    return !!pod.metadata.deletionTimestamp && notRunning(apiStatus.containerStatuses ?? []);
   }
 
   /** dispatchWork (v1.21): terminal pods go to TerminatePod, finished ones are ignored, others to the worker. */

@@ -46,7 +46,8 @@ export class KubeletSyncer implements PodSyncer {
     // a delete during an image pull does not stop the pull (race R01).
     const result = yield* deps.runtime.SyncPod(pod, podStatus);
     deps.reasonCache.Update(uid, result);
-    if (result.error !== null && !isBackoffOnlyFailure(result)) return [false, result.error];
+    const syncErr = result.Error();
+    if (syncErr !== null && !isBackoffOnlyFailure(result)) return [false, new Error(syncErr)];
     return [false, null];
   }
 

@@ -6,7 +6,7 @@ import type { PodStatus } from "./container/runtime.ts";
 import type { GoError, RunningPod } from "./types.ts";
 import { ConvertPodStatusToRunningPod as convert } from "./kuberuntime/running_pod.ts";
 import type { KubeletCore } from "./kubelet_core.ts";
-import type { SyncResultSummary } from "./kubelet_deps.ts";
+import { ErrCrashLoopBackOff, ErrImagePullBackOff, type PodSyncResult } from "./kuberuntime/sync_result.ts";
 
 /**
  * Volume and cgroup setup. Simplified: each is one step of configurable virtual time, done once per
@@ -64,7 +64,11 @@ export function ConvertPodStatusToRunningPod(podStatus: PodStatus): RunningPod {
 /** The runtime's name, the ContainerID type of every container ID. */
 export const RUNTIME_NAME = "containerd";
 
-/** "Do not return error if the only failures were pods in backoff." */
-export function isBackoffOnlyFailure(result: SyncResultSummary): boolean {
-  return result.failedReasons.every((r) => r === "CrashLoopBackOff" || r === "ImagePullBackOff");
+/**
+ * "Do not return error if the only failures were pods in backoff." Ported literally: every step
+ * result (successful ones included, whose error is nil) must be a back-off for the error to be
+ * swallowed.
+ */
+export function isBackoffOnlyFailure(result: PodSyncResult): boolean {
+  return result.SyncResults.every((r) => r.Error === ErrCrashLoopBackOff || r.Error === ErrImagePullBackOff);
 }

@@ -52,7 +52,8 @@ export class LegacyKubeletSyncer {
     }
     const result = yield* deps.runtime.SyncPod(pod, podStatus);
     deps.reasonCache.Update(pod.metadata.uid!, result);
-    if (result.error !== null && !isBackoffOnlyFailure(result)) return result.error;
+    const syncErr = result.Error();
+    if (syncErr !== null && !isBackoffOnlyFailure(result)) return new Error(syncErr);
     return null;
   }
 
