@@ -2,7 +2,7 @@
 // network namespace, a runtime restart, a container removed behind the kubelet's back, a reboot.
 // Each is a plain method the scenario's timeline calls at a virtual instant; each writes a trace.
 import { EXIT_CODE_SIGKILL } from "./program.ts";
-import { EXIT_CODE_UNKNOWN, REASON_UNKNOWN, deliverSignal, exitProcess } from "./container_process.ts";
+import { EXIT_CODE_UNKNOWN, REASON_OOM_KILLED, REASON_UNKNOWN, deliverSignal, exitProcess } from "./container_process.ts";
 import type { RuntimeCore } from "./core.ts";
 import { removeContainerRecord } from "./sandbox_ops.ts";
 
@@ -76,4 +76,16 @@ function loseAllTasks(rt: RuntimeCore): void {
     s.ip = "";
     s.state = "SANDBOX_NOTREADY";
   }
+}
+
+/**
+ * The running container's process ends now, whatever its program says (a scenario's exitContainer,
+ * or the OOM killer with exit 137 and reason OOMKilled). False when it is not running.
+ */
+export function endContainerNow(rt: RuntimeCore, containerId: string, code: number, reason: string): boolean {
+  const c = rt.store.containers.get(containerId);
+  if (c === undefined || c.state !== "CONTAINER_RUNNING") return false;
+  rt.emit(reason === REASON_OOM_KILLED ? "OOMKill" : "ExitNow", { pod: c.podKey, container: c.name, id: c.id, exitCode: code });
+  exitProcess(rt, c, code, reason, "");
+  return true;
 }

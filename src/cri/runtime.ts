@@ -9,6 +9,7 @@ import type {
 import { DEFAULT_RUNTIME_OPTIONS, resolveRuntimeConfig, type RuntimeConfig, type RuntimeOptions } from "./config.ts";
 import * as containers from "./container_ops.ts";
 import { RuntimeCore } from "./core.ts";
+import type { ContainerRecord, SandboxRecord } from "./store.ts";
 import type { CriError } from "./errors.ts";
 import { ExecSync, networkRequest, type ExecPurpose, type NetworkOutcome } from "./exec_ops.ts";
 import * as images from "./image_ops.ts";
@@ -68,6 +69,27 @@ export class SimRuntime implements RuntimeService, ImageManagerService, Containe
   }
   nodeReboot(r: faults.NodeReboot): void {
     faults.nodeReboot(this.core, r);
+  }
+  /** The running container exits now with `code` (reason "" lets the code decide: Completed or Error). */
+  endContainerNow(containerId: string, code: number, reason = ""): boolean {
+    return faults.endContainerNow(this.core, containerId, code, reason);
+  }
+
+  // ---- lookups for scenarios and checkers (no CRI call, no virtual time) ---------------------
+
+  /** The newest sandbox of a pod ("namespace/name"), if any. */
+  newestSandboxOf(podKey: string): SandboxRecord | undefined {
+    return newest([...this.core.store.sandboxes.values()].filter((s) => s.podKey === podKey));
+  }
+
+  /** The newest container record of a pod's container, if any. */
+  newestContainerOf(podKey: string, name: string): ContainerRecord | undefined {
+    return newest([...this.core.store.containers.values()].filter((c) => c.podKey === podKey && c.name === name));
+  }
+
+  /** Every container record (for checkers), oldest first. */
+  containerRecords(): readonly ContainerRecord[] {
+    return [...this.core.store.containers.values()];
   }
 
   // ---- RuntimeService -----------------------------------------------------------------------
@@ -152,4 +174,17 @@ export class SimRuntime implements RuntimeService, ImageManagerService, Containe
   httpHook(containerId: string, hook: HookType, timeoutMs: number): Proc<NetworkOutcome> {
     return networkRequest(this.core, containerId, { hook }, timeoutMs);
   }
+}
+
+/** The record created last; IDs break ties, since they are handed out in creation order. */
+function newest<T extends { createdAtMs: number; id: string }>(items: readonly T[]): T | undefined {
+  let best: T | undefined;
+  for (const it of items) {
+    if (best === undefined || it.createdAtMs > best.createdAtMs || (it.createdAtMs === best.createdAtMs && idNumber(it.id) > idNumber(best.id))) best = it;
+  }
+  return best;
+}
+
+function idNumber(id: string): number {
+  return Number(id.slice(id.indexOf("-") + 1));
 }

@@ -11,7 +11,7 @@ import { NetworkNotReadyErrorMsg } from "./pod_workers_legacy.ts";
 import { ConvertPodStatusToRunningPod, isBackoffOnlyFailure, PodSetup } from "./kubelet_sync_common.ts";
 
 export class KubeletSyncer implements PodSyncer {
-  private readonly setup: PodSetup;
+  readonly setup: PodSetup;
 
   constructor(
     private readonly kl: KubeletCore,

@@ -50,9 +50,14 @@ export class PodSetup {
     this.kl.emit("VolumesUnmounted", pod);
   }
 
-  /** Volumes still present for a pod (podVolumesExist), read by the v1.21 deletion-safety check. */
+  /** podVolumesExist, read by the deletion-safety check. */
   volumesExist(uid: string): boolean {
     return this.mounted.has(uid);
+  }
+
+  /** pcm.Exists(pod), read by the deletion-safety check. */
+  cgroupExists(uid: string): boolean {
+    return this.cgroups.has(uid);
   }
 }
 

@@ -52,6 +52,31 @@ export class PodManager {
     return [...this.podByUID.keys()].sort().map((uid) => this.podByUID.get(uid)!);
   }
 
+  /** GetMirrorPodByPod: the mirror pod of a static pod, if the apiserver has one. */
+  GetMirrorPodByPod(pod: Pod): Pod | undefined {
+    return this.mirrorPodByFullName.get(getPodFullName(pod));
+  }
+
+  /** TranslatePodUID: a mirror pod's UID becomes its static pod's UID; others are unchanged. */
+  TranslatePodUID(uid: string): string {
+    const mirror = this.mirrorPodByUID.get(uid);
+    if (mirror === undefined) return uid;
+    return this.podByFullName.get(getPodFullName(mirror))?.metadata.uid ?? uid;
+  }
+
+  /** GetUIDTranslations: static pod UID ↔ mirror pod UID. */
+  GetUIDTranslations(): { podToMirror: ReadonlyMap<string, string>; mirrorToPod: ReadonlyMap<string, string> } {
+    const podToMirror = new Map<string, string>();
+    const mirrorToPod = new Map<string, string>();
+    for (const [fullName, pod] of [...this.podByFullName].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const mirror = this.mirrorPodByFullName.get(fullName);
+      if (mirror === undefined) continue;
+      podToMirror.set(pod.metadata.uid!, mirror.metadata.uid!);
+      mirrorToPod.set(mirror.metadata.uid!, pod.metadata.uid!);
+    }
+    return { podToMirror, mirrorToPod };
+  }
+
   /** GetPodAndMirrorPod: given either half of a static pod pair, both halves and whether the input was the mirror. */
   GetPodAndMirrorPod(aPod: Pod): [Pod | undefined, Pod | undefined, boolean] {
     const fullName = getPodFullName(aPod);

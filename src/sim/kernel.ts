@@ -24,6 +24,8 @@ export interface SimOptions {
   sinks?: readonly TraceSink[];
   /** Hash the trace (default true); benchmarks of the bare kernel turn it off. */
   hash?: boolean;
+  /** Called once when the run ends, before the "end" record: checkers write their verdicts here. */
+  beforeEnd?: () => void;
   /** Written into the "run" record and the replay key. */
   runInfo?: Readonly<Record<string, unknown>> & { scenario?: string };
 }
@@ -345,6 +347,7 @@ export class Sim implements Waker, TimerHost {
   }
 
   private finish(): RunResult {
+    this.opts.beforeEnd?.();
     const verdict = this.verdict ?? "completed";
     const traceHash = this.trace.digest();
     this.trace.emit(this.nowMs, "sim", "end", {

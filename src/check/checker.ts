@@ -1,0 +1,146 @@
+// The online checker of a run: a trace sink that keeps the world's view (API pod objects from
+// the apiserver's writes, events from Event records, invariant monitors over every record) and
+// evaluates the scenario's expectations at every change.
+import type { Sim, TraceRecord, TraceSink } from "../sim/index.ts";
+import type { Pod } from "../k8s/pod.ts";
+import type { Scenario } from "../scenario/resolve.ts";
+import type { Expectation } from "../scenario/schema/expect.ts";
+import type { StoredEvent } from "../apiserver/index.ts";
+import type { SimNode } from "../node/node.ts";
+import { describeCondition, holds, type RecordedEvent, type WorldView } from "./conditions.ts";
+import { makeMonitors, type InvariantMonitor, type Violation } from "./invariants.ts";
+
+export interface ExpectationResult {
+  index: number;
+  description: string;
+  ok: boolean;
+  /** When it was decided: the instant it held (eventually), failed (never) or was checked (at). */
+  atMs: number | null;
+}
+
+export interface CheckReport {
+  expectations: ExpectationResult[];
+  failed: ExpectationResult[];
+  violations: Violation[];
+}
+
+interface Pending {
+  index: number;
+  e: Expectation;
+  decided: ExpectationResult | null;
+}
+
+export class Checker implements TraceSink, WorldView {
+  readonly wantsLines = false;
+  private readonly pods = new Map<string, Pod>();
+  private readonly eventsByPod = new Map<string, RecordedEvent[]>();
+  private readonly monitors: InvariantMonitor[];
+  private readonly violations: Violation[] = [];
+  private readonly violatedIds = new Set<string>();
+  private readonly pending: Pending[];
+  private sim: Sim | null = null;
+  private lastMs = 0;
+
+  constructor(scenario: Scenario, invariantIds?: readonly string[]) {
+    this.pending = scenario.expect.map((e, index) => ({ index, e, decided: null }));
+    const named = scenario.expect.flatMap((e) => (e.condition.invariant === undefined ? [] : [e.condition.invariant]));
+    this.monitors = makeMonitors([...new Set([...named, ...(invariantIds ?? [])])].sort(), scenario);
+  }
+
+  attach(sim: Sim, node: SimNode): void {
+    this.sim = sim;
+    node.apiObservers.push((e) => this.onApiWrite(e));
+  }
+
+  // ---- WorldView ---------------------------------------------------------------------------
+
+  pod(key: string): Pod | undefined {
+    return this.pods.get(key);
+  }
+  events(podKey: string): readonly RecordedEvent[] {
+    return this.eventsByPod.get(podKey) ?? [];
+  }
+  violated(invariant: string): boolean {
+    return this.violatedIds.has(invariant);
+  }
+
+  // ---- inputs ------------------------------------------------------------------------------
+
+  write(rec: TraceRecord): void {
+    if (rec.t > this.lastMs) this.settleAt(rec.t);
+    if (rec.kind === "Event" && typeof rec.pod === "string") {
+      const list = this.eventsByPod.get(rec.pod) ?? [];
+      list.push({ pod: rec.pod, type: String(rec.type), reason: String(rec.reason), message: String(rec.message ?? "") });
+      this.eventsByPod.set(rec.pod, list);
+      this.evaluate(rec.t);
+    }
+    for (const m of this.monitors) {
+      const v = m.observe(rec);
+      if (v !== null) this.onViolation(v);
+    }
+  }
+
+  private onApiWrite(e: StoredEvent): void {
+    const key = `${e.object.metadata.namespace ?? "default"}/${e.object.metadata.name}`;
+    if (e.type === "DELETED") this.pods.delete(key);
+    else this.pods.set(key, e.object);
+    this.evaluate(this.sim!.nowMs);
+  }
+
+  private onViolation(v: Violation): void {
+    this.violations.push(v);
+    if (!this.violatedIds.has(v.invariant)) {
+      this.violatedIds.add(v.invariant);
+      this.sim?.emit("check", "InvariantViolated", { invariant: v.invariant, pod: v.pod, message: v.message });
+    }
+    this.evaluate(v.t);
+  }
+
+  // ---- evaluation --------------------------------------------------------------------------
+
+  /** Time moved past `t`: every `at` check due before it sees the state at the end of its instant. */
+  private settleAt(t: number): void {
+    for (const p of this.pending) {
+      if (p.decided === null && p.e.kind === "at" && p.e.atMs < t) this.decide(p, holds(p.e.condition, this), p.e.atMs);
+    }
+    this.lastMs = t;
+  }
+
+  private evaluate(t: number): void {
+    for (const p of this.pending) {
+      if (p.decided !== null) continue;
+      if (p.e.kind === "eventually" && (p.e.byMs === null || t <= p.e.byMs) && holds(p.e.condition, this)) this.decide(p, true, t);
+      if (p.e.kind === "never" && holds(p.e.condition, this)) this.decide(p, false, t);
+    }
+  }
+
+  private decide(p: Pending, ok: boolean, atMs: number | null): void {
+    p.decided = { index: p.index, description: describe(p.e), ok, atMs };
+    this.sim?.emit("check", "Expectation", { index: p.index, ok, expectation: p.decided.description });
+  }
+
+  /** The run ended: undecided `eventually` failed, undecided `never` held, due `at` checks run now. */
+  finish(sim: Sim): void {
+    for (const p of this.pending) {
+      if (p.decided !== null) continue;
+      if (p.e.kind === "at") {
+        // Due at or before the end: judged on the final state. Due later: the run never got there.
+        if (p.e.atMs <= sim.nowMs) this.decide(p, holds(p.e.condition, this), p.e.atMs);
+        else this.decide(p, false, null);
+      } else this.decide(p, p.e.kind === "never", null);
+    }
+    this.lastMs = sim.nowMs;
+  }
+
+  report(): CheckReport {
+    const expectations = this.pending.map((p) => p.decided!);
+    return { expectations, failed: expectations.filter((r) => !r.ok), violations: [...this.violations] };
+  }
+}
+
+function describe(e: Expectation): string {
+  const c = describeCondition(e.condition);
+  if (e.kind === "eventually") return `eventually ${c}${e.byMs === null ? "" : ` by ${e.byMs}ms`}`;
+  if (e.kind === "never") return `never ${c}`;
+  return `at ${e.atMs}ms ${c}`;
+}

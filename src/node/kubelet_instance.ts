@@ -1,0 +1,202 @@
+// Builds one kubelet process: every in-memory component of the kubelet, wired as NewMainKubelet
+// and Kubelet.Run do, for the era the scenario's version selects. A kubelet restart throws the
+// instance away (its processes are killed as the "kubelet" group) and builds a new one.
+import type { Sim } from "../sim/index.ts";
+import type { Pod } from "../k8s/pod.ts";
+import type { ApiServer } from "../apiserver/index.ts";
+import type { SimRuntime } from "../cri/runtime.ts";
+import { makePodSourceConfig, type ManifestDir } from "../kubelet/config/index.ts";
+import { Cache } from "../kubelet/container/cache.ts";
+import { GenericPLEG } from "../kubelet/pleg/generic.ts";
+import type { ProbeResultsGetter } from "../kubelet/kuberuntime/pod_actions.ts";
+import { containerIDString } from "../kubelet/container/runtime.ts";
+import { KubeGenericRuntimeManager } from "../kubelet/kuberuntime/kuberuntime_manager_sync.ts";
+import { TraceEventRecorder } from "../kubelet/kuberuntime/events.ts";
+import { StatusManager } from "../kubelet/status/status_manager.ts";
+import { ProberManager } from "../kubelet/prober/prober_manager.ts";
+import { ResultsManager } from "../kubelet/prober/results/results_manager.ts";
+import { criProbeRunner } from "../kubelet/prober/prober.ts";
+import { ReasonCache } from "../kubelet/reason_cache.ts";
+import { generateAPIPodStatus, kubeletPodsEra } from "../kubelet/kubelet_pods.ts";
+import { KubeletCore, isLegacyEra } from "../kubelet/kubelet_core.ts";
+import { Kubelet } from "../kubelet/kubelet.ts";
+import { PodWorkers } from "../kubelet/pod_workers.ts";
+import { LegacyPodWorkers } from "../kubelet/pod_workers_legacy.ts";
+import { KubeletSyncer } from "../kubelet/kubelet_sync.ts";
+import { LegacyKubeletSyncer } from "../kubelet/kubelet_sync_legacy.ts";
+import { KubeletHandlers } from "../kubelet/kubelet_handlers.ts";
+import { LegacyKubeletHandlers } from "../kubelet/kubelet_handlers_legacy.ts";
+import { PodContainerDeletor } from "../kubelet/pod_container_deletor.ts";
+import { deletionSafety, legacyDeletionSafety } from "../kubelet/kubelet_deletion_safety.ts";
+import { RunOnceKubelet } from "../kubelet/runonce.ts";
+import type { KubeletConfig, KubeletDeps } from "../kubelet/kubelet_deps.ts";
+import type { PodSetup } from "../kubelet/kubelet_sync_common.ts";
+import { KubeletRuntime } from "./runtime_adapter.ts";
+import type { KubeletSettings } from "./settings.ts";
+
+export interface KubeletInstanceOptions {
+  sim: Sim;
+  settings: KubeletSettings;
+  api: ApiServer;
+  runtime: SimRuntime;
+  /** The static pod directory, when the scenario has file pods. */
+  manifestDir: ManifestDir | null;
+}
+
+/** A kubelet-internal kill (eviction): how the era's kubelet terminates a pod abnormally. */
+export type Evictor = (pod: Pod, gracePeriodSeconds: number | undefined, reason: string, message: string) => void;
+
+export class KubeletInstance {
+  readonly core: KubeletCore;
+  readonly statusManager: StatusManager;
+  readonly evict: Evictor;
+
+  constructor(o: KubeletInstanceOptions) {
+    const { sim, settings } = o;
+    const minor = settings.minor;
+    const recorder = new TraceEventRecorder(sim, "kubelet");
+    const kubeClient = o.api.client("kubelet");
+    const { podConfig } = makePodSourceConfig(sim, {
+      nodeName: settings.nodeName,
+      kubeClient,
+      ...(o.manifestDir === null ? {} : { manifestDir: o.manifestDir }),
+      fileCheckFrequencyMs: settings.fileCheckFrequencyMs,
+    });
+    const sources = o.manifestDir === null ? ["api"] : ["file", "api"];
+    const liveness = new ResultsManager(sim, "liveness");
+    const readiness = new ResultsManager(sim, "readiness");
+    const startup = new ResultsManager(sim, "startup");
+    // The pod workers are built after the runtime manager, which asks them about termination.
+    let terminationRequested: (uid: string) => boolean = () => false;
+    let couldHaveRunningContainers: (uid: string) => boolean = () => true;
+    const manager = new KubeGenericRuntimeManager({
+      sim, runtimeService: o.runtime, imageService: o.runtime, network: o.runtime, recorder,
+      livenessManager: probeResultsGetter(liveness), startupManager: probeResultsGetter(startup),
+      features: { SidecarContainers: settings.featureGates.SidecarContainers },
+      podStateProvider: { IsPodTerminationRequested: (uid) => terminationRequested(uid) },
+      serializeImagePulls: settings.serializeImagePulls,
+    });
+    const runtime = new KubeletRuntime(sim, manager, o.runtime, settings.backOffPeriodMs, settings.maxContainerBackOffMs);
+    const cache = new Cache(sim);
+    const pleg = new GenericPLEG(sim, manager, cache, {
+      relistDuration: { relistPeriodMs: settings.plegRelistPeriodMs, relistThresholdMs: settings.plegRelistThresholdMs },
+      setCurrentKeepsMissingPods: settings.variants.plegSetCurrentKeepsMissingPods === true,
+    });
+    const reasonCache = new ReasonCache();
+    const config: KubeletConfig = {
+      version: settings.version,
+      syncFrequencyMs: settings.syncFrequencyMs,
+      housekeepingPeriodMs: settings.housekeepingPeriodMs,
+      maxPods: settings.maxPods,
+      cpuMilli: settings.allocatable.cpuMilli,
+      memoryBytes: settings.allocatable.memoryBytes,
+      networkReady: () => true,
+      runtimeReady: () => true,
+      volumeSetupMs: settings.volumeSetupMs,
+      cgroupSetupMs: settings.cgroupSetupMs,
+    };
+    // Components that need one another are tied through late-bound closures, as Go's struct fields are.
+    let setup: PodSetup | null = null;
+    const podManagerRef: { pm: KubeletCore["podManager"] | null } = { pm: null };
+    this.statusManager = new StatusManager(sim, {
+      kubeClient,
+      podManager: {
+        GetPodByUID: (uid) => podManagerRef.pm!.GetPodByUID(uid),
+        GetMirrorPodByPod: (pod) => podManagerRef.pm!.GetMirrorPodByPod(pod),
+        TranslatePodUID: (uid) => podManagerRef.pm!.TranslatePodUID(uid),
+        GetUIDTranslations: () => podManagerRef.pm!.GetUIDTranslations(),
+      },
+      podDeletionSafety: {
+        PodResourcesAreReclaimed: (pod, status) => safety().PodResourcesAreReclaimed(pod, status),
+        PodCouldHaveRunningContainers: (pod) => safety().PodCouldHaveRunningContainers(pod),
+      },
+      minor,
+      sidecarContainers: settings.featureGates.SidecarContainers,
+    });
+    const statusManager = this.statusManager;
+    const prober = new ProberManager(sim, {
+      statusManager, livenessManager: liveness, readinessManager: readiness, startupManager: startup,
+      runner: criProbeRunner(o.runtime, o.runtime), minor,
+    });
+    const era = kubeletPodsEra(minor);
+    const deps: KubeletDeps = {
+      configUpdates: podConfig.updates,
+      pleg,
+      podCache: cache,
+      runtime,
+      statusManager,
+      statusGenerator: {
+        generateAPIPodStatus: (pod, podStatus, podIsTerminal) =>
+          generateAPIPodStatus(pod, podStatus, podIsTerminal, {
+            era, reasonCache,
+            statusManagerPodStatus: (uid) => statusManager.GetPodStatus(uid),
+            probeManagerUpdatePodStatus: (p, s) => prober.UpdatePodStatus(p.metadata.uid!, s),
+            sidecarContainers: settings.featureGates.SidecarContainers,
+            readyToStartContainersCondition: settings.featureGates.PodReadyToStartContainersCondition,
+          }),
+      },
+      reasonCache,
+      probeManager: prober,
+      livenessManager: liveness,
+      readinessManager: readiness,
+      startupManager: startup,
+      recorder,
+      backOffGC: () => runtime.backOff.GC(),
+      containerDeletor: new PodContainerDeletor(sim, runtime),
+    };
+    this.core = new KubeletCore(sim, deps, config, sources);
+    podManagerRef.pm = this.core.podManager;
+    const legacy = isLegacyEra(settings.version);
+    let safetyProvider: ReturnType<typeof deletionSafety> | null = null;
+    const safety = () => safetyProvider!;
+    if (settings.runOnce) {
+      const syncer = new KubeletSyncer(this.core, () => false);
+      setup = syncer.setup;
+      safetyProvider = deletionSafety(() => false, setup);
+      this.evict = () => {};
+      const runner = new RunOnceKubelet(this.core, syncer);
+      sim.go("kubelet/runOnce", function* () {
+        const [, err] = yield* runner.RunOnce();
+        sim.emit("kubelet", "RunOnceDone", { err: err === null ? null : err.message });
+      }, { group: "kubelet" });
+    } else if (legacy) {
+      const syncer = new LegacyKubeletSyncer(this.core);
+      setup = syncer.setup;
+      safetyProvider = legacyDeletionSafety(cache, setup);
+      const workers = new LegacyPodWorkers(sim, (opts) => syncer.syncPod(opts), recorder, this.core.workQueue,
+        settings.syncFrequencyMs, settings.backOffPeriodMs, cache);
+      const handlers = new LegacyKubeletHandlers(this.core, workers, syncer);
+      handlers.Start();
+      new Kubelet(this.core, handlers).Run();
+      this.evict = (pod, grace, reason, message) => {
+        sim.go(`kubelet/evict/${pod.metadata.name}`, function* () {
+          yield* workers.killPodNow(pod, { ...(pod.status ?? {}), phase: "Failed", reason, message }, grace);
+        }, { group: "kubelet" });
+      };
+    } else {
+      let workers: PodWorkers | null = null;
+      const syncer = new KubeletSyncer(this.core, (uid) => workers!.IsPodTerminationRequested(uid));
+      setup = syncer.setup;
+      workers = new PodWorkers(sim, syncer, recorder, this.core.workQueue, settings.syncFrequencyMs, settings.backOffPeriodMs, cache);
+      const w = workers;
+      terminationRequested = (uid) => w.IsPodTerminationRequested(uid);
+      couldHaveRunningContainers = (uid) => w.CouldHaveRunningContainers(uid);
+      safetyProvider = deletionSafety((uid) => couldHaveRunningContainers(uid), setup);
+      new Kubelet(this.core, new KubeletHandlers(this.core, w)).Run();
+      this.evict = (pod, grace, reason, message) => {
+        sim.go(`kubelet/evict/${pod.metadata.name}`, function* () {
+          yield* w.TerminatePodAbnormallyAndWait(pod, { Evict: true, GracePeriodSecondsOverride: grace, Reason: reason, Message: message });
+        }, { group: "kubelet" });
+      };
+    }
+    // Kubelet.Run: the status manager, the prober manager and the PLEG start before syncLoop runs.
+    statusManager.Start();
+    prober.Start();
+    pleg.Start();
+  }
+}
+
+/** The prober's results managers (Get by ID string) as the runtime manager reads them (get by ContainerID). */
+function probeResultsGetter(m: ResultsManager): ProbeResultsGetter {
+  return { get: (id) => m.Get(containerIDString(id)) };
+}

@@ -1,0 +1,20 @@
+// The kubelet's settings for one run: the scenario's kubelet section (upstream KubeletConfiguration
+// names, durations in ms) plus the timings of steps the simulator models only as time.
+import type { Scenario } from "../scenario/resolve.ts";
+
+/**
+ * How long volume attach/mount and pod cgroup creation take. Not KubeletConfiguration fields: the
+ * simulator has no volume plugins or cgroup hierarchy, so these stand in for them (10 ms each, a
+ * pod with only projected/emptyDir volumes on a local disk).
+ */
+export const DEFAULT_VOLUME_SETUP_MS = 10;
+export const DEFAULT_CGROUP_SETUP_MS = 10;
+
+export type KubeletSettings = Scenario["kubelet"] & {
+  volumeSetupMs: number;
+  cgroupSetupMs: number;
+};
+
+export function kubeletSettings(scenario: Scenario): KubeletSettings {
+  return { ...scenario.kubelet, volumeSetupMs: DEFAULT_VOLUME_SETUP_MS, cgroupSetupMs: DEFAULT_CGROUP_SETUP_MS };
+}

@@ -1,0 +1,176 @@
+// The scenario's timeline as a process: each step happens at its virtual time, through the same
+// interfaces the real world uses (kubectl against the apiserver, files in the static pod
+// directory, faults of the runtime and the node).
+import { sleep, type Proc, type Sim } from "../sim/index.ts";
+import type { Pod } from "../k8s/pod.ts";
+import { kubectl, type PodsClient } from "../apiserver/index.ts";
+import { generatePodName } from "../kubelet/config/index.ts";
+import type { Step } from "../scenario/schema/timeline.ts";
+import type { SimNode } from "./node.ts";
+
+export function startTimeline(sim: Sim, node: SimNode, steps: readonly Step[]): void {
+  const user = node.api.client("user");
+  sim.go("scenario/timeline", function* () {
+    for (const step of steps) {
+      if (step.atMs > sim.nowMs) yield* sleep(step.atMs - sim.nowMs, "timeline");
+      sim.emit("scenario", "Step", { step: step.kind, ...describe(step) });
+      yield* applyStep(sim, node, user, step);
+    }
+  });
+}
+
+function describe(step: Step): Record<string, unknown> {
+  const { atMs: _at, kind: _kind, ...rest } = step as Step & Record<string, unknown>;
+  return rest;
+}
+
+function* applyStep(sim: Sim, node: SimNode, user: PodsClient, step: Step): Proc<void> {
+  switch (step.kind) {
+    case "create":
+      yield* traced(sim, "create", yield* kubectl.create(user, node.manifestFor(step.pod)));
+      return;
+    case "delete": {
+      const [ns, name] = split(step.pod);
+      const opts = {
+        ...(step.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: step.gracePeriodSeconds }),
+        ...(step.uid === undefined ? {} : { preconditions: { uid: step.uid } }),
+      };
+      yield* traced(sim, "delete", yield* user.deletePod(ns, name, opts));
+      return;
+    }
+    case "forceDelete": {
+      const [ns, name] = split(step.pod);
+      yield* traced(sim, "forceDelete", yield* kubectl.forceDelete(user, ns, name));
+      return;
+    }
+    case "setImage": {
+      const [ns, name] = split(step.pod);
+      yield* traced(sim, "setImage", yield* kubectl.setImage(user, ns, name, step.container, step.image));
+      return;
+    }
+    case "setLabels":
+      yield* setLabels(sim, user, step.pod, step.labels);
+      return;
+    default:
+      yield* applyNodeStep(sim, node, step);
+  }
+}
+
+function* applyNodeStep(sim: Sim, node: SimNode, step: Step): Proc<void> {
+  switch (step.kind) {
+    case "staticAdd":
+      writeStatic(node, step.pod, (m) => m);
+      return;
+    case "staticUpdate":
+      writeStatic(node, step.pod, (m) => withImage(m, step.container, step.image));
+      return;
+    case "staticRemove":
+      node.manifestDir!.remove(staticFileName(step.pod));
+      return;
+    case "restartKubelet":
+      yield* node.restartKubelet(step.downtimeMs);
+      return;
+    case "rebootNode":
+      yield* node.rebootNode(step.downtimeMs);
+      return;
+    case "restartRuntime":
+      node.runtime.restartRuntime({ downMs: step.downtimeMs, containersSurvive: true });
+      return;
+    default:
+      applyFault(sim, node, step);
+  }
+}
+
+function applyFault(sim: Sim, node: SimNode, step: Step): void {
+  const now = sim.nowMs;
+  switch (step.kind) {
+    case "partition":
+      node.api.addPartition({ fromMs: now, toMs: now + step.forMs, mode: step.mode === "fail" ? "refuse" : "hang", actors: ["kubelet"] });
+      return;
+    case "watchDelay": {
+      node.api.registry.delayWatches(step.delay.maxMs, "kubelet");
+      sim.schedule(now + step.forMs, () => void node.api.registry.delayWatches(0, "kubelet"));
+      return;
+    }
+    case "watchDrop":
+      // Simplified: the watch connection drops (its events are lost); the reflector notices and re-lists.
+      node.api.registry.dropWatches("kubelet");
+      return;
+    case "watchGone":
+      node.api.registry.expireWatches("kubelet");
+      return;
+    case "killSandbox": {
+      const sb = node.runtime.newestSandboxOf(runtimeKey(node, step.pod));
+      if (sb !== undefined) node.runtime.sandboxDies(sb.id);
+      return;
+    }
+    case "removeContainer": {
+      const c = node.runtime.newestContainerOf(runtimeKey(node, step.pod), step.container);
+      if (c !== undefined) node.runtime.removeContainerBehindKubelet(c.id);
+      return;
+    }
+    case "oomKill": {
+      const c = node.runtime.newestContainerOf(runtimeKey(node, step.pod), step.container);
+      if (c !== undefined) node.runtime.endContainerNow(c.id, 137, "OOMKilled");
+      return;
+    }
+    case "exitContainer": {
+      const c = node.runtime.newestContainerOf(runtimeKey(node, step.pod), step.container);
+      if (c !== undefined) node.runtime.endContainerNow(c.id, step.exitCode);
+      return;
+    }
+    case "evict": {
+      const pod = node.kubelet?.core.podManager.GetPods().find((p) => podKey(p) === runtimeKey(node, step.pod));
+      if (pod !== undefined) node.kubelet!.evict(pod, step.gracePeriodSeconds, step.reason, step.message);
+      else sim.emit("scenario", "StepSkipped", { step: "evict", pod: step.pod, why: "the kubelet does not know the pod" });
+      return;
+    }
+    default:
+      throw new Error(`timeline step ${(step as Step).kind} has no model`);
+  }
+}
+
+function* setLabels(sim: Sim, user: PodsClient, key: string, labels: Record<string, string | null>): Proc<void> {
+  const [ns, name] = split(key);
+  const got = yield* user.getPod(ns, name);
+  if (got.err !== null) return yield* traced(sim, "setLabels", got);
+  const merged: Record<string, string> = { ...(got.value.metadata.labels ?? {}) };
+  for (const [k, v] of Object.entries(labels)) {
+    if (v === null) delete merged[k];
+    else merged[k] = v;
+  }
+  yield* traced(sim, "setLabels", yield* user.updatePod({ ...got.value, metadata: { ...got.value.metadata, labels: merged } }));
+}
+
+function* traced(sim: Sim, what: string, r: { err: { message: string } | null }): Proc<void> {
+  if (r.err !== null) sim.emit("scenario", "StepFailed", { step: what, err: r.err.message });
+}
+
+function writeStatic(node: SimNode, key: string, edit: (m: Pod) => Pod): void {
+  node.manifestDir!.write(staticFileName(key), edit(node.manifestFor(key)));
+}
+
+function withImage(m: Pod, container: string, image: string): Pod {
+  const swap = (cs: Pod["spec"]["containers"] | undefined) => cs?.map((c) => (c.name === container ? { ...c, image } : c));
+  return { ...m, spec: { ...m.spec, containers: swap(m.spec.containers)!, initContainers: swap(m.spec.initContainers) } };
+}
+
+function staticFileName(key: string): string {
+  return `${key.replace("/", "_")}.yaml`;
+}
+
+/** How the runtime names the pod: static pods carry the node name as a suffix. */
+function runtimeKey(node: SimNode, key: string): string {
+  const p = node.scenario.pods.find((x) => x.key === key);
+  if (p?.source !== "file") return key;
+  return `${p.namespace}/${generatePodName(p.name, node.settings.nodeName)}`;
+}
+
+function podKey(p: Pod): string {
+  return `${p.metadata.namespace ?? "default"}/${p.metadata.name}`;
+}
+
+function split(key: string): [string, string] {
+  const i = key.indexOf("/");
+  return [key.slice(0, i), key.slice(i + 1)];
+}

@@ -1,0 +1,65 @@
+// simulate(): one run of a scenario, the library's front door. Builds the kernel and the node,
+// starts the kubelet and the scenario's timeline, checks expectations and invariants online, and
+// returns the verdict with the trace's hash and the replay key.
+import { Sim, MemorySink, type RunResult, type StrategySpec, type TraceRecord, type TraceSink, type Bounds } from "./sim/index.ts";
+import { formatStrategy } from "./sim/strategy/index.ts";
+import type { Scenario } from "./scenario/resolve.ts";
+import { SimNode } from "./node/node.ts";
+import { startTimeline } from "./node/timeline.ts";
+import { Checker, type CheckReport } from "./check/checker.ts";
+
+export interface SimulateOptions {
+  /** Overrides the scenario's seed. */
+  seed?: number;
+  /** Overrides the scenario's strategy. */
+  strategy?: StrategySpec;
+  /** Overrides the scenario's `until`. */
+  untilMs?: number;
+  /** Where the trace goes; in memory when omitted (the result then carries the records). */
+  sinks?: readonly TraceSink[];
+  /** Keep the records in memory even when other sinks are given (default: only without sinks). */
+  keepRecords?: boolean;
+  /** The scenario's file name, for the replay key. */
+  scenarioFile?: string;
+  /** The name of the original strategy when replaying a recorded run. */
+  strategyLabel?: string;
+  bounds?: Partial<Bounds>;
+}
+
+export interface SimulationResult {
+  run: RunResult;
+  checks: CheckReport;
+  /** True when the run ended normally and every expectation held. */
+  ok: boolean;
+  /** The records, when kept in memory. */
+  records: TraceRecord[] | null;
+}
+
+export function simulate(scenario: Scenario, opts: SimulateOptions = {}): SimulationResult {
+  const keep = opts.keepRecords ?? opts.sinks === undefined;
+  const memory = keep ? new MemorySink() : null;
+  const checker = new Checker(scenario);
+  const sinks: TraceSink[] = [checker, ...(opts.sinks ?? []), ...(memory === null ? [] : [memory])];
+  const strategy = opts.strategy ?? scenario.strategy;
+  const sim = new Sim({
+    seed: opts.seed ?? scenario.seed,
+    strategy,
+    sinks,
+    bounds: { untilMs: opts.untilMs ?? scenario.untilMs, ...opts.bounds },
+    runInfo: {
+      scenario: opts.scenarioFile ?? scenario.name,
+      ...(opts.strategyLabel === undefined ? {} : { strategy: opts.strategyLabel }),
+    },
+    beforeEnd: () => checker.finish(sim),
+  });
+  const node = new SimNode(sim, scenario);
+  checker.attach(sim, node);
+  node.startKubelet();
+  startTimeline(sim, node, scenario.timeline);
+  const run = sim.run();
+  const checks = checker.report();
+  const ok = (run.verdict === "until" || run.verdict === "completed" || run.verdict === "quiescent") && checks.failed.length === 0;
+  return { run, checks, ok, records: memory === null ? null : memory.records };
+}
+
+export { formatStrategy };
