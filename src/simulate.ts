@@ -1,6 +1,7 @@
 // simulate(): one run of a scenario, the library's front door. Builds the kernel and the node,
 // starts the kubelet and the scenario's timeline, checks expectations and invariants online, and
-// returns the verdict with the trace's hash and the replay key.
+// returns the verdict with the trace's hash and the replay key. The kubelet boots after the
+// timeline's steps at 0s (see node/timeline.ts).
 import { Sim, MemorySink, type RunResult, type StrategySpec, type TraceRecord, type TraceSink, type Bounds } from "./sim/index.ts";
 import { formatStrategy } from "./sim/strategy/index.ts";
 import type { Scenario } from "./scenario/resolve.ts";
@@ -54,7 +55,6 @@ export function simulate(scenario: Scenario, opts: SimulateOptions = {}): Simula
   });
   const node = new SimNode(sim, scenario);
   checker.attach(sim, node);
-  node.startKubelet();
   startTimeline(sim, node, scenario.timeline);
   const run = sim.run();
   const checks = checker.report();

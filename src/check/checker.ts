@@ -40,8 +40,13 @@ export class Checker implements TraceSink, WorldView {
   private readonly pending: Pending[];
   private sim: Sim | null = null;
   private lastMs = 0;
+  /** Scenario pod key → the name the kubelet and the apiserver use (static pods are node-suffixed). */
+  private readonly apiKeys: Map<string, string>;
 
   constructor(scenario: Scenario, invariantIds?: readonly string[]) {
+    this.apiKeys = new Map(
+      scenario.pods.map((p) => [p.key, p.source === "file" ? `${p.namespace}/${p.name}-${scenario.kubelet.nodeName.toLowerCase()}` : p.key]),
+    );
     this.pending = scenario.expect.map((e, index) => ({ index, e, decided: null }));
     const named = scenario.expect.flatMap((e) => (e.condition.invariant === undefined ? [] : [e.condition.invariant]));
     this.monitors = makeMonitors([...new Set([...named, ...(invariantIds ?? [])])].sort(), scenario);
@@ -54,11 +59,12 @@ export class Checker implements TraceSink, WorldView {
 
   // ---- WorldView ---------------------------------------------------------------------------
 
+  /** A static pod is seen in the apiserver through its mirror pod. */
   pod(key: string): Pod | undefined {
-    return this.pods.get(key);
+    return this.pods.get(this.apiKeys.get(key) ?? key);
   }
   events(podKey: string): readonly RecordedEvent[] {
-    return this.eventsByPod.get(podKey) ?? [];
+    return this.eventsByPod.get(this.apiKeys.get(podKey) ?? podKey) ?? [];
   }
   violated(invariant: string): boolean {
     return this.violatedIds.has(invariant);

@@ -7,6 +7,7 @@ import type { PodStatus } from "./container/runtime.ts";
 import type { GoError, RunningPod } from "./types.ts";
 import type { EventRecorder, PodCacheReader } from "./pod_workers_types.ts";
 import type { PodSyncResult } from "./kuberuntime/sync_result.ts";
+import type { MirrorClient } from "./mirror_client.ts";
 
 /** kubetypes.PodUpdate as the config source delivers it. */
 export interface PodUpdate {
@@ -106,6 +107,8 @@ export interface KubeletDeps {
   recorder: EventRecorder;
   /** The container back-off's GC (flowcontrol.Backoff.GC), run by housekeeping. */
   backOffGC: () => void;
+  /** Creates and replaces the mirror pods of static pods in the apiserver. */
+  mirrorClient: MirrorClient;
   /** The pod container deletor, fed by syncLoop on ContainerDied. */
   containerDeletor: { deleteContainersInPod(filterContainerID: string, podStatus: PodStatus, removeAll: boolean): void };
 }

@@ -22,7 +22,7 @@ export class KubeletSyncer implements PodSyncer {
   }
 
   /** SyncPod: converge a pod towards its spec; returns isTerminal when its phase became terminal. */
-  *SyncPod(_ctx: SyncContext, updateType: SyncPodType, pod: Pod, _mirrorPod: Pod | undefined, podStatus: PodStatus): Proc<[boolean, GoError]> {
+  *SyncPod(_ctx: SyncContext, updateType: SyncPodType, pod: Pod, mirrorPod: Pod | undefined, podStatus: PodStatus): Proc<[boolean, GoError]> {
     const { deps, config } = this.kl;
     this.kl.emit("SyncPod", pod, { updateType });
     const apiPodStatus = deps.statusGenerator.generateAPIPodStatus(pod, podStatus, false);
@@ -39,6 +39,7 @@ export class KubeletSyncer implements PodSyncer {
     }
     const uid = pod.metadata.uid!;
     if (!this.isPodTerminationRequested(uid)) yield* this.setup.ensureCgroups(pod);
+    yield* deps.mirrorClient.tryReconcileMirrorPods(pod, mirrorPod);
     const volErr = yield* this.setup.WaitForAttachAndMount(pod);
     if (volErr !== null) return [false, volErr];
     deps.probeManager.AddPod(pod);

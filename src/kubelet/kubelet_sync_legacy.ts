@@ -46,6 +46,8 @@ export class LegacyKubeletSyncer {
     }
     // Volumes and cgroups are not set up for pods the kubelet already considers terminated.
     if (!this.podIsTerminated(pod)) yield* this.setup.ensureCgroups(pod);
+    // Create (or replace) the mirror pod of a static pod.
+    yield* deps.mirrorClient.tryReconcileMirrorPods(pod, o.mirrorPod);
     if (!this.podIsTerminated(pod)) {
       const volErr = yield* this.setup.WaitForAttachAndMount(pod);
       if (volErr !== null) return volErr;

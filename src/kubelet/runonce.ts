@@ -74,7 +74,10 @@ export class RunOnceKubelet {
       const [status, err] = yield* this.kl.deps.runtime.GetPodStatus(pod.metadata.uid!, pod.metadata.name, pod.metadata.namespace ?? "default");
       if (err !== null || status === null) return new Error(`unable to get status for pod "${pod.metadata.name}": ${err?.message}`);
       if (isPodRunning(pod, status)) return null;
-      const [, syncErr] = yield* this.syncer.SyncPod(new SyncContext(), SyncPodUpdate, pod, undefined, status);
+      // "Creating a mirror pod for static pod": errors are logged and ignored.
+      yield* this.kl.deps.mirrorClient.CreateMirrorPod(pod);
+      const mirrorPod = this.kl.podManager.GetMirrorPodByPod(pod);
+      const [, syncErr] = yield* this.syncer.SyncPod(new SyncContext(), SyncPodUpdate, pod, mirrorPod, status);
       if (syncErr !== null) return new Error(`error syncing pod "${pod.metadata.name}": ${syncErr.message}`);
       if (retry >= runOnceMaxRetries) {
         return new Error(`timeout error: pod "${pod.metadata.name}" containers not running after ${runOnceMaxRetries} retries`);

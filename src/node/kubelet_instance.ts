@@ -27,6 +27,7 @@ import { LegacyKubeletSyncer } from "../kubelet/kubelet_sync_legacy.ts";
 import { KubeletHandlers } from "../kubelet/kubelet_handlers.ts";
 import { LegacyKubeletHandlers } from "../kubelet/kubelet_handlers_legacy.ts";
 import { PodContainerDeletor } from "../kubelet/pod_container_deletor.ts";
+import { MirrorClient } from "../kubelet/mirror_client.ts";
 import { deletionSafety, legacyDeletionSafety } from "../kubelet/kubelet_deletion_safety.ts";
 import { RunOnceKubelet } from "../kubelet/runonce.ts";
 import type { KubeletConfig, KubeletDeps } from "../kubelet/kubelet_deps.ts";
@@ -143,6 +144,7 @@ export class KubeletInstance {
       recorder,
       backOffGC: () => runtime.backOff.GC(),
       containerDeletor: new PodContainerDeletor(sim, runtime),
+      mirrorClient: new MirrorClient(sim, kubeClient, settings.nodeName),
     };
     this.core = new KubeletCore(sim, deps, config, sources);
     podManagerRef.pm = this.core.podManager;
@@ -189,10 +191,13 @@ export class KubeletInstance {
         }, { group: "kubelet" });
       };
     }
-    // Kubelet.Run: the status manager, the prober manager and the PLEG start before syncLoop runs.
-    statusManager.Start();
-    prober.Start();
-    pleg.Start();
+    // Kubelet.Run starts the status manager, the prober manager and the PLEG before syncLoop;
+    // RunOnce starts none of them (runonce.go), so in that mode no status reaches the apiserver.
+    if (!settings.runOnce) {
+      statusManager.Start();
+      prober.Start();
+      pleg.Start();
+    }
   }
 }
 

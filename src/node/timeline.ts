@@ -8,14 +8,25 @@ import { generatePodName } from "../kubelet/config/index.ts";
 import type { Step } from "../scenario/schema/timeline.ts";
 import type { SimNode } from "./node.ts";
 
+/**
+ * Runs the timeline. Steps at 0s describe the node as the kubelet finds it when it starts (pods
+ * already in the apiserver, manifests already in the static pod directory, which `--runonce`
+ * needs), so the kubelet boots once they are applied; later steps happen to a running kubelet.
+ */
 export function startTimeline(sim: Sim, node: SimNode, steps: readonly Step[]): void {
   const user = node.api.client("user");
   sim.go("scenario/timeline", function* () {
+    let booted = false;
     for (const step of steps) {
+      if (!booted && step.atMs > 0) {
+        node.startKubelet();
+        booted = true;
+      }
       if (step.atMs > sim.nowMs) yield* sleep(step.atMs - sim.nowMs, "timeline");
       sim.emit("scenario", "Step", { step: step.kind, ...describe(step) });
       yield* applyStep(sim, node, user, step);
     }
+    if (!booted) node.startKubelet();
   });
 }
 
