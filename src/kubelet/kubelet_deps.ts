@@ -53,7 +53,8 @@ export interface StatusManager {
 /** kubecontainer.Runtime as the kubelet calls it: (value, err) pairs as in Go. */
 export interface ContainerRuntime {
   SyncPod(pod: Pod, podStatus: PodStatus): Proc<PodSyncResult>;
-  KillPod(pod: Pod, runningPod: RunningPod, gracePeriodOverride: number | undefined): Proc<GoError>;
+  /** pod is null for an orphan: the runtime manager restores grace and hooks from container labels. */
+  KillPod(pod: Pod | null, runningPod: RunningPod, gracePeriodOverride: number | undefined): Proc<GoError>;
   GetPodStatus(uid: string, name: string, namespace: string): Proc<[PodStatus | null, GoError]>;
   /** GetPods(all=false): the pods with running containers or ready sandboxes. */
   GetPods(all: boolean): Proc<[RunningPod[], GoError]>;

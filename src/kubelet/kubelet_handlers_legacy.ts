@@ -152,7 +152,8 @@ export class LegacyKubeletHandlers implements SyncHandler {
       spec: { containers: [{ name: "orphan" }] },
     };
     this.kl.emit("PodKillerKill", apiPod);
-    const err = yield* this.syncer.killPod(apiPod, pair.RunningPod, undefined, undefined);
+    // An orphan has no API pod: the runtime manager restores grace and hooks from labels.
+    const err = yield* this.syncer.killPod(pair.APIPod ?? null, pair.RunningPod, undefined, undefined);
     if (err !== null) this.kl.emit("PodKillerFailed", apiPod, { err: err.message });
     this.podsBeingKilled.delete(pair.RunningPod.id);
   }
@@ -180,7 +181,20 @@ export class LegacyKubeletHandlers implements SyncHandler {
       if (!desired.has(rp.id)) yield* send(this.podKillingCh, { APIPod: undefined, RunningPod: rp });
     }
     this.kl.deps.statusManager.RemoveOrphanedStatuses(new Set(allPods.map((p) => p.metadata.uid!)));
+    yield* this.cleanupOrphanedPodCgroups(desired);
     this.kl.deps.backOffGC();
     return null;
+  }
+
+  /**
+   * cleanupOrphanedPodCgroups (v1.21): the cgroup of a pod that is not active goes once its
+   * volumes are unmounted. Upstream destroys it in a goroutine; here inline (one timed step).
+   */
+  private *cleanupOrphanedPodCgroups(activePods: ReadonlySet<string>): Proc<void> {
+    const setup = this.syncer.setup;
+    for (const uid of setup.cgroupPods()) {
+      if (activePods.has(uid) || setup.volumesExist(uid)) continue;
+      yield* setup.destroyCgroupOf(uid);
+    }
   }
 }

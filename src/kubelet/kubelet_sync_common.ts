@@ -45,14 +45,36 @@ export class PodSetup {
 
   /** volumeManager.WaitForUnmount */
   *WaitForUnmount(pod: Pod): Proc<void> {
-    if (!this.mounted.delete(pod.metadata.uid!)) return;
-    yield* call(this.kl.config.volumeSetupMs, "WaitForUnmount");
-    this.kl.emit("VolumesUnmounted", pod);
+    yield* this.unmount(pod.metadata.uid!, pod);
+  }
+
+  /** The reconciler unmounts a pod's volumes (the pod object may already be gone). */
+  *unmount(uid: string, pod: Pod | undefined): Proc<void> {
+    if (!this.mounted.delete(uid)) return;
+    yield* call(this.kl.config.volumeSetupMs, "UnmountVolumes");
+    this.kl.emit("VolumesUnmounted", pod, pod === undefined ? { uid } : undefined);
+  }
+
+  /** The UIDs of pods with mounted volumes, sorted (the volume manager's desired state). */
+  mountedPods(): string[] {
+    return [...this.mounted].sort();
   }
 
   /** podVolumesExist, read by the deletion-safety check. */
   volumesExist(uid: string): boolean {
     return this.mounted.has(uid);
+  }
+
+  /** The UIDs of pods with a cgroup, sorted (what GetAllPodsFromCgroups finds). */
+  cgroupPods(): string[] {
+    return [...this.cgroups].sort();
+  }
+
+  /** pcm.Destroy for a pod known only by UID (an orphaned cgroup). */
+  *destroyCgroupOf(uid: string): Proc<void> {
+    if (!this.cgroups.delete(uid)) return;
+    yield* call(this.kl.config.cgroupSetupMs, "Destroy(pod cgroup)");
+    this.kl.sim.emit("kubelet", "PodCgroupRemoved", { uid });
   }
 
   /** pcm.Exists(pod), read by the deletion-safety check. */

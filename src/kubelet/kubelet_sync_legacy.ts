@@ -60,7 +60,7 @@ export class LegacyKubeletSyncer {
   }
 
   /** killPod: KillPod on the runtime, from a running pod or else from the status. */
-  *killPod(pod: Pod, runningPod: RunningPod | undefined, status: PodStatus | undefined, gracePeriodOverride: number | undefined): Proc<GoError> {
+  *killPod(pod: Pod | null, runningPod: RunningPod | undefined, status: PodStatus | undefined, gracePeriodOverride: number | undefined): Proc<GoError> {
     let p: RunningPod;
     if (runningPod !== undefined) p = runningPod;
     else if (status !== undefined) p = ConvertPodStatusToRunningPod(status);

@@ -28,6 +28,7 @@ import { KubeletHandlers } from "../kubelet/kubelet_handlers.ts";
 import { LegacyKubeletHandlers } from "../kubelet/kubelet_handlers_legacy.ts";
 import { PodContainerDeletor } from "../kubelet/pod_container_deletor.ts";
 import { MirrorClient } from "../kubelet/mirror_client.ts";
+import { LegacyVolumePopulator } from "../kubelet/volumemanager/populator_legacy.ts";
 import { deletionSafety, legacyDeletionSafety } from "../kubelet/kubelet_deletion_safety.ts";
 import { RunOnceKubelet } from "../kubelet/runonce.ts";
 import type { KubeletConfig, KubeletDeps } from "../kubelet/kubelet_deps.ts";
@@ -169,6 +170,7 @@ export class KubeletInstance {
         settings.syncFrequencyMs, settings.backOffPeriodMs, cache);
       const handlers = new LegacyKubeletHandlers(this.core, workers, syncer);
       handlers.Start();
+      new LegacyVolumePopulator(this.core, syncer).Start();
       new Kubelet(this.core, handlers).Run();
       this.evict = (pod, grace, reason, message) => {
         sim.go(`kubelet/evict/${pod.metadata.name}`, function* () {

@@ -29,7 +29,7 @@ export class KubeletRuntime implements ContainerRuntime {
     return yield* this.manager.SyncPod(pod, podStatus, [], this.backOff);
   }
 
-  *KillPod(pod: Pod, runningPod: RunningPod, gracePeriodOverride: number | undefined): Proc<GoError> {
+  *KillPod(pod: Pod | null, runningPod: RunningPod, gracePeriodOverride: number | undefined): Proc<GoError> {
     const err = yield* this.manager.KillPod(pod, runningPod, gracePeriodOverride ?? null);
     return err === null ? null : new Error(err);
   }

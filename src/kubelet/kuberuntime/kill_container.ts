@@ -48,6 +48,8 @@ export interface KillGrace {
   runPreStop: boolean;
   /** executePreStopHook waits at most the whole grace period for the hook. */
   preStopTimeoutMs: number;
+  /** What is left after the hook, before the minimum: the termination ordering waits at most this long, and only if it is > 0. */
+  graceAfterPreStopSeconds: number;
   /** What StopContainer gets: the rest after the hook and ordering, at least 2 s. */
   stopGracePeriodSeconds: number;
 }
@@ -61,6 +63,7 @@ export function killContainerGrace(inputs: KillGraceInputs): KillGrace {
   // Run the pre-stop lifecycle hook if applicable and if there is enough time to run it.
   const runPreStop = containerSpec.lifecycle?.preStop != null && gracePeriod > 0;
   if (runPreStop) gracePeriod -= Math.trunc((inputs.preStopElapsedMs ?? 0) / 1000);
+  const graceAfterPreStopSeconds = gracePeriod;
   // If termination ordering applies, wait for this container's turn if there is time remaining;
   // the time waited is truncated downward to whole seconds.
   if (inputs.orderingWaitMs !== undefined && gracePeriod > 0) gracePeriod -= Math.trunc(inputs.orderingWaitMs / 1000);
@@ -70,6 +73,7 @@ export function killContainerGrace(inputs: KillGraceInputs): KillGrace {
     gracePeriodSeconds: initial,
     runPreStop,
     preStopTimeoutMs: Math.max(initial, 0) * 1000,
+    graceAfterPreStopSeconds,
     stopGracePeriodSeconds: gracePeriod,
   };
 }

@@ -2,10 +2,10 @@
 // restoreSpecsFromContainerLabels, killContainersWithSyncResult, pruneInitContainersBeforeStart,
 // purgeInitContainers, removeContainer), v1.29 line, as processes.
 //
-// The grace arithmetic is kill_container.ts's pure killContainerGrace; this file does the waiting.
-// Simplified: the sidecar termination ordering (terminationOrdering, SidecarContainers) is not
-// modelled: every container of a killed pod is stopped at once, as before v1.29. Container log
-// files do not exist, so removeContainer is the CRI RemoveContainer alone.
+// The grace arithmetic is kill_container.ts's pure killContainerGrace; this file does the waiting,
+// including the sidecar termination ordering (kuberuntime_termination_order.ts) when the
+// SidecarContainers gate is on, as v1.29 does. Container log files do not exist, so
+// removeContainer is the CRI RemoveContainer alone.
 import { recvCase, select, wait, type Proc } from "../../sim/index.ts";
 import type { Container, Pod } from "../../k8s/pod.ts";
 import { CriError, isNotFound } from "../../cri/errors.ts";
@@ -15,6 +15,7 @@ import { FailedPreStopHook, KillingContainer, containerFieldPath } from "./event
 import { killContainerGrace, killContainerMessage } from "./kill_container.ts";
 import { getContainerInfoFromAnnotations, getContainerInfoFromLabels } from "./labels.ts";
 import { trace, type ManagerContext } from "./manager_context.ts";
+import { newTerminationOrdering, type TerminationOrdering } from "./kuberuntime_termination_order.ts";
 import { reasonUnknown, type ContainerKillReason } from "./pod_actions.ts";
 import type { RuntimePod } from "./running_pod.ts";
 import { ErrKillContainer, NewSyncResult, type SyncResult } from "./sync_result.ts";
@@ -67,8 +68,10 @@ export function* restoreSpecsFromContainerLabels(m: ManagerContext, containerID:
 
 /**
  * killContainer kills a container through the following steps: the Killing event, the pre-stop
- * hook (if applicable, consuming grace), then StopContainer with what is left, at least 2 s.
- * Returns the error text, or null. A StopContainer that fails leaves the container running.
+ * hook (if applicable, consuming grace), the wait for its turn when a termination ordering
+ * applies (consuming grace too), then StopContainer with what is left, at least 2 s.
+ * Returns the error text, or null. A StopContainer that fails leaves the container running, and
+ * its turn never comes: the containers waiting on it wait out their grace, as upstream.
  */
 export function* killContainer(
   m: ManagerContext,
@@ -78,6 +81,7 @@ export function* killContainer(
   messageIn: string,
   reason: ContainerKillReason,
   gracePeriodOverride: number | null,
+  ordering: TerminationOrdering | null = null,
 ): Proc<string | null> {
   let pod = podIn;
   let containerSpec: Container | undefined;
@@ -98,7 +102,15 @@ export function* killContainer(
   const before = killContainerGrace({ pod, containerSpec, reason, gracePeriodOverride });
   let preStopElapsedMs = 0;
   if (before.runPreStop) preStopElapsedMs = yield* executePreStopHook(m, pod, containerID, containerSpec, before.gracePeriodSeconds);
-  const { stopGracePeriodSeconds } = killContainerGrace({ pod, containerSpec, reason, gracePeriodOverride, preStopElapsedMs });
+  const afterPreStop = killContainerGrace({ pod, containerSpec, reason, gracePeriodOverride, preStopElapsedMs });
+  // If we care about termination ordering, wait for this container's turn to exit if there is time
+  // remaining; grace is only in seconds, so the time waited gets truncated downward.
+  let orderingWaitMs: number | undefined;
+  if (ordering !== null && afterPreStop.graceAfterPreStopSeconds > 0) {
+    const waitedSeconds = yield* ordering.waitForTurn(containerName, afterPreStop.graceAfterPreStopSeconds);
+    orderingWaitMs = Math.round(waitedSeconds * 1000);
+  }
+  const { stopGracePeriodSeconds } = killContainerGrace({ pod, containerSpec, reason, gracePeriodOverride, preStopElapsedMs, ...(orderingWaitMs === undefined ? {} : { orderingWaitMs }) });
   const err = yield* m.runtimeService.StopContainer(containerID.id, stopGracePeriodSeconds);
   const failed = err instanceof CriError && !isNotFound(err) ? err.message : null;
   trace(m, "KillContainer", pod, {
@@ -106,24 +118,44 @@ export function* killContainer(
     id: containerID.id,
     reason,
     gracePeriodSeconds: stopGracePeriodSeconds,
+    ...(orderingWaitMs === undefined || orderingWaitMs === 0 ? {} : { orderingWaitMs }),
     sinceMs: startMs,
     ...(failed === null ? {} : { error: failed }),
   });
-  return failed;
+  if (failed !== null) return failed;
+  ordering?.containerTerminated(containerName);
+  return null;
 }
 
-/** killContainersWithSyncResult kills all pod's containers, one goroutine each, and collects their results in completion order. */
-export function* killContainersWithSyncResult(m: ManagerContext, pod: Pod | null, runningPod: RuntimePod, gracePeriodOverride: number | null): Proc<SyncResult[]> {
+/**
+ * killContainersWithSyncResult kills all pod's containers, one goroutine each, and collects their
+ * results in completion order. With the SidecarContainers gate on (v1.29), a termination ordering
+ * over the running containers makes each sidecar wait for the regular containers and later sidecars.
+ */
+export function* killContainersWithSyncResult(
+  m: ManagerContext,
+  pod: Pod | null,
+  runningPod: RuntimePod,
+  gracePeriodOverride: number | null,
+  sidecarContainers = false,
+): Proc<SyncResult[]> {
   const n = runningPod.containers.length;
   const containerResults = m.sim.chan<SyncResult>(`containerResults ${runningPod.name}`, Math.max(n, 1));
   const wg = m.sim.waitGroup(`killContainers ${runningPod.name}`);
   wg.add(n);
+  // We only care about container termination ordering if the sidecars feature is enabled. From
+  // 1.22 upstream never gets here with a nil pod (an orphaned runtime pod comes as ToAPIPod());
+  // the model's callers may pass null, and then there is no spec to order by.
+  let termOrdering: TerminationOrdering | null = null;
+  if (sidecarContainers && pod !== null) {
+    termOrdering = newTerminationOrdering(m.sim, pod, runningPod.containers.map((c) => c.name));
+  }
   for (const container of runningPod.containers) {
     m.sim.go(
       `killContainer/${runningPod.name}/${container.name}`,
       function* () {
         const killContainerResult = NewSyncResult("KillContainer", container.name);
-        const err = yield* killContainer(m, pod, container.id, container.name, "", reasonUnknown, gracePeriodOverride);
+        const err = yield* killContainer(m, pod, container.id, container.name, "", reasonUnknown, gracePeriodOverride, termOrdering);
         if (err !== null) killContainerResult.Fail(ErrKillContainer, err);
         containerResults.trySend(killContainerResult);
         wg.done();

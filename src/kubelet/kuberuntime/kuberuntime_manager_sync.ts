@@ -236,7 +236,7 @@ export class KubeGenericRuntimeManager {
     const m = this.m;
     const result = new PodSyncResult();
     const startMs = m.sim.nowMs;
-    result.AddSyncResult(...(yield* killContainersWithSyncResult(m, pod, runningPod, gracePeriodOverride)));
+    result.AddSyncResult(...(yield* killContainersWithSyncResult(m, pod, runningPod, gracePeriodOverride, this.features.SidecarContainers)));
     // Stop sandbox; the sandbox will be removed in GarbageCollect.
     const killSandboxResult = NewSyncResult("KillPodSandbox", runningPod.id);
     result.AddSyncResult(killSandboxResult);

@@ -18,6 +18,14 @@ export interface ProberEra {
   stopOnPodDeletion: boolean;
   /** ≥1.32 ≈ (#121206): a startup worker also holds (stops probing) after reaching Success. */
   startupHoldsOnSuccess: boolean;
+  /**
+   * ≥1.28 (KEP-753, #116429): restartable init containers (sidecars) get probe workers (AddPod,
+   * RemovePod), and UpdatePodStatus takes the pod and sets Started (and, for sidecars, Ready) on
+   * the init container statuses.
+   */
+  restartableInitContainers: boolean;
+  /** ≥1.33 ≈ (#125901): a probe error's Unhealthy event says the state it resulted in ("... errored and resulted in unknown state: ..."). */
+  probeErrorEventNamesResult: boolean;
 }
 
 export function proberEra(minor: number): ProberEra {
@@ -28,5 +36,7 @@ export function proberEra(minor: number): ProberEra {
     jitterOnlyAfterKubeletStart: minor >= 21,
     stopOnPodDeletion: minor >= 21,
     startupHoldsOnSuccess: minor >= 32,
+    restartableInitContainers: minor >= 28,
+    probeErrorEventNamesResult: minor >= 33,
   };
 }

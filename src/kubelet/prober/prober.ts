@@ -2,20 +2,27 @@
 //
 // Upstream, runProbe dispatches on the handler: exec goes through the CRI (ExecSync), HTTP, TCP
 // and gRPC dial the pod. Here a ProbeRunner does the dispatch and answers after some virtual time:
-// success, failure, timeout (no answer within timeoutSeconds) or error (the probe could not run:
-// container gone, CRI error). criProbeRunner adapts the simulated runtime. Simplified: probe
-// events ("Liveness probe failed: ...") are trace records here, not EventRecorder events, and
-// probe-level terminationGracePeriodSeconds is not read.
+// success, warning (a success with something to say, as an HTTP redirect to another host),
+// failure, timeout (no answer within timeoutSeconds) or error (the probe could not run: container
+// gone, CRI error). criProbeRunner adapts the simulated runtime. A failed or errored probe records
+// an Unhealthy event through recordContainerEvent, a warning a ProbeWarning event, as upstream.
+// Simplified: probe-level terminationGracePeriodSeconds is not read.
 import type { Container, Pod, PodStatus, Probe } from "../../k8s/pod.ts";
 import type { Proc, Sim } from "../../sim/index.ts";
 import { ParseContainerID } from "../container/runtime.ts";
 import type { ProbeOutcome, ProbeType } from "./worker_core.ts";
 import type { ContainerNetwork, RuntimeService } from "../../cri/services.ts";
 import { CriError } from "../../cri/errors.ts";
+import { containerFieldPath, type EventRecorder, type EventType } from "../kuberuntime/events.ts";
+import { proberEra, type ProberEra } from "./era.ts";
+
+/** pkg/kubelet/events: the prober's event reasons. */
+export const ContainerUnhealthy = "Unhealthy";
+export const ContainerProbeWarning = "ProbeWarning";
 
 /** The probe's answer as the runner reports it; "error" means no result at all (probe.Unknown with an error). */
 export interface ProbeRunResult {
-  answer: "success" | "failure" | "timeout" | "error";
+  answer: "success" | "warning" | "failure" | "timeout" | "error";
   output: string;
 }
 
@@ -40,11 +47,30 @@ export interface ProbeRunner {
 /** maxProbeRetries: attempts made while the probe errors (not while it fails). */
 export const maxProbeRetries = 3;
 
+export interface ProberOptions {
+  /** The kubelet's event recorder; without one no probe events are recorded. */
+  recorder?: EventRecorder | null;
+  /** Which release's event texts (defaults to the newest). */
+  era?: ProberEra;
+}
+
 export class Prober {
+  private readonly recorder: EventRecorder | null;
+  private readonly era: ProberEra;
+
   constructor(
     private readonly sim: Sim,
     private readonly runner: ProbeRunner,
-  ) {}
+    opts: ProberOptions = {},
+  ) {
+    this.recorder = opts.recorder ?? null;
+    this.era = opts.era ?? proberEra(33);
+  }
+
+  /** recordContainerEvent should be used by the prober for all container related events. */
+  recordContainerEvent(pod: Pod, container: Container, eventType: EventType, reason: string, message: string): void {
+    this.recorder?.Eventf(pod, eventType, reason, message, containerFieldPath(pod, container));
+  }
 
   /** probe: the result of one probe of the container, or "error" when it could not be determined. */
   *probe(probeType: ProbeType, pod: Pod, status: PodStatus, container: Container, containerID: string): Proc<ProbeOutcome> {
@@ -56,9 +82,29 @@ export class Prober {
     const req: ProbeRequest = { probeType, pod, podStatus: status, container, containerID, probe: spec, timeoutMs: (spec.timeoutSeconds ?? 1) * 1000 };
     const r = yield* this.runProbeWithRetries(req, maxProbeRetries);
     // Timeouts count as failures: exec timeouts since ExecProbeTimeout (1.20), network ones always.
-    const outcome: ProbeOutcome = r.answer === "error" ? "error" : r.answer === "success" ? "Success" : "Failure";
+    const outcome: ProbeOutcome = r.answer === "error" ? "error" : r.answer === "success" || r.answer === "warning" ? "Success" : "Failure";
     this.sim.emit("prober", "ProbeResult", { ...fields, result: outcome, answer: r.answer, output: r.output });
+    this.recordProbeEvent(probeType, pod, container, r);
     return outcome;
+  }
+
+  /**
+   * The events probe() records for an answer: Unhealthy for an error or a failure, ProbeWarning
+   * for a warning, none for a success. From ≈1.33 (#125901) an error's text names the state it
+   * resulted in (probe.Unknown prints "unknown").
+   */
+  private recordProbeEvent(probeType: ProbeType, pod: Pod, container: Container, r: ProbeRunResult): void {
+    const t = probeTypeString(probeType);
+    if (r.answer === "error") {
+      const message = this.era.probeErrorEventNamesResult
+        ? `${t} probe errored and resulted in unknown state: ${r.output}`
+        : `${t} probe errored: ${r.output}`;
+      this.recordContainerEvent(pod, container, "Warning", ContainerUnhealthy, message);
+    } else if (r.answer === "failure" || r.answer === "timeout") {
+      this.recordContainerEvent(pod, container, "Warning", ContainerUnhealthy, `${t} probe failed: ${r.output}`);
+    } else if (r.answer === "warning") {
+      this.recordContainerEvent(pod, container, "Warning", ContainerProbeWarning, `${t} probe warning: ${r.output}`);
+    }
   }
 
   /** runProbeWithRetries: retries only while the probe errors; a failure is an answer. */
@@ -78,6 +124,13 @@ export class Prober {
     }
     return yield* this.runner.runProbe(req);
   }
+}
+
+/** probeType.String(): "Liveness", "Readiness", "Startup". */
+export function probeTypeString(probeType: ProbeType): string {
+  if (probeType === "liveness") return "Liveness";
+  if (probeType === "readiness") return "Readiness";
+  return "Startup";
 }
 
 /** The container's probe of this type. */

@@ -1,0 +1,39 @@
+// Invariant container-start-after-pod-deleted: no container of a pod is created or started after
+// the pod's object was removed from the apiserver (the status manager's final delete). Source:
+// race R02 (PR #102344): before 1.22, cleanup loops took "not started yet" for "terminated",
+// let the pod be deleted, and the in-flight sync then started its containers.
+import type { TraceRecord } from "../../sim/index.ts";
+import { callStartMs, isOkCall, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
+
+const ID = "container-start-after-pod-deleted";
+
+class Monitor implements InvariantMonitor {
+  readonly id = ID;
+  /** Pod key → when its object left the apiserver, and its UID. */
+  private readonly deleted = new Map<string, { atMs: number; uid: unknown }>();
+
+  observe(rec: TraceRecord): Violation | null {
+    if (typeof rec.pod !== "string") return null;
+    if (rec.component === "apiserver" && rec.kind === "PodView") {
+      if (rec.deleted === true) this.deleted.set(rec.pod, { atMs: rec.t, uid: rec.uid });
+      else if (this.deleted.get(rec.pod)?.uid !== rec.uid) this.deleted.delete(rec.pod); // a new pod, same name
+      return null;
+    }
+    if (!(isOkCall(rec, "CreateContainer") || isOkCall(rec, "StartContainer"))) return null;
+    const d = this.deleted.get(rec.pod);
+    if (d === undefined || callStartMs(rec) <= d.atMs) return null;
+    return {
+      invariant: ID,
+      t: rec.t,
+      pod: rec.pod,
+      message: `${rec.kind} of container ${String(rec.container)} began at ${callStartMs(rec)}ms, after the pod was deleted from the apiserver at ${d.atMs}ms`,
+    };
+  }
+}
+
+export const containerStartAfterPodDeleted: InvariantInfo = {
+  id: ID,
+  statement: "No container of a pod is created or started after the pod was deleted from the apiserver.",
+  source: "race R02 (kubernetes PR #102344, v1.22: \"Keep pod worker running until pod is truly complete\")",
+  make: () => new Monitor(),
+};
