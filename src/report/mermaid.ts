@@ -61,7 +61,9 @@ function apiserverStep(rec: TraceRecord, ctx: Context): Step | undefined {
   if (actor === undefined || actor === "kubelet") return undefined;
   const verb: Readonly<Record<string, string>> = { Create: "POST", Update: "PUT", Delete: "DELETE", PatchStatus: "PATCH status" };
   if (verb[rec.kind] === undefined) return undefined;
-  const grace = rec["gracePeriodSeconds"] === undefined ? "" : ` grace ${fieldText(rec["gracePeriodSeconds"])}s`;
+  const g = rec["gracePeriodSeconds"];
+  // No explicit grace (null): the pod's own terminationGracePeriodSeconds applies; print nothing.
+  const grace = g === undefined || g === null ? "" : ` grace ${fieldText(g)}s`;
   const who = actor === "user" ? "" : ` (${actor})`;
   return { from: "user", to: "apiserver", arrow: failed(rec) ? "-x" : "->>", text: `${verb[rec.kind]} ${pod}${grace}${who}${outcome(rec)}` };
 }
