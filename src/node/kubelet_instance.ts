@@ -118,7 +118,7 @@ export class KubeletInstance {
     const statusManager = this.statusManager;
     const prober = new ProberManager(sim, {
       statusManager, livenessManager: liveness, readinessManager: readiness, startupManager: startup,
-      runner: criProbeRunner(o.runtime, o.runtime), minor,
+      runner: criProbeRunner(o.runtime, o.runtime), recorder, minor,
     });
     const era = kubeletPodsEra(minor);
     const deps: KubeletDeps = {
@@ -132,7 +132,7 @@ export class KubeletInstance {
           generateAPIPodStatus(pod, podStatus, podIsTerminal, {
             era, reasonCache,
             statusManagerPodStatus: (uid) => statusManager.GetPodStatus(uid),
-            probeManagerUpdatePodStatus: (p, s) => prober.UpdatePodStatus(p.metadata.uid!, s),
+            probeManagerUpdatePodStatus: (p, s) => prober.UpdatePodStatus(p, s),
             sidecarContainers: settings.featureGates.SidecarContainers,
             readyToStartContainersCondition: settings.featureGates.PodReadyToStartContainersCondition,
           }),

@@ -19,9 +19,9 @@ export interface ProberEra {
   /** ≥1.32 ≈ (#121206): a startup worker also holds (stops probing) after reaching Success. */
   startupHoldsOnSuccess: boolean;
   /**
-   * ≥1.28 (KEP-753, #116429): restartable init containers (sidecars) get probe workers (AddPod,
-   * RemovePod), and UpdatePodStatus takes the pod and sets Started (and, for sidecars, Ready) on
-   * the init container statuses.
+   * ≥1.28 (KEP-753 alpha, #116429 and #119168): restartable init containers (sidecars) get probe
+   * workers (AddPod, RemovePod), and UpdatePodStatus takes the pod and sets Started (and, for
+   * sidecars, Ready) on the init container statuses.
    */
   restartableInitContainers: boolean;
   /** ≥1.33 ≈ (#125901): a probe error's Unhealthy event says the state it resulted in ("... errored and resulted in unknown state: ..."). */

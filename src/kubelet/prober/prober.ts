@@ -9,6 +9,7 @@
 // Simplified: probe-level terminationGracePeriodSeconds is not read.
 import type { Container, Pod, PodStatus, Probe } from "../../k8s/pod.ts";
 import type { Proc, Sim } from "../../sim/index.ts";
+import { formatPod } from "../container/helpers.ts";
 import { ParseContainerID } from "../container/runtime.ts";
 import type { ProbeOutcome, ProbeType } from "./worker_core.ts";
 import type { ContainerNetwork, RuntimeService } from "../../cri/services.ts";
@@ -120,7 +121,7 @@ export class Prober {
   private *runProbe(req: ProbeRequest): Proc<ProbeRunResult> {
     const p = req.probe;
     if (p.exec === undefined && p.httpGet === undefined && p.tcpSocket === undefined && p.grpc === undefined) {
-      return { answer: "error", output: `missing probe handler for ${req.pod.metadata.name}:${req.container.name}` };
+      return { answer: "error", output: `missing probe handler for ${formatPod(req.pod)}:${req.container.name}` };
     }
     return yield* this.runner.runProbe(req);
   }

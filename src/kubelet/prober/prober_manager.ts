@@ -1,10 +1,13 @@
 // Models pkg/kubelet/prober/prober_manager.go (manager: AddPod, StopLivenessAndStartup, RemovePod, CleanupPods, UpdatePodStatus).
 //
-// The workers map is keyed by probeKey (pod UID, container name, probe type). Simplified:
-// workerLock is not modelled, since no method yields while holding it; only regular containers
-// get workers (the sidecar era's restartable init containers are not probed here).
-import type { Pod, PodStatus } from "../../k8s/pod.ts";
+// The workers map is keyed by probeKey (pod UID, container name, probe type). From 1.28 the
+// restartable init containers (sidecars) are probed too, after the regular containers, as
+// getRestartableInitContainers appends them. Simplified: workerLock is not modelled, since no
+// method yields while holding it.
+import type { Container, ContainerStatus, Pod, PodStatus } from "../../k8s/pod.ts";
+import { isRestartableInitContainer } from "../../k8s/podutil.ts";
 import { recv, type Proc, type Sim } from "../../sim/index.ts";
+import type { EventRecorder } from "../kuberuntime/events.ts";
 import { proberEra, type ProberEra } from "./era.ts";
 import { Prober, type ProbeRunner } from "./prober.ts";
 import { Worker, type WorkerHost } from "./worker.ts";
@@ -26,6 +29,8 @@ export interface ProberManagerOptions {
   readinessManager: ResultsManager;
   startupManager: ResultsManager;
   runner: ProbeRunner;
+  /** The kubelet's event recorder, for the prober's Unhealthy and ProbeWarning events (none without one). */
+  recorder?: EventRecorder;
   /** The kubelet's minor version (19..33). */
   minor: number;
   /** Process group of the workers (killed together on a kubelet restart). */
@@ -54,7 +59,7 @@ export class ProberManager implements WorkerHost {
     opts: ProberManagerOptions,
   ) {
     this.era = proberEra(opts.minor);
-    this.prober = new Prober(sim, opts.runner);
+    this.prober = new Prober(sim, opts.runner, { recorder: opts.recorder ?? null, era: this.era });
     this.startMs = sim.nowMs;
     this.group = opts.group ?? "kubelet";
     this.statusManager = opts.statusManager;
@@ -81,10 +86,10 @@ export class ProberManager implements WorkerHost {
     this.sim.go("prober/updateStartup", forward(this.startupManager, (u, c, ok) => sm.SetContainerStartup(u, c, ok)), { group: this.group, daemon: true });
   }
 
-  /** AddPod creates and starts a worker for every probe of every container, in upstream order. */
+  /** AddPod creates and starts a worker for every probe of every container (and sidecar, from 1.28), in upstream order. */
   AddPod(pod: Pod): void {
     const uid = pod.metadata.uid ?? "";
-    for (const c of pod.spec.containers) {
+    for (const c of this.probedContainers(pod)) {
       const wanted: [ProbeType, unknown][] = [["startup", c.startupProbe], ["readiness", c.readinessProbe], ["liveness", c.livenessProbe]];
       for (const [probeType, spec] of wanted) {
         if (spec === undefined) continue;
@@ -102,14 +107,18 @@ export class ProberManager implements WorkerHost {
     }
   }
 
-  /** StopLivenessAndStartup stops the liveness and startup workers of the pod (termination). */
+  /**
+   * StopLivenessAndStartup stops the liveness and startup workers of the pod's regular containers
+   * (termination). As in the v1.29 text, a sidecar's workers keep running until RemovePod (the
+   * newest upstream text stops the sidecars' too; not modelled).
+   */
   StopLivenessAndStartup(pod: Pod): void {
-    this.stopWorkers(pod, ["liveness", "startup"]);
+    this.stopWorkers(pod, pod.spec.containers, ["liveness", "startup"]);
   }
 
-  /** RemovePod stops every worker of the pod; each cleans up and unregisters itself. */
+  /** RemovePod stops every worker of the pod's containers (and sidecars, from 1.28); each cleans up and unregisters itself. */
   RemovePod(pod: Pod): void {
-    this.stopWorkers(pod, ["readiness", "liveness", "startup"]);
+    this.stopWorkers(pod, this.probedContainers(pod), ["readiness", "liveness", "startup"]);
   }
 
   /**
@@ -123,27 +132,62 @@ export class ProberManager implements WorkerHost {
     }
   }
 
-  /** UpdatePodStatus sets Started and Ready of each container status in place, from cached results and workers. */
-  UpdatePodStatus(podUID: string, podStatus: PodStatus): void {
+  /**
+   * UpdatePodStatus sets Started and Ready of each container status in place, from cached results
+   * and workers. From 1.28 upstream takes the pod: init container statuses get Started too, and a
+   * sidecar's Ready is computed as a regular container's. A caller that passes only the pod UID
+   * (the ≤1.27 signature) gets the ≤1.27 treatment of init containers, as there is no spec to tell
+   * sidecars apart.
+   */
+  UpdatePodStatus(podOrUID: Pod | string, podStatus: PodStatus): void {
+    const pod = typeof podOrUID === "string" ? null : podOrUID;
+    const podUID = typeof podOrUID === "string" ? podOrUID : (podOrUID.metadata.uid ?? "");
     for (const c of podStatus.containerStatuses ?? []) {
-      const running = c.state?.running !== undefined;
-      const id = c.containerID ?? "";
-      let started: boolean;
-      if (!running) started = false;
-      else {
-        const r = this.startupManager.Get(id);
-        // No result: started unless a startup probe has yet to run.
-        started = r !== undefined ? r === "Success" : this.getWorker(podUID, c.name, "startup") === undefined;
-      }
+      const started = this.isContainerStarted(podUID, c);
       c.started = started;
       // Before 1.21 readiness did not wait for started.
       if (this.era.resultsToSyncLoop && !started) continue;
-      c.ready = running && this.readyOf(podUID, c.name, id);
+      c.ready = c.state?.running !== undefined && this.readyOf(podUID, c.name, c.containerID ?? "");
     }
-    // Init containers are ready if they have exited with success.
-    for (const c of podStatus.initContainerStatuses ?? []) {
-      c.ready = c.state?.terminated !== undefined && c.state.terminated.exitCode === 0;
+    if (pod === null || !this.era.restartableInitContainers) {
+      // Init containers are ready if they have exited with success.
+      for (const c of podStatus.initContainerStatuses ?? []) {
+        c.ready = c.state?.terminated !== undefined && c.state.terminated.exitCode === 0;
+      }
+      return;
     }
+    this.updateInitContainerStatuses(pod, podUID, podStatus.initContainerStatuses ?? []);
+  }
+
+  /** isContainerStarted: running, and its startup probe succeeded or it has none (no worker left). */
+  private isContainerStarted(podUID: string, c: ContainerStatus): boolean {
+    if (c.state?.running === undefined) return false;
+    const r = this.startupManager.Get(c.containerID ?? "");
+    if (r !== undefined) return r === "Success";
+    // If there is a startup probe which hasn't run yet, the container is not started.
+    return this.getWorker(podUID, c.name, "startup") === undefined;
+  }
+
+  /** UpdatePodStatus's init container loop (≥1.28): Started for all, Ready for sidecars as for containers. */
+  private updateInitContainerStatuses(pod: Pod, podUID: string, statuses: ContainerStatus[]): void {
+    const inits = pod.spec.initContainers ?? [];
+    statuses.forEach((c, i) => {
+      const started = this.isContainerStarted(podUID, c);
+      c.started = started;
+      // kubeutil.GetContainerByIndex: the spec at the same index, if the names agree.
+      const initContainer = inits[i];
+      if (initContainer === undefined || initContainer.name !== c.name) {
+        // "Mismatch between pod spec and status, likely programmer error".
+        this.sim.emit("prober", "StatusSpecMismatch", { uid: podUID, container: c.name });
+        return;
+      }
+      if (!isRestartableInitContainer(initContainer)) {
+        if (c.state?.terminated !== undefined && c.state.terminated.exitCode === 0) c.ready = true;
+        return;
+      }
+      if (!started) return;
+      c.ready = c.state?.running !== undefined && this.readyOf(podUID, c.name, c.containerID ?? "");
+    });
   }
 
   private readyOf(podUID: string, containerName: string, containerID: string): boolean {
@@ -183,9 +227,15 @@ export class ProberManager implements WorkerHost {
     return this.startupManager;
   }
 
-  private stopWorkers(pod: Pod, types: readonly ProbeType[]): void {
+  /** The containers AddPod and RemovePod walk: the regular ones, then (1.28+) getRestartableInitContainers. */
+  private probedContainers(pod: Pod): Container[] {
+    if (!this.era.restartableInitContainers) return pod.spec.containers;
+    return [...pod.spec.containers, ...(pod.spec.initContainers ?? []).filter(isRestartableInitContainer)];
+  }
+
+  private stopWorkers(pod: Pod, containers: readonly Container[], types: readonly ProbeType[]): void {
     const uid = pod.metadata.uid ?? "";
-    for (const c of pod.spec.containers) {
+    for (const c of containers) {
       for (const t of types) this.getWorker(uid, c.name, t)?.stop();
     }
   }
