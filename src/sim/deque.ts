@@ -7,7 +7,10 @@ export class Deque<T> {
   private count = 0;
 
   constructor(initialCapacity = 16) {
-    this.buf = new Array<T | undefined>(initialCapacity);
+    // Index arithmetic is a mask, so the capacity must be a power of two: round up.
+    let cap = 1;
+    while (cap < Math.max(1, initialCapacity)) cap *= 2;
+    this.buf = new Array<T | undefined>(cap);
   }
 
   get length(): number {
