@@ -8,6 +8,7 @@ import type { Scenario } from "./scenario/resolve.ts";
 import { SimNode } from "./node/node.ts";
 import { startTimeline } from "./node/timeline.ts";
 import { Checker, type CheckReport } from "./check/checker.ts";
+import { checkVariants } from "./node/variants.ts";
 
 export interface SimulateOptions {
   /** Overrides the scenario's seed. */
@@ -37,6 +38,7 @@ export interface SimulationResult {
 }
 
 export function simulate(scenario: Scenario, opts: SimulateOptions = {}): SimulationResult {
+  checkVariants(scenario.kubelet.variants);
   const keep = opts.keepRecords ?? opts.sinks === undefined;
   const memory = keep ? new MemorySink() : null;
   const checker = new Checker(scenario);
