@@ -1,0 +1,4 @@
+// Invariants added with the race scenarios of group 2 (see src/races/catalog.ts).
+import type { InvariantInfo } from "./common.ts";
+
+export const RACE_INVARIANTS_2: readonly InvariantInfo[] = [];
