@@ -90,6 +90,10 @@ export class Checker implements TraceSink, WorldView {
     const key = `${e.object.metadata.namespace ?? "default"}/${e.object.metadata.name}`;
     if (e.type === "DELETED") this.pods.delete(key);
     else this.pods.set(key, e.object);
+    for (const m of this.monitors) {
+      const v = m.observeApi?.(e, this.sim!.nowMs) ?? null;
+      if (v !== null) this.onViolation(v);
+    }
     this.evaluate(this.sim!.nowMs);
   }
 

@@ -1,5 +1,6 @@
 // What every invariant monitor shares: the types, and helpers to read runtime records.
 import type { TraceRecord } from "../../sim/index.ts";
+import type { StoredEvent } from "../../apiserver/index.ts";
 import type { Pod } from "../../k8s/pod.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
 
@@ -13,6 +14,8 @@ export interface Violation {
 export interface InvariantMonitor {
   readonly id: string;
   observe(rec: TraceRecord): Violation | null;
+  /** Optional: every apiserver write, for rules about fields the trace records do not carry (conditions). */
+  observeApi?(e: StoredEvent, nowMs: number): Violation | null;
 }
 
 export interface InvariantInfo {

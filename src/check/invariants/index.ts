@@ -1,10 +1,17 @@
-// The registry of invariants, by id; docs/invariants.md lists them.
+// The registry of invariants, by id; docs/invariants.md lists them. `all` names every one of them
+// (what `kubelet-sim explore` checks by default).
 import type { InvariantInfo } from "./common.ts";
 import { startAfterTerminationRequested } from "./start_after_termination.ts";
 import { initContainersOutOfOrder } from "./init_order.ts";
 import { restartAfterTerminalPhase } from "./restart_after_terminal.ts";
 import { sidecarStoppedBeforeMainContainers } from "./sidecar_order.ts";
 import { containerStartAfterPodDeleted } from "./start_after_api_delete.ts";
+import { statusVersionMonotonic } from "./status_version.ts";
+import { terminalPhaseNeverChanges } from "./terminal_phase.ts";
+import { atMostOneRunningContainer } from "./one_running_container.ts";
+import { neverPolicyRunsTwice } from "./never_runs_twice.ts";
+import { readyWhileContainerNotRunning } from "./ready_not_running.ts";
+import { apiDeleteBeforeContainersStopped } from "./delete_before_stopped.ts";
 
 export const INVARIANTS: readonly InvariantInfo[] = [
   startAfterTerminationRequested,
@@ -12,4 +19,20 @@ export const INVARIANTS: readonly InvariantInfo[] = [
   restartAfterTerminalPhase,
   sidecarStoppedBeforeMainContainers,
   containerStartAfterPodDeleted,
+  statusVersionMonotonic,
+  terminalPhaseNeverChanges,
+  atMostOneRunningContainer,
+  neverPolicyRunsTwice,
+  readyWhileContainerNotRunning,
+  apiDeleteBeforeContainersStopped,
 ];
+
+/** The name that stands for every registered invariant. */
+export const ALL_INVARIANTS = "all";
+
+/** Invariant ids with `all` expanded, deduplicated, in registry order; unknown ids are kept for makeMonitors to refuse. */
+export function resolveInvariantIds(ids: readonly string[]): string[] {
+  const wanted = new Set(ids.flatMap((id) => (id === ALL_INVARIANTS ? INVARIANTS.map((i) => i.id) : [id])));
+  const known = INVARIANTS.map((i) => i.id).filter((id) => wanted.has(id));
+  return [...known, ...[...wanted].filter((id) => !known.includes(id)).sort()];
+}

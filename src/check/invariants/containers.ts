@@ -1,0 +1,47 @@
+// Which containers run now, from the runtime's own records (ContainerStarted, ContainerExited), each
+// attributed to the API UID its pod key had when it started. The runtime names pods by
+// "namespace/name" only, so a pod deleted and recreated under the same name is told apart by the
+// UID its PodView records show. Simplification: a container the old pod's worker starts after the
+// new pod appeared is attributed to the new pod.
+import type { TraceRecord } from "../../sim/index.ts";
+
+export interface RunningContainer {
+  id: string;
+  pod: string;
+  container: string;
+  /** The pod's API UID when the container started; "" when the pod had no API object yet (a static pod before its mirror). */
+  uid: string;
+  startedAtMs: number;
+}
+
+export class RuntimeContainers {
+  private readonly uidByPod = new Map<string, string>();
+  private readonly running = new Map<string, RunningContainer>();
+
+  /** Feed every record; returns the container that started with this record, if any. */
+  observe(rec: TraceRecord): RunningContainer | null {
+    if (typeof rec.pod !== "string") return null;
+    if (rec.component === "apiserver" && rec.kind === "PodView" && rec.deleted !== true && typeof rec.uid === "string") {
+      this.uidByPod.set(rec.pod, rec.uid);
+      return null;
+    }
+    if (rec.component !== "runtime" || typeof rec.id !== "string") return null;
+    if (rec.kind === "ContainerExited") this.running.delete(rec.id);
+    if (rec.kind !== "ContainerStarted") return null;
+    const c: RunningContainer = { id: rec.id, pod: rec.pod, container: String(rec.container), uid: this.uidOf(rec.pod), startedAtMs: rec.t };
+    this.running.set(rec.id, c);
+    return c;
+  }
+
+  /** The UID the pod key has now ("" when none was seen). */
+  uidOf(pod: string): string {
+    return this.uidByPod.get(pod) ?? "";
+  }
+
+  /** Running containers of a pod key (of one UID when given), in start order. */
+  runningOf(pod: string, uid?: string): RunningContainer[] {
+    const out: RunningContainer[] = [];
+    for (const c of this.running.values()) if (c.pod === pod && (uid === undefined || c.uid === uid)) out.push(c);
+    return out;
+  }
+}
