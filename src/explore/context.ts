@@ -1,0 +1,136 @@
+// One exploration's fixed inputs (the plan: serializable, so worker threads get the same one) and
+// the run function every exploration run, shrinking run and repro check goes through. Run i is a
+// function of (plan, i) alone.
+import { simulate, type SimulationResult } from "../simulate.ts";
+import { formatStrategy, type StrategySpec, type TraceRecord, type TraceSink } from "../sim/index.ts";
+import type { Scenario } from "../scenario/index.ts";
+import type { InvariantInfo, InvariantMonitor, Violation } from "../check/invariants.ts";
+import { classifyFailure, type Failure } from "./failure.ts";
+import { compileRawOrThrow, type RawScenario } from "./raw.ts";
+import { runSeed } from "./seeds.ts";
+import { applySwarm } from "./swarm.ts";
+
+/** How runs choose (fifo only when a recorded run is replayed under its own name). */
+export type ExploreStrategy = { name: "fifo" } | { name: "random" } | { name: "pct"; depth: number; steps: number };
+
+export interface ExplorePlan {
+  /** The scenario file as the user named it: the runs' replay keys carry it. */
+  file: string;
+  /** The scenario with a `never:` expectation for every explored invariant (and `swarm`, if declared). */
+  raw: RawScenario;
+  strategy: ExploreStrategy;
+  /** The exploration seed S: run i uses runSeed(S, i). */
+  seed: number;
+  invariants: string[];
+  /** Whether each run draws its knobs from `swarm`. */
+  swarm: boolean;
+}
+
+/** What one run left behind: small, so worker threads send it back cheaply. */
+export interface RunSummary {
+  index: number;
+  seed: number;
+  traceHash: string;
+  verdict: string;
+  events: number;
+  choices: number;
+  deviations: number;
+  failure: Failure | null;
+  /** The canonical trace lines, only when asked for (determinism checks). */
+  lines?: string[];
+}
+
+export interface RunOptions {
+  strategy?: StrategySpec;
+  strategyLabel?: string;
+  scenarioFile?: string;
+  keepLines?: boolean;
+}
+
+export interface ContextRun {
+  result: SimulationResult;
+  failure: Failure | null;
+  lines: string[] | null;
+}
+
+/** Collects the canonical JSON lines of a run (what the trace hash digests). */
+class LinesSink implements TraceSink {
+  readonly wantsLines = true;
+  readonly lines: string[] = [];
+  write(_rec: TraceRecord, line: string | null): void {
+    this.lines.push(line!);
+  }
+}
+
+/** Runs monitors that are not in the registry (tests' own invariants) beside the Checker. */
+class ExtraMonitors implements TraceSink {
+  readonly wantsLines = false;
+  readonly violations: Violation[] = [];
+  private readonly seen = new Set<string>();
+  constructor(private readonly monitors: InvariantMonitor[]) {}
+  write(rec: TraceRecord): void {
+    for (const m of this.monitors) {
+      const v = m.observe(rec);
+      if (v !== null && !this.seen.has(v.invariant)) {
+        this.seen.add(v.invariant);
+        this.violations.push(v);
+      }
+    }
+  }
+}
+
+export class RunContext {
+  readonly base: Scenario;
+  readonly label: string;
+
+  constructor(
+    readonly plan: ExplorePlan,
+    /** Monitors beyond the registry; they run in this thread only. */
+    readonly extraInvariants: readonly InvariantInfo[] = [],
+  ) {
+    this.base = compileRawOrThrow(plan.raw, plan.file);
+    this.label = formatStrategy(plan.strategy);
+  }
+
+  /** Run i's scenario: the plan's, or with its swarm knobs drawn from the run's seed. */
+  scenarioFor(index: number): { raw: RawScenario; scenario: Scenario } {
+    if (!this.plan.swarm) return { raw: this.plan.raw, scenario: this.base };
+    const raw = applySwarm(this.plan.raw, this.base, runSeed(this.plan.seed, index));
+    return { raw, scenario: compileRawOrThrow(raw, this.plan.file) };
+  }
+
+  /** Exploration run i. */
+  runIndex(index: number, keepLines = false): RunSummary {
+    const seed = runSeed(this.plan.seed, index);
+    const { scenario } = this.scenarioFor(index);
+    const r = this.run(scenario, seed, { keepLines });
+    const summary: RunSummary = {
+      index,
+      seed,
+      traceHash: r.result.run.traceHash,
+      verdict: r.result.run.verdict,
+      events: r.result.run.events,
+      choices: r.result.run.choices.length,
+      deviations: r.result.run.choices.deviations(),
+      failure: r.failure,
+    };
+    if (r.lines !== null) summary.lines = r.lines;
+    return summary;
+  }
+
+  /** Any run of any scenario under this plan's strategy (or the one given), classified. */
+  run(scenario: Scenario, seed: number, opts: RunOptions = {}): ContextRun {
+    const lines = opts.keepLines === true ? new LinesSink() : null;
+    const extra = this.extraInvariants.length === 0 ? null : new ExtraMonitors(this.extraInvariants.map((i) => i.make(scenario)));
+    const sinks: TraceSink[] = [...(lines === null ? [] : [lines]), ...(extra === null ? [] : [extra])];
+    const result = simulate(scenario, {
+      seed,
+      strategy: opts.strategy ?? this.plan.strategy,
+      strategyLabel: opts.strategyLabel ?? this.label,
+      scenarioFile: opts.scenarioFile ?? this.plan.file,
+      sinks,
+      keepRecords: false,
+    });
+    return { result, failure: classifyFailure(scenario, result, extra?.violations ?? []), lines: lines?.lines ?? null };
+  }
+}

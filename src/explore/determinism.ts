@@ -1,0 +1,47 @@
+// --check-determinism: some runs are run again (in this thread, after the exploration ran them,
+// perhaps in a worker) and must give the identical trace. A difference is a bug in kubelet-sim
+// (hidden shared state, host time, iteration order); the report shows both traces' first
+// differing records.
+import type { RunContext, RunSummary } from "./context.ts";
+
+export interface DeterminismMismatch {
+  index: number;
+  seed: number;
+  firstHash: string;
+  secondHash: string;
+  /** The 0-based record number where the traces first differ, and the two records there (null: the trace ended). */
+  record: number;
+  first: string | null;
+  second: string | null;
+}
+
+export interface DeterminismReport {
+  checked: number;
+  ok: boolean;
+  mismatches: DeterminismMismatch[];
+}
+
+export const DETERMINISM_SAMPLE = 8;
+
+/** Up to k run indices spread evenly over the given ones (always the first among them). */
+export function sampleIndices(indices: readonly number[], k = DETERMINISM_SAMPLE): number[] {
+  const n = Math.min(k, indices.length);
+  const out: number[] = [];
+  for (let j = 0; j < n; j++) out.push(indices[Math.floor((j * indices.length) / n)]!);
+  return out;
+}
+
+/** Re-runs each sampled run (which must carry its lines) and compares. */
+export function checkDeterminism(ctx: RunContext, sampled: readonly RunSummary[]): DeterminismReport {
+  const mismatches: DeterminismMismatch[] = [];
+  for (const s of sampled) {
+    const again = ctx.runIndex(s.index, true);
+    if (again.traceHash === s.traceHash) continue;
+    const a = s.lines ?? [];
+    const b = again.lines ?? [];
+    let i = 0;
+    while (i < a.length && i < b.length && a[i] === b[i]) i++;
+    mismatches.push({ index: s.index, seed: s.seed, firstHash: s.traceHash, secondHash: again.traceHash, record: i, first: a[i] ?? null, second: b[i] ?? null });
+  }
+  return { checked: sampled.length, ok: mismatches.length === 0, mismatches };
+}

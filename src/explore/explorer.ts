@@ -1,0 +1,193 @@
+// Exploration: many runs of one scenario under a randomized strategy, stopped at the first failure
+// (unless told to keep going), which is then shrunk and written as a repro file. The set of runs is
+// a function of (scenario, strategy, seed, runs) alone; jobs and shards only say who runs which.
+import type { InvariantInfo } from "../check/invariants.ts";
+import { NO_CLOCK, type Clock } from "./budget.ts";
+import { RunContext, type ExplorePlan, type RunSummary } from "./context.ts";
+import { checkDeterminism, sampleIndices, type DeterminismReport } from "./determinism.ts";
+import { sameFailure } from "./failure.ts";
+import { makePlan, type PlanRequest } from "./plan.ts";
+import { runPool } from "./pool.ts";
+import { writeRepro, type WrittenRepro } from "./repro.ts";
+import { shardIndices, type Shard } from "./seeds.ts";
+import { shrinkFailure, type Found, type ShrinkOptions, type ShrinkResult } from "./shrink.ts";
+
+export interface ExploreOptions extends PlanRequest {
+  runs: number;
+  /** Worker threads (1: this thread). */
+  jobs?: number;
+  shard?: Shard;
+  /** Stop handing out runs after this much wall time (needs a clock). */
+  timeBudgetMs?: number | null;
+  /** Run every run even after a failure (the first one is still the one shrunk). */
+  keepGoing?: boolean;
+  checkDeterminism?: boolean;
+  /** false: report the failure as found, unshrunk. */
+  shrink?: ShrinkOptions | false;
+  /** Where repro files go; null: write none. */
+  outDir?: string | null;
+  /** Wall time in ms, for budgets and rates; the CLI passes the host's. */
+  clock?: Clock;
+  onProgress?: (p: ExploreProgress) => void;
+  /** Monitors outside the registry (a test's own); only with jobs 1. */
+  extraInvariants?: readonly InvariantInfo[];
+}
+
+export interface ExploreProgress {
+  phase: "explore" | "shrink" | "determinism";
+  done: number;
+  total: number;
+  failures: number;
+  elapsedMs: number;
+}
+
+export type StopReason = "done" | "failure" | "time-budget";
+
+export interface ExploreReport {
+  plan: ExplorePlan;
+  strategy: string;
+  /** The runs that ran, in index order. */
+  runs: RunSummary[];
+  failures: number;
+  first: RunSummary | null;
+  stoppedBy: StopReason;
+  exploreMs: number;
+  timeToFirstFailureMs: number | null;
+  found: Found | null;
+  shrink: ShrinkResult | null;
+  repro: WrittenRepro | null;
+  determinism: DeterminismReport | null;
+}
+
+interface Collected {
+  runs: RunSummary[];
+  stoppedBy: StopReason;
+  exploreMs: number;
+  timeToFirstFailureMs: number | null;
+}
+
+/**
+ * Explores with `jobs` worker threads (this thread when 1) and reports through `done`; the report
+ * is the same whatever the number of threads. (A callback, not a promise: src/ outside cli/ makes
+ * no promises; see pool.ts.)
+ */
+export function exploreParallel(opts: ExploreOptions, done: (err: Error | null, report: ExploreReport | null) => void): void {
+  const jobs = opts.jobs ?? 1;
+  let s: Session;
+  try {
+    if (jobs <= 1) return done(null, exploreSync(opts));
+    if ((opts.extraInvariants ?? []).length > 0) throw new Error("extraInvariants run in this thread only: use jobs 1");
+    s = new Session(makePlan(opts), opts);
+  } catch (err) {
+    return done(err as Error, null);
+  }
+  runPool(s.plan, { jobs, indices: s.indices, keepLines: s.keepLines, shouldStop: () => s.shouldStop(), onSummary: (r) => s.collect(r) }, (err) => {
+    if (err !== null) return done(err, null);
+    let report: ExploreReport;
+    try {
+      report = s.finish();
+    } catch (e) {
+      return done(e as Error, null);
+    }
+    done(null, report);
+  });
+}
+
+/** Explores in this thread. */
+export function exploreSync(opts: ExploreOptions): ExploreReport {
+  const s = new Session(makePlan(opts), opts);
+  for (const i of s.indices) {
+    if (s.shouldStop()) break;
+    s.collect(s.ctx.runIndex(i, s.keepLines.has(i)));
+  }
+  return s.finish();
+}
+
+class Session {
+  readonly ctx: RunContext;
+  readonly indices: number[];
+  readonly keepLines: Set<number>;
+  private readonly clock: Clock;
+  private readonly startMs: number;
+  private readonly runs: RunSummary[] = [];
+  private failures = 0;
+  private firstFailureMs: number | null = null;
+  private timedOut = false;
+
+  constructor(
+    readonly plan: ExplorePlan,
+    private readonly opts: ExploreOptions,
+  ) {
+    if (!(Number.isInteger(opts.runs) && opts.runs >= 0)) throw new RangeError(`bad runs ${opts.runs}: expected a whole number >= 0`);
+    this.ctx = new RunContext(plan, opts.extraInvariants ?? []);
+    this.indices = shardIndices(opts.runs, opts.shard);
+    this.keepLines = new Set(opts.checkDeterminism === true ? sampleIndices(this.indices) : []);
+    this.clock = opts.clock ?? NO_CLOCK;
+    this.startMs = this.clock();
+  }
+
+  private get elapsedMs(): number {
+    return this.clock() - this.startMs;
+  }
+
+  shouldStop(): boolean {
+    if (this.failures > 0 && this.opts.keepGoing !== true) return true;
+    const budget = this.opts.timeBudgetMs;
+    if (budget !== undefined && budget !== null && this.elapsedMs >= budget) this.timedOut = true;
+    return this.timedOut;
+  }
+
+  collect(s: RunSummary): void {
+    this.runs.push(s);
+    if (s.failure !== null) {
+      this.failures++;
+      this.firstFailureMs ??= this.elapsedMs;
+    }
+    this.progress("explore", this.runs.length, this.indices.length);
+  }
+
+  private progress(phase: ExploreProgress["phase"], done: number, total: number): void {
+    this.opts.onProgress?.({ phase, done, total, failures: this.failures, elapsedMs: this.elapsedMs });
+  }
+
+  finish(): ExploreReport {
+    const collected: Collected = {
+      runs: this.runs.sort((a, b) => a.index - b.index),
+      stoppedBy: this.failures > 0 && this.opts.keepGoing !== true ? "failure" : this.timedOut ? "time-budget" : "done",
+      exploreMs: this.elapsedMs,
+      timeToFirstFailureMs: this.firstFailureMs,
+    };
+    const first = collected.runs.find((r) => r.failure !== null) ?? null;
+    const determinism = this.opts.checkDeterminism === true ? this.determinism(collected.runs) : null;
+    const { found, shrink, repro } = first === null ? { found: null, shrink: null, repro: null } : this.followUp(first);
+    return {
+      plan: this.plan, strategy: this.ctx.label, ...collected, failures: this.failures, first, found, shrink, repro, determinism,
+    };
+  }
+
+  private determinism(runs: readonly RunSummary[]): DeterminismReport {
+    const sampled = runs.filter((r) => this.keepLines.has(r.index));
+    this.progress("determinism", 0, sampled.length);
+    return checkDeterminism(this.ctx, sampled);
+  }
+
+  /** The first failure: run again here for its tape, shrunk, written. */
+  private followUp(first: RunSummary): { found: Found; shrink: ShrinkResult | null; repro: WrittenRepro | null } {
+    const { raw, scenario } = this.ctx.scenarioFor(first.index);
+    const again = this.ctx.run(scenario, first.seed);
+    if (!sameFailure(again.failure, first.failure) || again.result.run.traceHash !== first.traceHash) {
+      throw new Error(`run ${first.index} (seed ${first.seed}) did not fail the same way when run again: kubelet-sim is not deterministic (a bug)`);
+    }
+    let found: Found = { raw, scenario, seed: first.seed, choices: again.result.run.choices.toArray(), failure: again.failure! };
+    let shrink: ShrinkResult | null = null;
+    if (this.opts.shrink !== false) {
+      this.progress("shrink", 0, 1);
+      shrink = shrinkFailure(this.ctx, found, { ...this.opts.shrink, clock: this.opts.shrink?.clock ?? this.clock });
+      found = shrink.final;
+    }
+    const outDir = this.opts.outDir === undefined ? "repros" : this.opts.outDir;
+    const origin = { index: first.index, seed: first.seed, choices: first.choices, deviations: first.deviations, traceHash: first.traceHash };
+    const repro = outDir === null ? null : writeRepro({ ctx: this.ctx, found, origin, shrink, outDir });
+    return { found, shrink, repro };
+  }
+}

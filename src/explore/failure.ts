@@ -1,0 +1,55 @@
+// What makes a run a finding: an invariant violated, an expectation failed, or a verdict that
+// means the run itself went wrong (panic, deadlock, livelock, runaway). The earliest one names the
+// run's failure; the shrinker keeps a candidate only when it fails the same way.
+import { isFailureVerdict } from "../sim/index.ts";
+import type { Scenario } from "../scenario/index.ts";
+import type { SimulationResult } from "../simulate.ts";
+import type { Violation } from "../check/invariants.ts";
+
+export type FailureKind = "invariant" | "verdict" | "expectation";
+
+export interface Failure {
+  kind: FailureKind;
+  /** The invariant id, the verdict, or the expectation as described ("eventually default/web: gone by 45000ms"). */
+  id: string;
+  message: string;
+  /** When it happened, in virtual ms (the end of the run for verdicts and undecided expectations). */
+  atMs: number;
+  pod: string | null;
+  /** The scenario expectation that failed (invariants checked through `never:` have one too). */
+  expectIndex: number | null;
+}
+
+const RANK: Record<FailureKind, number> = { invariant: 0, verdict: 1, expectation: 2 };
+
+/** The run's earliest failure, or null when it passed; `extra` are violations of monitors outside the scenario. */
+export function classifyFailure(scenario: Scenario, result: SimulationResult, extra: readonly Violation[] = []): Failure | null {
+  const { run, checks } = result;
+  const found: Failure[] = extra.map((v) => fromViolation(v, null));
+  for (const e of checks.failed) {
+    const invariant = scenario.expect[e.index]?.condition.invariant;
+    const v = invariant === undefined ? undefined : checks.violations.find((x) => x.invariant === invariant);
+    if (v !== undefined) found.push(fromViolation(v, e.index));
+    else found.push({ kind: "expectation", id: e.description, message: `expectation failed: ${e.description}`, atMs: e.atMs ?? run.endMs, pod: null, expectIndex: e.index });
+  }
+  if (isFailureVerdict(run.verdict)) {
+    found.push({ kind: "verdict", id: run.verdict, message: run.diagnosis ?? run.verdict, atMs: run.endMs, pod: null, expectIndex: null });
+  }
+  found.sort((a, b) => a.atMs - b.atMs || RANK[a.kind] - RANK[b.kind]);
+  return found[0] ?? null;
+}
+
+function fromViolation(v: Violation, expectIndex: number | null): Failure {
+  return { kind: "invariant", id: v.invariant, message: v.message, atMs: v.t, pod: v.pod, expectIndex };
+}
+
+/** Same kind and id: the shrinker's test that a smaller run still shows the bug it started from. */
+export function sameFailure(a: Failure | null, b: Failure | null): boolean {
+  return a !== null && b !== null && a.kind === b.kind && a.id === b.id;
+}
+
+/** One line for reports: "invariant start-after-termination-requested at 41.2s (default/web): ...". */
+export function describeFailure(f: Failure): string {
+  const where = f.pod === null ? "" : ` (${f.pod})`;
+  return `${f.kind} ${f.id} at ${f.atMs}ms${where}: ${f.message}`;
+}

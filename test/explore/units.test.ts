@@ -1,0 +1,91 @@
+// The small parts of exploration: run seeds, shards, delta debugging, swarm draws.
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { applySwarm, ddmin, parseShard, readRawScenario, runSeed, shardIndices } from "../../src/explore/index.ts";
+import { loadScenarioText } from "../../src/scenario/index.ts";
+import { parseDuration } from "../../src/sim/index.ts";
+
+describe("run seeds", () => {
+  it("are a function of (seed, index): the same every time, different across indices and seeds", () => {
+    expect(runSeed(1, 0)).toBe(runSeed(1, 0));
+    const seeds = new Set(Array.from({ length: 1000 }, (_, i) => runSeed(1, i)));
+    expect(seeds.size).toBe(1000);
+    expect(runSeed(2, 0)).not.toBe(runSeed(1, 0));
+    expect(() => runSeed(1, -1)).toThrow(/bad run index/);
+  });
+
+  it("are uint32 (a valid scenario seed)", () => {
+    fc.assert(fc.property(fc.nat(), fc.nat(10_000), (s, i) => {
+      const r = runSeed(s, i);
+      return Number.isInteger(r) && r >= 0 && r <= 2 ** 32 - 1;
+    }));
+  });
+});
+
+describe("shards", () => {
+  it("split runs round robin; the shards of a split partition the runs", () => {
+    expect(shardIndices(7, { index: 2, count: 3 })).toEqual([1, 4]);
+    fc.assert(fc.property(fc.nat(200), fc.integer({ min: 1, max: 9 }), (runs, n) => {
+      const all = Array.from({ length: n }, (_, i) => shardIndices(runs, { index: i + 1, count: n })).flat().sort((a, b) => a - b);
+      expect(all).toEqual([...Array(runs).keys()]);
+    }));
+  });
+
+  it("parse i/n and refuse anything else", () => {
+    expect(parseShard("2/4")).toEqual({ index: 2, count: 4 });
+    for (const bad of ["0/4", "5/4", "1", "a/b", "1/0"]) expect(() => parseShard(bad)).toThrow(/bad shard/);
+  });
+});
+
+describe("ddmin", () => {
+  it("finds a 1-minimal failing subset", () => {
+    fc.assert(fc.property(fc.uniqueArray(fc.nat(39), { minLength: 1, maxLength: 6 }), (needed) => {
+      const items = [...Array(40).keys()];
+      let tests = 0;
+      const found = ddmin(items, (s) => (tests++, needed.every((x) => s.includes(x)) ? s : null), () => false);
+      expect([...found].sort((a, b) => a - b)).toEqual([...needed].sort((a, b) => a - b));
+      expect(tests).toBeLessThan(400);
+    }));
+  });
+
+  it("reaches the empty set when nothing is needed, and stops when told", () => {
+    expect(ddmin([1, 2, 3], (s) => s, () => false)).toEqual([]);
+    expect(ddmin([1, 2, 3], (s) => s, () => true)).toEqual([1, 2, 3]);
+  });
+});
+
+describe("swarm", () => {
+  const { raw, scenario } = readRawScenario("test/explore/fixtures/swarm.yaml");
+  const draw = (seed: number) => {
+    const r = applySwarm(raw, scenario, seed);
+    return { raw: r, scenario: loadScenarioText(JSON.stringify(r)).scenario };
+  };
+
+  it("draws each run's latencies within the declared bounds, from the run's seed", () => {
+    expect(draw(5).raw).toEqual(draw(5).raw);
+    const pulls = new Set<string>();
+    for (let seed = 0; seed < 40; seed++) {
+      const { scenario: s } = draw(seed);
+      const pull = s.runtime.latency.PullImage;
+      expect(pull.minMs).toBeGreaterThanOrEqual(100);
+      expect(pull.maxMs).toBeLessThanOrEqual(3000);
+      expect(pull.minMs).toBeLessThanOrEqual(pull.maxMs);
+      pulls.add(`${pull.minMs}-${pull.maxMs}`);
+      expect(s.swarm).toBeUndefined();
+    }
+    expect(pulls.size).toBeGreaterThan(30);
+  });
+
+  it("switches each fault on with its chance, and delays steps after 0s by at most the jitter", () => {
+    let withFault = 0;
+    for (let seed = 0; seed < 100; seed++) {
+      const { scenario: s } = draw(seed);
+      withFault += s.runtime.faults.length;
+      expect(s.timeline[0]!.atMs).toBe(0);
+      expect(s.timeline[1]!.atMs).toBeGreaterThanOrEqual(10_000);
+      expect(s.timeline[1]!.atMs).toBeLessThanOrEqual(10_000 + parseDuration("2s"));
+    }
+    expect(withFault).toBeGreaterThan(25);
+    expect(withFault).toBeLessThan(75);
+  });
+});
