@@ -6,6 +6,9 @@ import { initContainersOutOfOrder } from "./init_order.ts";
 import { restartAfterTerminalPhase } from "./restart_after_terminal.ts";
 import { sidecarStoppedBeforeMainContainers } from "./sidecar_order.ts";
 import { containerStartAfterPodDeleted } from "./start_after_api_delete.ts";
+import { RACE_INVARIANTS_1 } from "./races_1.ts";
+import { RACE_INVARIANTS_2 } from "./races_2.ts";
+import { RACE_INVARIANTS_3 } from "./races_3.ts";
 import { statusVersionMonotonic } from "./status_version.ts";
 import { terminalPhaseNeverChanges } from "./terminal_phase.ts";
 import { atMostOneRunningContainer } from "./one_running_container.ts";
@@ -19,6 +22,9 @@ export const INVARIANTS: readonly InvariantInfo[] = [
   restartAfterTerminalPhase,
   sidecarStoppedBeforeMainContainers,
   containerStartAfterPodDeleted,
+  ...RACE_INVARIANTS_1,
+  ...RACE_INVARIANTS_2,
+  ...RACE_INVARIANTS_3,
   statusVersionMonotonic,
   terminalPhaseNeverChanges,
   atMostOneRunningContainer,
