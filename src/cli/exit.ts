@@ -14,3 +14,14 @@ export class UserError extends Error {
     this.name = "UserError";
   }
 }
+
+/** A bug met while running a scenario: reported with the run's replay key, so it can be reproduced. */
+export class InternalError extends Error {
+  constructor(
+    readonly replayKey: string,
+    override readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    this.name = "InternalError";
+  }
+}

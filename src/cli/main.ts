@@ -2,7 +2,7 @@
 // parses its flags with yargs, calls the library, renders, and returns an exit code.
 import yargs from "yargs";
 import type { Argv } from "yargs";
-import { EXIT_INTERNAL, EXIT_USAGE, UserError } from "./exit.ts";
+import { EXIT_INTERNAL, EXIT_USAGE, InternalError, UserError } from "./exit.ts";
 import { VERSION } from "../version.ts";
 import { commands } from "./commands/index.ts";
 
@@ -22,7 +22,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     .recommendCommands()
     .exitProcess(false)
     .wrap(Math.min(100, process.stdout.columns || 100))
-    .epilogue("Exit codes: 0 ok, 1 expectation/invariant/vector failed, 2 usage or input error, 3 internal error.")
+    .example("$0 run scenarios/default.yaml", "simulate the tour: a timeline, then kubectl-style Events")
+    .example("$0 list", "the bundled scenarios, one line each")
+    .example("$0 run x.yaml --record run.json && $0 replay run.json", "record a run, then reproduce it exactly")
+    .example("$0 validate my.yaml", "check a scenario you wrote; every error with file:line:col")
+    .epilogue(
+      "Exit codes: 0 ok, 1 an expectation, invariant or vector failed, 2 usage or input error, " +
+        "3 internal error (a deadlock, panic or bound in a run: printed with the replay key). See docs/cli.md.",
+    )
     .fail((msg, err) => {
       throw err ?? new UserError(msg);
     });
@@ -35,16 +42,19 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-function reportError(err: unknown): number {
+/** Prints an error the way the CLI does and returns its exit code: a UserError as one message, anything else as a bug. */
+export function reportError(err: unknown, write: (text: string) => void = (t) => void process.stderr.write(t)): number {
   if (err instanceof UserError) {
-    process.stderr.write(`kubelet-sim: ${err.message}\n`);
+    write(`kubelet-sim: ${err.message}\n`);
     return err.exitCode;
   }
   if (err instanceof Error && err.name === "YError") {
-    process.stderr.write(`kubelet-sim: ${err.message}\n(see kubelet-sim --help)\n`);
+    write(`kubelet-sim: ${err.message}\n(see kubelet-sim --help)\n`);
     return EXIT_USAGE;
   }
-  process.stderr.write(`kubelet-sim: internal error (a bug in kubelet-sim; please report it)\n`);
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  write(`kubelet-sim: internal error (a bug in kubelet-sim; please report it)\n`);
+  const cause = err instanceof InternalError ? err.cause : err;
+  write(`${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}\n`);
+  if (err instanceof InternalError) write(`replay: ${err.replayKey}\n`);
   return EXIT_INTERNAL;
 }

@@ -1,6 +1,5 @@
 // `kubelet-sim actions FILE`: what the kubelet's computePodActions decides for one pod snapshot, and why.
 import type { ArgumentsCamelCase, Argv } from "yargs";
-import { explainSnapshot, loadActionsSnapshot, VectorFileError } from "../../conformance/index.ts";
 import { EXIT_OK, UserError } from "../exit.ts";
 import type { CommandFactory } from "./index.ts";
 
@@ -20,9 +19,12 @@ export const actionsCommand: CommandFactory = (ctx) => ({
         describe: "override the SidecarContainers feature gate (default: the file's featureGates, else on as in v1.29)",
       })
       .example("$0 actions examples/actions/liveness-failed.yaml", "a running container failed its liveness probe")
-      .example("$0 actions --no-sidecars snapshot.yaml", "decide with the pre-sidecar init-container logic"),
+      .example("$0 actions --no-sidecars snapshot.yaml", "decide with the pre-sidecar init-container logic")
+      .epilogue("Exit codes: 0 the decision was printed, 2 the file is not a valid snapshot."),
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
+    // Loaded here, not at the top: the models are needed only when something runs (--help stays fast).
+    const { explainSnapshot, loadActionsSnapshot, VectorFileError } = await import("../../conformance/index.ts");
     let loaded;
     try {
       loaded = loadActionsSnapshot(argv.file);

@@ -1,6 +1,6 @@
 // `kubelet-sim conformance FILE...`: run Kubernetes' own test vectors through the simulator's ports.
 import type { ArgumentsCamelCase, Argv } from "yargs";
-import { runVectorFiles, summarize, VectorFileError, type FileResult } from "../../conformance/index.ts";
+import type { FileResult } from "../../conformance/index.ts";
 import { EXIT_OK, EXIT_VIOLATION, UserError } from "../exit.ts";
 import type { CommandFactory } from "./index.ts";
 
@@ -17,9 +17,12 @@ export const conformanceCommand: CommandFactory = (ctx) => ({
       .positional("files", { type: "string", array: true, describe: "vector files (YAML, see oracle/README.md)" })
       .option("verbose", { alias: "v", type: "boolean", default: false, describe: "also list the vectors that pass" })
       .example("$0 conformance test/fixtures/oracle/*.yaml", "run every vector file; exit 1 if any vector fails")
-      .example("$0 conformance -v compute_pod_actions.yaml", "list each vector with its verdict"),
+      .example("$0 conformance -v compute_pod_actions.yaml", "list each vector with its verdict")
+      .epilogue("Exit codes: 0 every vector passed, 1 some vector failed, 2 a file is not a valid vector file."),
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
+    // Loaded here, not at the top: the models are needed only when something runs (--help stays fast).
+    const { runVectorFiles, summarize, VectorFileError } = await import("../../conformance/index.ts");
     let files: FileResult[];
     try {
       files = runVectorFiles(argv.files);
@@ -27,13 +30,14 @@ export const conformanceCommand: CommandFactory = (ctx) => ({
       if (err instanceof VectorFileError) throw new UserError(err.message);
       throw err;
     }
-    process.stdout.write(renderConformance(files, argv.verbose));
-    ctx.exitCode = summarize(files).failed > 0 ? EXIT_VIOLATION : EXIT_OK;
+    const summary = summarize(files);
+    process.stdout.write(renderConformance(files, argv.verbose, summary));
+    ctx.exitCode = summary.failed > 0 ? EXIT_VIOLATION : EXIT_OK;
   },
 });
 
 /** One line per failing vector with its diff indented below, then the `N passed, M failed` line. */
-export function renderConformance(files: readonly FileResult[], verbose: boolean): string {
+export function renderConformance(files: readonly FileResult[], verbose: boolean, summary: { passed: number; failed: number }): string {
   const out: string[] = [];
   for (const f of files) {
     for (const r of f.results) {
@@ -45,7 +49,7 @@ export function renderConformance(files: readonly FileResult[], verbose: boolean
       for (const d of r.diffs) out.push(`        ${d}`);
     }
   }
-  const { passed, failed } = summarize(files);
+  const { passed, failed } = summary;
   out.push(`${passed} passed, ${failed} failed`);
   return `${out.join("\n")}\n`;
 }

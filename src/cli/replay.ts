@@ -1,0 +1,82 @@
+// Replaying a run record: the recorded scenario, seed and until, fed the recorded choices, must
+// give the recorded trace hash. `kubelet-sim replay` (commands/replay.ts) is its command line.
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Bounds } from "../sim/index.ts";
+import { VERSION } from "../version.ts";
+import { EXIT_INTERNAL, UserError } from "./exit.ts";
+import type { CliIo } from "./io.ts";
+import { fileSha256, readRunRecord, type RunRecord } from "./run_record.ts";
+import { executeRun, humanStream, shellWord, type OutputRequest, type RunOutcome } from "./session.ts";
+
+export interface ReplayRequest {
+  recordFile: string;
+  /** Where the scenario is, when not where the record says. */
+  scenario: string | null;
+  output: OutputRequest;
+  bounds?: Partial<Bounds>;
+}
+
+export function executeReplay(req: ReplayRequest, io: CliIo): number {
+  const { record, tape } = readRunRecord(req.recordFile);
+  const readFrom = locateScenario(record, req);
+  const sha = fileSha256(readFrom);
+  if (sha !== record.scenarioSha256) {
+    throw new UserError(
+      `${req.recordFile}: the scenario changed since this run was recorded: ${readFrom} has sha256 ${sha.slice(0, 12)}, ` +
+        `the record pins ${record.scenarioSha256.slice(0, 12)}; a recording replays only against the exact text it was made from`,
+    );
+  }
+  const outcome = executeRun(
+    {
+      file: record.scenario,
+      readFrom,
+      seed: record.seed,
+      strategy: { name: "replay", tape, whenExhausted: "diverge" },
+      strategyLabel: record.strategy,
+      untilMs: record.untilMs,
+      output: req.output,
+      recordFile: null,
+      // Only the tape reproduces a recorded run: a shrunk or edited schedule is no strategy's output.
+      replayCommand: `kubelet-sim replay ${shellWord(req.recordFile)}${req.scenario === null ? "" : ` --scenario ${shellWord(req.scenario)}`}`,
+      note: `replaying ${tape.length} recorded choice${tape.length === 1 ? "" : "s"} of: ${record.replayKey}`,
+      ...(req.bounds === undefined ? {} : { bounds: req.bounds }),
+    },
+    io,
+  );
+  return checkReproduced(record, outcome, req, io);
+}
+
+/** The scenario as the record names it: from here, else next to the record, else --scenario. */
+function locateScenario(record: RunRecord, req: ReplayRequest): string {
+  if (req.scenario !== null) {
+    if (!existsSync(req.scenario)) throw new UserError(`--scenario ${req.scenario}: no such file`);
+    return req.scenario;
+  }
+  const besideRecord = join(dirname(req.recordFile), record.scenario);
+  for (const candidate of [record.scenario, besideRecord]) if (existsSync(candidate)) return candidate;
+  throw new UserError(`${req.recordFile}: cannot find the scenario ${record.scenario} (looked here and next to the record); pass --scenario PATH`);
+}
+
+function checkReproduced(record: RunRecord, outcome: RunOutcome, req: ReplayRequest, io: CliIo): number {
+  const { result } = outcome;
+  if (result === null) return outcome.exitCode;
+  const why =
+    record.tool === VERSION
+      ? "its choices were edited, the models changed since it was recorded, or kubelet-sim is not deterministic (a bug)"
+      : `the record was made by kubelet-sim ${record.tool} and this is ${VERSION}; models that changed ask other questions`;
+  if (result.run.verdict === "diverged") {
+    io.stderr.write(`kubelet-sim: replay of ${req.recordFile} diverged: ${why}\n`);
+    return EXIT_INTERNAL;
+  }
+  if (result.run.traceHash !== record.traceHash) {
+    io.stderr.write(
+      `kubelet-sim: replay of ${req.recordFile} diverged: trace sha256:${result.run.traceHash.slice(0, 12)}, ` +
+        `the record says sha256:${record.traceHash.slice(0, 12)}; ${why}\n`,
+    );
+    return EXIT_INTERNAL;
+  }
+  const human = humanStream(req.output, io);
+  human.write(`${human.palette.green("# reproduced:")} the identical trace, sha256:${result.run.traceHash}\n`);
+  return outcome.exitCode;
+}

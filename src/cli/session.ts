@@ -1,0 +1,195 @@
+// One run of a scenario as `run` and `replay` show it: the replay key first, then the outputs
+// (to stdout or atomically to --out), then the expectations and the verdict; an exit code back.
+import { loadScenarioFile, ScenarioError, formatIssue, type LoadResult, type Scenario } from "../scenario/index.ts";
+import { simulate, type SimulationResult } from "../simulate.ts";
+import { formatDuration, formatStrategy, isFailureVerdict, LineSink, type Bounds, type StrategySpec } from "../sim/index.ts";
+import { UnknownInvariantError } from "../check/invariants.ts";
+import { render, type Format, type RenderOptions } from "../report/index.ts";
+import { VERSION } from "../version.ts";
+import { AtomicFile, writeFileAtomic } from "./atomic.ts";
+import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, InternalError, UserError } from "./exit.ts";
+import { explainFormat, explainRun, explainSummary, lanesOf } from "./guide.ts";
+import type { CliIo, OutStream } from "./io.ts";
+import { fileSha256, formatRunRecord, RUN_RECORD_FORMAT } from "./run_record.ts";
+import { renderDiagnosis, renderSummary } from "./summary.ts";
+
+export interface OutputRequest {
+  formats: readonly Format[];
+  render: RenderOptions;
+  /** Write the outputs here (atomically) instead of to stdout. */
+  outFile: string | null;
+  /** Comment lines before each output saying how to read it. */
+  explain: boolean;
+}
+
+export interface RunRequest {
+  /** The scenario path as the user wrote it: it goes into the replay key and the trace. */
+  file: string;
+  /** Where to read the scenario when not at `file` (replay finds it next to the record). */
+  readFrom?: string;
+  seed?: number;
+  strategy?: StrategySpec;
+  /** The strategy's name in the key and trace when `strategy` is a replay of it. */
+  strategyLabel?: string;
+  untilMs?: number;
+  output: OutputRequest;
+  recordFile: string | null;
+  /** Tests provoke the kernel's bounds with these; the CLI never sets them. */
+  bounds?: Partial<Bounds>;
+  /** The command that reproduces this run, when not `run` with these flags (replay: `replay FILE`). */
+  replayCommand?: string;
+  /** A line printed right after the replay key (replay says what it replays). */
+  note?: string;
+}
+
+export interface RunOutcome {
+  exitCode: number;
+  result: SimulationResult | null;
+}
+
+/** Runs one scenario and prints it; returns the exit code (and the result, for replay's checks). */
+export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
+  const loaded = loadOrReport(req.readFrom ?? req.file, io);
+  if (loaded === null) return { exitCode: EXIT_USAGE, result: null };
+  const { scenario } = loaded;
+  // Hashed as loaded, so a record pins the text that ran even if the file changes during the run.
+  const scenarioSha256 = req.recordFile === null ? "" : fileSha256(req.readFrom ?? req.file);
+  checkPodFilter(scenario, req.output.render.pod);
+  const seed = req.seed ?? scenario.seed;
+  const strategy = req.strategy ?? scenario.strategy;
+  const untilMs = req.untilMs ?? scenario.untilMs;
+  const key = req.replayCommand ?? replayKey(req.file, seed, req.strategyLabel ?? formatStrategy(strategy), untilMs === scenario.untilMs ? null : untilMs);
+  const human = humanStream(req.output, io);
+  human.write(`${human.palette.dim("# replay:")} ${key}\n`);
+  if (req.note !== undefined) human.write(`${human.palette.dim(`# ${req.note}`)}\n`);
+  if (req.output.explain) human.write(explainRun(scenario.name, req.file, scenario.description));
+  const target = openTarget(req.output.outFile, io.stdout);
+  const streaming = req.output.formats.length === 1 && req.output.formats[0] === "jsonl";
+  let result: SimulationResult;
+  try {
+    result = simulate(scenario, {
+      seed,
+      strategy,
+      untilMs,
+      scenarioFile: req.file,
+      ...(req.strategyLabel === undefined ? {} : { strategyLabel: req.strategyLabel }),
+      ...(streaming ? { sinks: [new LineSink((text) => target.write(text))], keepRecords: false } : {}),
+      ...(req.bounds === undefined ? {} : { bounds: req.bounds }),
+    });
+  } catch (err) {
+    target.abort();
+    if (err instanceof UnknownInvariantError) throw new UserError(`${req.file}: ${err.message}`);
+    throw new InternalError(key, err);
+  }
+  if (!streaming) target.write(renderOutputs(result, req.output));
+  target.commit();
+  if (req.output.outFile !== null) human.write(`${human.palette.dim(`# wrote ${req.output.formats.join(", ")} to ${req.output.outFile}`)}\n`);
+  if (req.recordFile !== null) {
+    writeRecord(req.recordFile, { file: req.file, scenarioSha256, seed, strategy: req.strategyLabel ?? formatStrategy(strategy), untilMs, key }, result);
+  }
+  return { exitCode: finish(result, key, req.output, human, io), result };
+}
+
+/** The summary, the diagnosis of a run that went wrong, and the exit code. */
+function finish(result: SimulationResult, key: string, output: OutputRequest, human: OutStream, io: CliIo): number {
+  if (output.outFile === null && human === io.stdout) human.write("\n");
+  if (output.explain) human.write(explainSummary());
+  human.write(renderSummary(result, human.palette));
+  if (isFailureVerdict(result.run.verdict)) {
+    io.stderr.write(renderDiagnosis(result, key, io.stderr.palette));
+    return EXIT_INTERNAL;
+  }
+  return result.ok ? EXIT_OK : EXIT_VIOLATION;
+}
+
+/** The scenario, or null after printing every located error (and the warnings of a valid one). */
+function loadOrReport(path: string, io: CliIo): LoadResult | null {
+  let loaded: LoadResult;
+  try {
+    loaded = loadScenarioFile(path);
+  } catch (err) {
+    if (!(err instanceof ScenarioError)) throw err;
+    const n = err.issues.length;
+    io.stderr.write(`${err.issues.map(formatIssue).join("\n")}\n`);
+    io.stderr.write(`kubelet-sim: ${path} has ${n} error${n === 1 ? "" : "s"}; nothing was run (see docs/scenarios.md)\n`);
+    return null;
+  }
+  const others = loaded.warnings.filter((w) => !loaded.ignored.some((i) => i === w));
+  for (const w of others) io.stderr.write(`warning: ${formatIssue(w)}\n`);
+  if (loaded.ignored.length > 0) {
+    io.stderr.write(`note: ${loaded.ignored.length} pod manifest field(s) are accepted but not modelled; \`kubelet-sim validate ${path}\` lists them\n`);
+  }
+  return loaded;
+}
+
+/** A --pod filter that names no pod of the scenario is a typo; say so before a long run. */
+function checkPodFilter(scenario: Scenario, pod: string | undefined): void {
+  if (pod === undefined) return;
+  const node = scenario.kubelet.nodeName.toLowerCase();
+  const names = scenario.pods.flatMap((p) => {
+    const mirror = `${p.name}-${node}`;
+    return [p.key, p.name, ...(p.source === "file" ? [mirror, `${p.namespace}/${mirror}`] : [])];
+  });
+  if (names.includes(pod)) return;
+  const known = scenario.pods.map((p) => p.key).join(", ") || "none";
+  throw new UserError(`--pod ${pod}: no such pod in this scenario (pods: ${known})`);
+}
+
+/** The line to paste to see this run again. */
+export function replayKey(file: string, seed: number, strategy: string, untilMs: number | null): string {
+  const until = untilMs === null ? "" : ` --until ${formatDuration(untilMs)}`;
+  return `kubelet-sim run ${shellWord(file)} --seed ${seed} --strategy ${strategy}${until}`;
+}
+
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Human lines go to stdout, unless stdout carries JSON lines (then they would corrupt it). */
+export function humanStream(output: OutputRequest, io: CliIo): OutStream {
+  return output.outFile === null && output.formats.includes("jsonl") ? io.stderr : io.stdout;
+}
+
+interface Target {
+  write(text: string): void;
+  commit(): void;
+  abort(): void;
+}
+
+function openTarget(outFile: string | null, stdout: OutStream): Target {
+  if (outFile !== null) return AtomicFile.open(outFile);
+  return { write: (text) => stdout.write(text), commit: () => {}, abort: () => {} };
+}
+
+/** Every requested format, in the order asked, separated by a blank line. */
+function renderOutputs(result: SimulationResult, output: OutputRequest): string {
+  const records = result.records ?? [];
+  return output.formats
+    .map((format) => {
+      const body = render(format, records, output.render);
+      return output.explain ? explainFormat(format, format === "text" ? lanesOf(body) : []) + body : body;
+    })
+    .join("\n");
+}
+
+function writeRecord(
+  path: string,
+  run: { file: string; scenarioSha256: string; seed: number; strategy: string; untilMs: number; key: string },
+  result: SimulationResult,
+): void {
+  const text = formatRunRecord({
+    format: RUN_RECORD_FORMAT,
+    tool: VERSION,
+    scenario: run.file,
+    scenarioSha256: run.scenarioSha256,
+    seed: run.seed,
+    strategy: run.strategy,
+    untilMs: run.untilMs,
+    choices: result.run.choices.encode(),
+    verdict: result.run.verdict,
+    ok: result.ok,
+    traceHash: result.run.traceHash,
+    replayKey: run.key,
+  });
+  writeFileAtomic(path, text);
+}
