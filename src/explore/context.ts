@@ -63,7 +63,7 @@ class LinesSink implements TraceSink {
 }
 
 /** Runs monitors that are not in the registry (tests' own invariants) beside the Checker. */
-class ExtraMonitors implements TraceSink {
+export class ExtraMonitors implements TraceSink {
   readonly wantsLines = false;
   readonly violations: Violation[] = [];
   private readonly seen = new Set<string>();
