@@ -21,11 +21,16 @@ export class Waiter {
   }
 }
 
+/** A wait queue is swept of dead waiters once it reaches this length, then at twice what remained. */
+const SWEEP_MIN_WAITERS = 16;
+
 export class Chan<T> {
   private readonly buf: Deque<T>;
   readonly recvq = new Deque<Waiter>(4);
   readonly sendq = new Deque<Waiter>(4);
   private isClosed = false;
+  private recvSweepAt = SWEEP_MIN_WAITERS;
+  private sendSweepAt = SWEEP_MIN_WAITERS;
 
   constructor(
     private readonly waker: Waker,
@@ -43,6 +48,24 @@ export class Chan<T> {
 
   get closed(): boolean {
     return this.isClosed;
+  }
+
+  /**
+   * Queues a blocked receiver (a recv, or one case of a select). When a select fires, Go's
+   * selectgo dequeues its other cases at once; here they stay behind as dead waiters that
+   * liveHead skips. A channel that a select loop waits on but nobody sends to (a stop channel)
+   * would collect one per iteration, so the queue is swept whenever it has doubled since the last
+   * sweep: amortized O(1), and only dead waiters go, so no delivery order changes.
+   */
+  enqueueRecv(w: Waiter): void {
+    if (this.recvq.length >= this.recvSweepAt) this.recvSweepAt = sweep(this.recvq);
+    this.recvq.pushBack(w);
+  }
+
+  /** Queues a blocked sender; swept like enqueueRecv. */
+  enqueueSend(w: Waiter): void {
+    if (this.sendq.length >= this.sendSweepAt) this.sendSweepAt = sweep(this.sendq);
+    this.sendq.pushBack(w);
   }
 
   /** A receive would not block. */
@@ -133,6 +156,16 @@ export class Chan<T> {
       this.waker.wake(s.proc, undefined);
     }
   }
+}
+
+/** Drops the dead waiters of a queue; returns the length at which to sweep next. */
+function sweep(q: Deque<Waiter>): number {
+  q.retain(isLive);
+  return Math.max(SWEEP_MIN_WAITERS, 2 * q.length);
+}
+
+function isLive(w: Waiter): boolean {
+  return w.live;
 }
 
 /** The first live waiter, dropping stale ones (fired selects, killed processes) on the way. */

@@ -56,6 +56,18 @@ export class Deque<T> {
     return v;
   }
 
+  /** Keeps only the elements for which keep() is true, in order (one pass, in place). */
+  retain(keep: (v: T) => boolean): void {
+    const mask = this.buf.length - 1;
+    let kept = 0;
+    for (let i = 0; i < this.count; i++) {
+      const v = this.buf[(this.head + i) & mask] as T;
+      if (keep(v)) this.buf[(this.head + kept++) & mask] = v;
+    }
+    for (let i = kept; i < this.count; i++) this.buf[(this.head + i) & mask] = undefined;
+    this.count = kept;
+  }
+
   clear(): void {
     this.buf.fill(undefined);
     this.head = 0;

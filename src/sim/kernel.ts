@@ -171,6 +171,7 @@ export class Sim implements Waker, TimerHost {
   wake(p: Process, value: unknown): void {
     p.resumeValue = value;
     p.waitingOn = "";
+    p.waitingTarget = null;
     p.state = READY;
     this.ready.pushBack(p);
   }
@@ -193,9 +194,10 @@ export class Sim implements Waker, TimerHost {
     p.waitingOn = label;
     this.pushEntry(dueMs, p, null);
   }
-  block(p: Process, waitingOn: string): void {
+  block(p: Process, waitingOn: string, target: unknown = null): void {
     p.state = BLOCKED;
     p.waitingOn = waitingOn;
+    p.waitingTarget = target;
   }
   decide(kind: ChoiceKind, n: number, procs: Deque<Process> | null): number {
     const i = this.strategy.choose(kind, n, procs);

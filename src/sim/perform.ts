@@ -15,7 +15,8 @@ export interface KernelOps {
   readonly nowMs: number;
   readonly ready: Deque<Process>;
   sleepUntil(p: Process, dueMs: number, label: string): void;
-  block(p: Process, waitingOn: string): void;
+  /** Blocks p; the diagnosis reads "<waitingOn> <target's name(s)>" when a target is given. */
+  block(p: Process, waitingOn: string, target?: unknown): void;
   decide(kind: ChoiceKind, n: number, procs: null): number;
 }
 
@@ -68,8 +69,8 @@ function doRecv(k: KernelOps, p: Process, ch: Chan<unknown> | null): boolean {
     p.resumeValue = r;
     return true;
   }
-  ch.recvq.pushBack(new Waiter(p, null, 0, undefined));
-  k.block(p, `chan receive ${ch.name}`);
+  ch.enqueueRecv(new Waiter(p, null, 0, undefined));
+  k.block(p, "chan receive", ch);
   return false;
 }
 
@@ -83,20 +84,23 @@ function doSend(k: KernelOps, p: Process, ch: Chan<unknown> | null, value: unkno
     return true;
   }
   if (ch.trySend(value)) return true;
-  ch.sendq.pushBack(new Waiter(p, null, 0, value));
-  k.block(p, `chan send ${ch.name}`);
+  ch.enqueueSend(new Waiter(p, null, 0, value));
+  k.block(p, "chan send", ch);
   return false;
 }
 
 function doSelect(k: KernelOps, p: Process, cases: readonly SelectCase[], hasDefault: boolean): boolean {
-  const readyIdx: number[] = [];
+  // Count the ready cases without allocating; most selects find zero or one.
+  let nReady = 0;
+  let firstReady = -1;
   for (let i = 0; i < cases.length; i++) {
-    const c = cases[i]!;
-    if (c.ch !== null && (c.dir === "recv" ? c.ch.canRecv() : c.ch.canSend())) readyIdx.push(i);
+    if (!caseReady(cases[i]!)) continue;
+    if (nReady === 0) firstReady = i;
+    nReady++;
   }
-  if (readyIdx.length > 0) {
+  if (nReady > 0) {
     // Go picks uniformly among ready cases; here that is a recorded choice.
-    const i = readyIdx[readyIdx.length > 1 ? k.decide("select", readyIdx.length, null) : 0]!;
+    const i = nReady === 1 ? firstReady : nthReadyCase(cases, k.decide("select", nReady, null));
     return fireCase(p, cases[i]!, i);
   }
   if (hasDefault) {
@@ -104,16 +108,28 @@ function doSelect(k: KernelOps, p: Process, cases: readonly SelectCase[], hasDef
     return true;
   }
   const sel = { fired: false };
-  const names: string[] = [];
   for (let i = 0; i < cases.length; i++) {
     const c = cases[i]!;
     if (c.ch === null) continue;
-    if (c.dir === "recv") c.ch.recvq.pushBack(new Waiter(p, sel, i, undefined));
-    else c.ch.sendq.pushBack(new Waiter(p, sel, i, c.value));
-    names.push(c.ch.name);
+    if (c.dir === "recv") c.ch.enqueueRecv(new Waiter(p, sel, i, undefined));
+    else c.ch.enqueueSend(new Waiter(p, sel, i, c.value));
   }
-  k.block(p, names.length === 0 ? "select (no cases)" : `select ${names.join(", ")}`);
+  k.block(p, "select", cases);
   return false;
+}
+
+function caseReady(c: SelectCase): boolean {
+  return c.ch !== null && (c.dir === "recv" ? c.ch.canRecv() : c.ch.canSend());
+}
+
+/** The index of the n-th ready case (readiness cannot change between the count and this pick). */
+function nthReadyCase(cases: readonly SelectCase[], n: number): number {
+  for (let i = 0, seen = 0; i < cases.length; i++) {
+    if (!caseReady(cases[i]!)) continue;
+    if (seen === n) return i;
+    seen++;
+  }
+  throw new Error(`select: no ready case #${n}`);
 }
 
 function fireCase(p: Process, c: SelectCase, index: number): boolean {
@@ -138,27 +154,27 @@ function doLock(k: KernelOps, p: Process, mu: Mutex): boolean {
     return true;
   }
   mu.enqueue(p);
-  k.block(p, `sync.Mutex.Lock ${mu.name}`);
+  k.block(p, "sync.Mutex.Lock", mu);
   return false;
 }
 
 function doRLock(k: KernelOps, p: Process, mu: RWMutex): boolean {
   if (mu.tryRLock()) return true;
   mu.readWaiters.pushBack(p);
-  k.block(p, `sync.RWMutex.RLock ${mu.name}`);
+  k.block(p, "sync.RWMutex.RLock", mu);
   return false;
 }
 
 function doWLock(k: KernelOps, p: Process, mu: RWMutex): boolean {
   if (mu.tryLock()) return true;
   mu.writeWaiters.pushBack(p);
-  k.block(p, `sync.RWMutex.Lock ${mu.name}`);
+  k.block(p, "sync.RWMutex.Lock", mu);
   return false;
 }
 
 function doWait(k: KernelOps, p: Process, wg: WaitGroup): boolean {
   if (wg.count === 0) return true;
   wg.waiters.pushBack(p);
-  k.block(p, `sync.WaitGroup.Wait ${wg.name}`);
+  k.block(p, "sync.WaitGroup.Wait", wg);
   return false;
 }

@@ -32,6 +32,11 @@ export class Process {
   lockSinceMs = -1;
   /** What the process waits on, for deadlock diagnoses ("chan receive podUpdates"). */
   waitingOn = "";
+  /**
+   * The object waited on (a channel, a lock, a select's cases), named only when a diagnosis asks:
+   * building "chan receive podUpdates" on every block would cost a string per operation.
+   */
+  waitingTarget: unknown = null;
 
   constructor(
     readonly id: number,
@@ -46,7 +51,14 @@ export class Process {
   }
 
   describeState(): string {
-    return this.waitingOn === "" ? STATE_NAMES[this.state]! : this.waitingOn;
+    if (this.waitingOn === "") return STATE_NAMES[this.state]!;
+    const t = this.waitingTarget;
+    if (t === null) return this.waitingOn;
+    if (Array.isArray(t)) {
+      const names = (t as readonly { ch: { name: string } | null }[]).flatMap((c) => (c.ch === null ? [] : [c.ch.name]));
+      return names.length === 0 ? `${this.waitingOn} (no cases)` : `${this.waitingOn} ${names.join(", ")}`;
+    }
+    return `${this.waitingOn} ${(t as { name: string }).name}`;
   }
 }
 

@@ -14,6 +14,11 @@ export interface TimerHost {
 export class Timer {
   readonly C: Chan<number>;
   private entry: TimedEntry | null = null;
+  /** One callback per timer, not one closure per arm. */
+  private readonly onFire = (): void => {
+    this.entry = null;
+    this.C.offer(this.host.nowMs);
+  };
 
   constructor(
     private readonly host: TimerHost,
@@ -41,10 +46,7 @@ export class Timer {
 
   private arm(durationMs: number): void {
     checkDuration(durationMs);
-    this.entry = this.host.schedule(this.host.nowMs + durationMs, () => {
-      this.entry = null;
-      this.C.offer(this.host.nowMs);
-    });
+    this.entry = this.host.schedule(this.host.nowMs + durationMs, this.onFire);
   }
 }
 
@@ -52,6 +54,14 @@ export class Ticker {
   readonly C: Chan<number>;
   private entry: TimedEntry | null = null;
   private periodMs: number;
+  /** When the armed tick is due; the next one keeps this phase. */
+  private dueMs = 0;
+  /** One callback per ticker, not one closure per tick. */
+  private readonly onTick = (): void => {
+    // The next tick keeps the period's phase even when this one is dropped.
+    this.arm(this.dueMs + this.periodMs);
+    this.C.offer(this.host.nowMs);
+  };
 
   constructor(
     private readonly host: TimerHost,
@@ -77,11 +87,8 @@ export class Ticker {
   }
 
   private arm(dueMs: number): void {
-    this.entry = this.host.schedule(dueMs, () => {
-      // The next tick keeps the period's phase even when this one is dropped.
-      this.arm(dueMs + this.periodMs);
-      this.C.offer(this.host.nowMs);
-    });
+    this.dueMs = dueMs;
+    this.entry = this.host.schedule(dueMs, this.onTick);
   }
 }
 

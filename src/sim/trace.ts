@@ -24,10 +24,16 @@ export interface TraceSink {
   close?(): void;
 }
 
+/** Lines are hashed in batches of about this many characters: one native call per batch, not two per record. */
+const HASH_BATCH_CHARS = 1 << 16;
+
 export class Trace {
   private seq = 0;
   private readonly hash: Hash | null;
   private readonly wantsLines: boolean;
+  /** Lines not yet fed to the hash; the digest is the same as feeding them one by one. */
+  private pending: string[] = [];
+  private pendingChars = 0;
 
   constructor(
     private readonly sinks: readonly TraceSink[],
@@ -46,14 +52,32 @@ export class Trace {
     const rec: TraceRecord = { t, seq: this.seq++, component, kind, ...fields };
     if (this.sinks.length === 0 && this.hash === null) return rec;
     const line = this.wantsLines ? JSON.stringify(rec) : null;
-    if (this.hash !== null) this.hash.update(line!).update("\n");
-    for (const s of this.sinks) s.write(rec, line);
+    if (this.hash !== null) this.hashLine(line!);
+    const sinks = this.sinks;
+    for (let i = 0; i < sinks.length; i++) sinks[i]!.write(rec, line);
     return rec;
   }
 
   /** The digest of every record so far (hex sha256), or "" when hashing is off. */
   digest(): string {
-    return this.hash === null ? "" : this.hash.copy().digest("hex");
+    if (this.hash === null) return "";
+    this.flushHash();
+    return this.hash.copy().digest("hex");
+  }
+
+  private hashLine(line: string): void {
+    this.pending.push(line);
+    this.pendingChars += line.length + 1;
+    if (this.pendingChars >= HASH_BATCH_CHARS) this.flushHash();
+  }
+
+  /** Feeds the pending lines, each ending in "\n", to the hash in one update. */
+  private flushHash(): void {
+    if (this.pending.length === 0) return;
+    this.pending.push("");
+    this.hash!.update(this.pending.join("\n"));
+    this.pending = [];
+    this.pendingChars = 0;
   }
 
   close(): void {
