@@ -1,10 +1,10 @@
 // What the CLI tests share: the binary run as a user runs it, and commands run in-process with
 // their output captured (for what only a function call can provoke, like a kernel bound).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect } from "vitest";
+import { expect, onTestFinished } from "vitest";
 import { PLAIN } from "../../src/cli/colour.ts";
 import type { CliIo } from "../../src/cli/io.ts";
 import { reportError } from "../../src/cli/main.ts";
@@ -45,8 +45,11 @@ export function inProcess(command: (io: CliIo) => number): Ran {
   return { code, out, err };
 }
 
+/** A fresh folder, removed when the test that asked for it finishes. Call it inside a test. */
 export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "kubelet-sim-cli-"));
+  const dir = mkdtempSync(join(tmpdir(), "kubelet-sim-cli-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 export const noStackTrace = (text: string) => expect(text).not.toMatch(/\n\s+at .+:\d+:\d+\)?$/m);
