@@ -2,12 +2,14 @@
 // per line, each with a "name". Figures are rates and ratios against baselines measured in the
 // same run, so they compare across machines better than raw times.
 import { benchKernel, benchPingPong, benchSelect, type BenchLine } from "./kernel.ts";
+import { benchNode } from "./node.ts";
 
 type Bench = () => BenchLine;
 const BENCHES: readonly [string, Bench][] = [
   ["kernel", benchKernel],
   ["channel-ping-pong", benchPingPong],
   ["select-heavy", benchSelect],
+  ["node-110-pods-1h", benchNode],
 ];
 
 function main(argv: readonly string[]): number {
