@@ -3,6 +3,7 @@
 // same run, so they compare across machines better than raw times.
 import { benchKernel, benchPingPong, benchSelect, type BenchLine } from "./kernel.ts";
 import { benchNode } from "./node.ts";
+import { benchExplore } from "./explore.ts";
 
 type Bench = () => BenchLine;
 const BENCHES: readonly [string, Bench][] = [
@@ -10,6 +11,7 @@ const BENCHES: readonly [string, Bench][] = [
   ["channel-ping-pong", benchPingPong],
   ["select-heavy", benchSelect],
   ["node-110-pods-1h", benchNode],
+  ["explore", benchExplore],
 ];
 
 function main(argv: readonly string[]): number {

@@ -3,9 +3,11 @@
 import { mkdtempSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { exploreSync, loadRepro, replayRepro, RUN_RECORD_FORMAT } from "../../src/explore/index.ts";
 import { ChoiceLog } from "../../src/sim/index.ts";
+import { RUN_RECORD_FORMAT as CLI_RUN_RECORD_FORMAT } from "../../src/cli/run_record.ts";
+import { main } from "../../src/cli/main.ts";
 
 const out = mkdtempSync(join(tmpdir(), "kubelet-sim-repro-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -32,6 +34,20 @@ describe("repro files", () => {
   it("replay to the identical trace and the same failure", () => {
     const again = replayRepro(loadRepro(path));
     expect(again.reproduced).toBe(true);
+  });
+
+  it("are what `kubelet-sim replay` reads: it reproduces the identical trace and exits 1 (the failure)", async () => {
+    expect(RUN_RECORD_FORMAT).toBe(CLI_RUN_RECORD_FORMAT);
+    const written: string[] = [];
+    const out = vi.spyOn(process.stdout, "write").mockImplementation((t) => (written.push(String(t)), true));
+    const err = vi.spyOn(process.stderr, "write").mockImplementation((t) => (written.push(String(t)), true));
+    try {
+      expect(await main(["replay", path, "--format", "events"])).toBe(1);
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+    }
+    expect(written.join("")).toContain(`reproduced: the identical trace, sha256:${loadRepro(path).record.traceHash}`);
   });
 
   it("replay from the record alone when the YAML beside it is gone", () => {

@@ -1,0 +1,60 @@
+// Exploration throughput: runs per second of `kubelet-sim explore` on a one-pod scenario of 60
+// simulated seconds, with one worker thread and with two, and the speedup between them. Measured
+// through the real command (worker start-up included), best of 3.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BenchLine } from "./kernel.ts";
+
+const RUNS = 300;
+const REPEATS = 3;
+const ROOT = join(import.meta.dirname, "..", "..");
+
+const SCENARIO = `name: bench-explore
+until: 60s
+kubelet: { version: "1.30" }
+pods:
+  - manifest:
+      apiVersion: v1
+      kind: Pod
+      metadata: { name: web, namespace: default }
+      spec:
+        containers:
+          - name: app
+            image: example/web:1
+            readinessProbe: { exec: { command: [cat, /ready] }, periodSeconds: 5 }
+    behaviour:
+      app:
+        runs: [{ exitAfter: 20s, exitCode: 1 }]
+        onSigterm: { exitAfter: 2s, exitCode: 0 }
+timeline:
+  - { at: 0s, create: web }
+  - { at: 45s, delete: web }
+`;
+
+function runsPerSec(file: string, out: string, jobs: number): number {
+  const args = [join(ROOT, "bin/kubelet-sim.mjs"), "explore", file, "--runs", String(RUNS), "--jobs", String(jobs), "--json", "--no-shrink", "--out", out];
+  const r = spawnSync(process.execPath, args, { encoding: "utf8", timeout: 600_000 });
+  if (r.status !== 0) throw new Error(`explore --jobs ${jobs} exited ${String(r.status)}: ${r.stderr}`);
+  const line = JSON.parse(r.stdout.trim()) as { runsPerSec: number; runs: number };
+  if (line.runs !== RUNS) throw new Error(`explore --jobs ${jobs} ran ${line.runs} runs, expected ${RUNS}`);
+  return line.runsPerSec;
+}
+
+export function benchExplore(): BenchLine {
+  const dir = mkdtempSync(join(tmpdir(), "kubelet-sim-bench-explore-"));
+  try {
+    const file = join(dir, "bench-explore.yaml");
+    writeFileSync(file, SCENARIO);
+    let one = 0;
+    let two = 0;
+    for (let i = 0; i < REPEATS; i++) {
+      one = Math.max(one, runsPerSec(file, dir, 1));
+      two = Math.max(two, runsPerSec(file, dir, 2));
+    }
+    return { name: "explore", runsPerSec: one, runsPerSecJobs2: two, jobsSpeedup: Math.round((two / one) * 100) / 100, runs: RUNS };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
