@@ -47,14 +47,32 @@ export class Trace {
     return this.seq;
   }
 
-  /** Appends a record; fields keep the order the caller wrote them in (that order is canonical). */
+  /** Records emitted while another is being delivered (a checker reacting to one), in seq order. */
+  private readonly pending: { rec: TraceRecord; line: string | null }[] = [];
+  private delivering = false;
+
+  /**
+   * Appends a record; fields keep the order the caller wrote them in (that order is canonical).
+   * A record emitted from inside a sink's write is delivered after the current one, so every sink
+   * sees every record in seq order.
+   */
   emit(t: number, component: string, kind: string, fields?: Readonly<Record<string, unknown>>): TraceRecord {
     const rec: TraceRecord = { t, seq: this.seq++, component, kind, ...fields };
     if (this.sinks.length === 0 && this.hash === null) return rec;
     const line = this.wantsLines ? JSON.stringify(rec) : null;
-    if (this.hash !== null) this.hashLine(line!);
-    const sinks = this.sinks;
-    for (let i = 0; i < sinks.length; i++) sinks[i]!.write(rec, line);
+    if (this.hash !== null) this.hash.update(line!).update("\n");
+    this.pending.push({ rec, line });
+    if (this.delivering) return rec;
+    this.delivering = true;
+    try {
+      for (let i = 0; i < this.pending.length; i++) {
+        const p = this.pending[i]!;
+        for (const s of this.sinks) s.write(p.rec, p.line);
+      }
+    } finally {
+      this.pending.length = 0;
+      this.delivering = false;
+    }
     return rec;
   }
 

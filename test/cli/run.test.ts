@@ -166,13 +166,9 @@ describe("kubelet-sim run: where the outputs go", () => {
     expect(r.out).toContain(`trace sha256:${digest.slice(0, 12)}`);
   });
 
-  // Known bug, outside the CLI: the online Checker (src/check/checker.ts) emits its Expectation
-  // records from inside its sink's write(), so Trace.emit (src/sim/trace.ts) delivers the nested
-  // record to the sinks after the checker before the record that caused it. The hash follows seq
-  // order, the sinks do not, so the file's lines are not the bytes docs/outputs.md says they are.
-  // The fix belongs in Trace.emit (queue re-entrant emits until the current record is delivered);
-  // when it lands this test passes and \`.fails\` must go.
-  it.fails("writes the JSON lines in seq order, so they hash to the trace hash as written", () => {
+  // Regression: the checker emits records from inside its sink write(); Trace.emit delivers them
+  // after the current record, so every sink sees seq order and the file hashes as written.
+  it("writes the JSON lines in seq order, so they hash to the trace hash as written", () => {
     const dir = tempDir();
     const target = join(dir, "trace.jsonl");
     inProcess((io) => executeRun(request("scenarios/default.yaml", { format: ["jsonl"], out: target }), io).exitCode);

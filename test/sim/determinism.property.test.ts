@@ -72,3 +72,27 @@ describe("kernel determinism (fast-check over random process programs)", () => {
     );
   });
 });
+
+describe("trace delivery order", () => {
+  it("a record emitted from inside a sink's write reaches every sink after the current one, in seq order", async () => {
+    const { Sim, MemorySink, sleep } = await import("../../src/sim/index.ts");
+    const late = new MemorySink();
+    let sim: InstanceType<typeof Sim>;
+    const reacting = {
+      wantsLines: false,
+      write(rec: { kind: string }) {
+        if (rec.kind === "ping") sim.emit("check", "pong");
+      },
+    };
+    sim = new Sim({ seed: 1, strategy: { name: "fifo" }, sinks: [reacting, late] });
+    sim.go("p", function* () {
+      sim.emit("test", "ping");
+      sim.emit("test", "after");
+      yield* sleep(1);
+    });
+    sim.run();
+    const seqs = late.records.map((r) => r.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(late.records.map((r) => r.kind)).toEqual(["run", "ping", "pong", "after", "end"]);
+  });
+});
