@@ -32,8 +32,8 @@ export class Trace {
   private readonly hash: Hash | null;
   private readonly wantsLines: boolean;
   /** Lines not yet fed to the hash; the digest is the same as feeding them one by one. */
-  private pending: string[] = [];
-  private pendingChars = 0;
+  private hashPending: string[] = [];
+  private hashPendingChars = 0;
 
   constructor(
     private readonly sinks: readonly TraceSink[],
@@ -60,7 +60,7 @@ export class Trace {
     const rec: TraceRecord = { t, seq: this.seq++, component, kind, ...fields };
     if (this.sinks.length === 0 && this.hash === null) return rec;
     const line = this.wantsLines ? JSON.stringify(rec) : null;
-    if (this.hash !== null) this.hash.update(line!).update("\n");
+    if (this.hash !== null) this.hashLine(line!);
     this.pending.push({ rec, line });
     if (this.delivering) return rec;
     this.delivering = true;
@@ -84,18 +84,18 @@ export class Trace {
   }
 
   private hashLine(line: string): void {
-    this.pending.push(line);
-    this.pendingChars += line.length + 1;
-    if (this.pendingChars >= HASH_BATCH_CHARS) this.flushHash();
+    this.hashPending.push(line);
+    this.hashPendingChars += line.length + 1;
+    if (this.hashPendingChars >= HASH_BATCH_CHARS) this.flushHash();
   }
 
   /** Feeds the pending lines, each ending in "\n", to the hash in one update. */
   private flushHash(): void {
-    if (this.pending.length === 0) return;
-    this.pending.push("");
-    this.hash!.update(this.pending.join("\n"));
-    this.pending = [];
-    this.pendingChars = 0;
+    if (this.hashPending.length === 0) return;
+    this.hashPending.push("");
+    this.hash!.update(this.hashPending.join("\n"));
+    this.hashPending = [];
+    this.hashPendingChars = 0;
   }
 
   close(): void {
