@@ -2,7 +2,7 @@
 // the run function every exploration run, shrinking run and repro check goes through. Run i is a
 // function of (plan, i) alone.
 import { simulate, type SimulationResult } from "../simulate.ts";
-import { formatStrategy, type StrategySpec, type TraceRecord, type TraceSink } from "../sim/index.ts";
+import { formatStrategy, LineSink, type StrategySpec, type TraceRecord, type TraceSink } from "../sim/index.ts";
 import type { Scenario } from "../scenario/index.ts";
 import type { InvariantInfo, InvariantMonitor, Violation } from "../check/invariants.ts";
 import { classifyFailure, type Failure } from "./failure.ts";
@@ -51,15 +51,6 @@ export interface ContextRun {
   result: SimulationResult;
   failure: Failure | null;
   lines: string[] | null;
-}
-
-/** Collects the canonical JSON lines of a run (what the trace hash digests). */
-class LinesSink implements TraceSink {
-  readonly wantsLines = true;
-  readonly lines: string[] = [];
-  write(_rec: TraceRecord, line: string | null): void {
-    this.lines.push(line!);
-  }
 }
 
 /** Runs monitors that are not in the registry (tests' own invariants) beside the Checker. */
@@ -120,9 +111,10 @@ export class RunContext {
 
   /** Any run of any scenario under this plan's strategy (or the one given), classified. */
   run(scenario: Scenario, seed: number, opts: RunOptions = {}): ContextRun {
-    const lines = opts.keepLines === true ? new LinesSink() : null;
+    // The canonical JSON lines the trace hash digests, one chunk per line (a chunk limit of 0).
+    const lines: string[] | null = opts.keepLines === true ? [] : null;
     const extra = this.extraInvariants.length === 0 ? null : new ExtraMonitors(this.extraInvariants.map((i) => i.make(scenario)));
-    const sinks: TraceSink[] = [...(lines === null ? [] : [lines]), ...(extra === null ? [] : [extra])];
+    const sinks: TraceSink[] = [...(lines === null ? [] : [new LineSink((text) => lines.push(text.slice(0, -1)), 0)]), ...(extra === null ? [] : [extra])];
     const result = simulate(scenario, {
       seed,
       strategy: opts.strategy ?? this.plan.strategy,
@@ -131,6 +123,6 @@ export class RunContext {
       sinks,
       keepRecords: false,
     });
-    return { result, failure: classifyFailure(scenario, result, extra?.violations ?? []), lines: lines?.lines ?? null };
+    return { result, failure: classifyFailure(scenario, result, extra?.violations ?? []), lines };
   }
 }

@@ -74,7 +74,7 @@ export function checkInvariantHolds(opts: InvariantHoldsOptions): InvariantHolds
   const [raw, seed] = details.counterexample;
   const f = find(raw, seed);
   if (f === null) throw new Error("the counterexample no longer fails when run again: kubelet-sim is not deterministic (a bug)");
-  return { ok: false, runs: details.numRuns, counterexample: describe(raw, f, ids, details) };
+  return { ok: false, runs: details.numRuns, counterexample: counterexampleOf(raw, f, ids, details) };
 }
 
 /** Throws (a readable error for vitest or jest) when the invariant is violated in some scenario and schedule. */
@@ -107,7 +107,7 @@ function withNever(raw: Record<string, unknown>, ids: readonly string[]): Record
   return { ...raw, expect: [...expect, ...ids.map((id) => ({ never: id }))] };
 }
 
-function describe(raw: Record<string, unknown>, f: Finding, ids: readonly string[], details: fc.RunDetails<[Record<string, unknown>, number]>): InvariantCounterexample {
+function counterexampleOf(raw: Record<string, unknown>, f: Finding, ids: readonly string[], details: fc.RunDetails<[Record<string, unknown>, number]>): InvariantCounterexample {
   const strategy = formatStrategy(f.strategy);
   const scenario = withNever(raw, ids.filter((id) => id === f.violation.invariant));
   return {

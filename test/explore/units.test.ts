@@ -1,7 +1,7 @@
-// The small parts of exploration: run seeds, shards, delta debugging, swarm draws.
+// The small parts of exploration: run seeds, shards, delta debugging, swarm draws, the determinism report.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { applySwarm, ddmin, parseShard, readRawScenario, runSeed, shardIndices } from "../../src/explore/index.ts";
+import { applySwarm, checkDeterminism, ddmin, makePlan, parseShard, readRawScenario, RunContext, runSeed, shardIndices } from "../../src/explore/index.ts";
 import { loadScenarioText } from "../../src/scenario/index.ts";
 import { parseDuration } from "../../src/sim/index.ts";
 
@@ -87,5 +87,18 @@ describe("swarm", () => {
     }
     expect(withFault).toBeGreaterThan(25);
     expect(withFault).toBeLessThan(75);
+  });
+});
+
+describe("determinism check", () => {
+  it("reports a run whose trace differs, with both versions of the first differing record", () => {
+    const ctx = new RunContext(makePlan({ source: { file: "test/explore/fixtures/two-pods.yaml" }, strategy: "random", seed: 3 }));
+    const honest = ctx.runIndex(0, true);
+    expect(checkDeterminism(ctx, [honest])).toEqual({ checked: 1, ok: true, mismatches: [] });
+    const lines = [...honest.lines!];
+    lines[5] = lines[5]!.replace('"t":', '"t":1');
+    const report = checkDeterminism(ctx, [{ ...honest, traceHash: "0".repeat(64), lines }]);
+    expect(report.ok).toBe(false);
+    expect(report.mismatches[0]).toMatchObject({ index: 0, record: 5, first: lines[5], second: honest.lines![5] });
   });
 });
