@@ -1,10 +1,10 @@
 // The simulated runtime's engine: every CRI call goes through invoke(), which takes the call's
 // virtual latency, applies injected faults and writes one trace record (no upstream file; this is
 // the part of containerd's CRI plugin that every handler shares).
-import { call, type Chan, type Proc, type Rng, type Sim } from "../sim/index.ts";
+import { call, recvCase, select, type Chan, type Proc, type Rng, type Sim } from "../sim/index.ts";
 import type { ContainerEventResponse, ContainerEventType } from "./api.ts";
 import { drawMs, type RangeMs, type RuntimeConfig, type RuntimeOptions } from "./config.ts";
-import { CriError, deadlineExceeded, unavailable } from "./errors.ts";
+import { CriError, canceled, deadlineExceeded, unavailable } from "./errors.ts";
 import { FaultInjector, type CallSite } from "./faults.ts";
 import type { CriMethod } from "./methods.ts";
 import { DEFAULT_PROGRAM, type ContainerBehaviour } from "./program.ts";
@@ -66,7 +66,8 @@ export class RuntimeCore {
   /**
    * One CRI call: refused at once while the runtime is down; otherwise it takes its drawn
    * latency, then fails if a fault fires (before any effect: a failed StopContainer leaves the
-   * container running), else runs `body`. One trace record at the end, kind = the method.
+   * container running), else runs `body`. One trace record at the end, kind = the method. With
+   * `done` (the caller's ctx.Done()), a cancellation during the latency ends the call with Canceled.
    */
   *invoke<T>(
     site: CallSite,
@@ -74,6 +75,7 @@ export class RuntimeCore {
     body: () => Proc<T | CriError>,
     describe: (value: T) => Record<string, unknown> = () => ({}),
     latency: RangeMs = this.config.latency[site.method],
+    done: Chan<never> | null = null,
   ): Proc<T | CriError> {
     const startMs = this.nowMs;
     let out: T | CriError;
@@ -82,8 +84,9 @@ export class RuntimeCore {
     } else {
       const fault = this.faults.match(site, startMs);
       const latencyMs = drawMs(this.rng, latency);
-      yield* call(latencyMs, `cri ${site.method}`);
-      if (fault === null) {
+      if (yield* this.takeLatency(latencyMs, site.method, done)) {
+        out = canceled();
+      } else if (fault === null) {
         out = yield* body();
       } else if (fault.kind === "timeout") {
         // The runtime never answers; the kubelet's gRPC deadline ends the call.
@@ -95,6 +98,18 @@ export class RuntimeCore {
     }
     this.traceCall(site, id, startMs, out, describe);
     return out;
+  }
+
+  /** Waits out a call's latency; true when the caller's context ended first. */
+  private *takeLatency(latencyMs: number, method: CriMethod, done: Chan<never> | null): Proc<boolean> {
+    if (done === null) {
+      yield* call(latencyMs, `cri ${method}`);
+      return false;
+    }
+    const timer = this.sim.newTimer(`cri ${method}`, latencyMs);
+    const r = yield* select([recvCase(done), recvCase(timer.C)]);
+    if (r.index === 0) timer.stop();
+    return r.index === 0;
   }
 
   private traceCall<T>(site: CallSite, id: string | null, startMs: number, out: T | CriError, describe: (value: T) => Record<string, unknown>): void {

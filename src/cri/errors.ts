@@ -7,6 +7,7 @@
 /** The gRPC codes a container runtime returns in practice. */
 export type GrpcCode =
   | "Unknown"
+  | "Canceled"
   | "NotFound"
   | "AlreadyExists"
   | "FailedPrecondition"
@@ -62,4 +63,9 @@ export function unavailable(socketPath: string): CriError {
 /** What the kubelet's gRPC client returns when runtimeRequestTimeout runs out. */
 export function deadlineExceeded(): CriError {
   return new CriError("DeadlineExceeded", "context deadline exceeded");
+}
+
+/** What the kubelet's gRPC client returns when the caller's context is cancelled mid-call. */
+export function canceled(): CriError {
+  return new CriError("Canceled", "context canceled");
 }

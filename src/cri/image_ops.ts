@@ -8,6 +8,7 @@ import type { RuntimeCore } from "./core.ts";
 import { CriError } from "./errors.ts";
 import { normalizeImage } from "./store.ts";
 import { toImage } from "./views.ts";
+import type { CallContext } from "./services.ts";
 
 export function imageConfigOf(rt: RuntimeCore, image: string): ImageConfig | undefined {
   return rt.config.images[image] ?? rt.config.images[normalizeImage(image)];
@@ -56,8 +57,18 @@ export function pullError(image: string, fail: Pick<ImagePullFailure, "error" | 
   }
 }
 
-/** PullImage: after the image's pull time the image is present, or the registry's error comes back. */
-export function* PullImage(rt: RuntimeCore, image: ImageSpec, _auth: AuthConfig | null, sandboxConfig: PodSandboxConfig | null): Proc<string | CriError> {
+/**
+ * PullImage: after the image's pull time the image is present, or the registry's error comes back.
+ * A caller whose context ends first gets Canceled at once, and nothing is stored: containerd's
+ * pull runs on the request's context, so the gRPC cancellation aborts the download.
+ */
+export function* PullImage(
+  rt: RuntimeCore,
+  image: ImageSpec,
+  _auth: AuthConfig | null,
+  sandboxConfig: PodSandboxConfig | null,
+  ctx: CallContext | null = null,
+): Proc<string | CriError> {
   const m = sandboxConfig?.metadata;
   const site = { method: "PullImage" as const, pod: m === undefined ? null : `${m.namespace}/${m.name}`, container: null };
   const startMs = rt.nowMs;
@@ -72,6 +83,7 @@ export function* PullImage(rt: RuntimeCore, image: ImageSpec, _auth: AuthConfig 
     },
     (ref) => ({ image: image.image, imageRef: ref }),
     pullTimeOf(rt, image.image),
+    ctx?.done ?? null,
   );
 }
 

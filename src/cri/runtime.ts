@@ -17,7 +17,7 @@ import type { CriMethod } from "./methods.ts";
 import * as faults from "./node_faults.ts";
 import type { ContainerBehaviour, HookType, ProbeType } from "./program.ts";
 import * as sandboxes from "./sandbox_ops.ts";
-import type { ContainerNetwork, ImageManagerService, RuntimeService } from "./services.ts";
+import type { CallContext, ContainerNetwork, ImageManagerService, RuntimeService } from "./services.ts";
 import type { RuntimeStore } from "./store.ts";
 
 export type RuntimeConfigInput = Parameters<typeof resolveRuntimeConfig>[0];
@@ -159,8 +159,8 @@ export class SimRuntime implements RuntimeService, ImageManagerService, Containe
   ImageStatus(image: ImageSpec) {
     return images.ImageStatus(this.core, image);
   }
-  PullImage(image: ImageSpec, auth: AuthConfig | null, sandboxConfig: PodSandboxConfig | null) {
-    return images.PullImage(this.core, image, auth, sandboxConfig);
+  PullImage(image: ImageSpec, auth: AuthConfig | null, sandboxConfig: PodSandboxConfig | null, ctx: CallContext | null = null) {
+    return images.PullImage(this.core, image, auth, sandboxConfig, ctx);
   }
   RemoveImage(image: ImageSpec) {
     return images.RemoveImage(this.core, image);

@@ -32,12 +32,20 @@ export interface RuntimeService {
   GetContainerEvents(): Chan<ContainerEventResponse>;
 }
 
+/**
+ * The part of Go's context.Context a CRI call honours: `done` is closed when the caller gives up
+ * (ctx.Done()). gRPC then ends the call at once with Canceled, and the runtime stops the work.
+ */
+export interface CallContext {
+  readonly done: Chan<never>;
+}
+
 export interface ImageManagerService {
   ListImages(filter: ImageFilter | null): Proc<Image[] | CriError>;
   /** The image, or null when it is not on the node. */
   ImageStatus(image: ImageSpec): Proc<Image | null | CriError>;
-  /** The image reference (ID) of the pulled image. */
-  PullImage(image: ImageSpec, auth: AuthConfig | null, sandboxConfig: PodSandboxConfig | null): Proc<string | CriError>;
+  /** The image reference (ID) of the pulled image. A cancelled ctx ends the pull with Canceled. */
+  PullImage(image: ImageSpec, auth: AuthConfig | null, sandboxConfig: PodSandboxConfig | null, ctx?: CallContext | null): Proc<string | CriError>;
   RemoveImage(image: ImageSpec): Proc<null | CriError>;
 }
 

@@ -8,6 +8,7 @@ import type { GoError, RunningPod } from "./types.ts";
 import type { EventRecorder, PodCacheReader } from "./pod_workers_types.ts";
 import type { PodSyncResult } from "./kuberuntime/sync_result.ts";
 import type { MirrorClient } from "./mirror_client.ts";
+import type { CallContext } from "../cri/services.ts";
 
 /** kubetypes.PodUpdate as the config source delivers it. */
 export interface PodUpdate {
@@ -52,7 +53,8 @@ export interface StatusManager {
 
 /** kubecontainer.Runtime as the kubelet calls it: (value, err) pairs as in Go. */
 export interface ContainerRuntime {
-  SyncPod(pod: Pod, podStatus: PodStatus): Proc<PodSyncResult>;
+  /** ctx: what of the pod worker's context reaches the runtime (null: nothing, context.WithoutCancel). */
+  SyncPod(pod: Pod, podStatus: PodStatus, ctx?: CallContext | null): Proc<PodSyncResult>;
   /** pod is null for an orphan: the runtime manager restores grace and hooks from container labels. */
   KillPod(pod: Pod | null, runningPod: RunningPod, gracePeriodOverride: number | undefined): Proc<GoError>;
   GetPodStatus(uid: string, name: string, namespace: string): Proc<[PodStatus | null, GoError]>;

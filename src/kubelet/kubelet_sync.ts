@@ -1,14 +1,25 @@
 // Models pkg/kubelet/kubelet.go (v1.22 and after): SyncPod, SyncTerminatingPod,
 // SyncTerminatingRuntimePod and SyncTerminatedPod, the podSyncer the pod workers drive.
 import type { Proc } from "../sim/index.ts";
+import type { CallContext } from "../cri/services.ts";
 import type { Pod, PodStatus as APIPodStatus } from "../k8s/pod.ts";
 import type { PodStatus } from "./container/runtime.ts";
-import type { GoError, RunningPod, SyncContext, SyncPodType } from "./types.ts";
+import { ContextCanceled, type GoError, type RunningPod, type SyncContext, type SyncPodType } from "./types.ts";
 import type { KubeletCore } from "./kubelet_core.ts";
 import type { PodSyncer } from "./pod_worker_loop.ts";
 import type { TerminatePodOptions } from "./pod_sync_status.ts";
 import { NetworkNotReadyErrorMsg } from "./pod_workers_legacy.ts";
 import { ConvertPodStatusToRunningPod, isBackoffOnlyFailure, PodSetup } from "./kubelet_sync_common.ts";
+
+/** Model switches of the v1.22+ syncer (scenario variants, src/node/variants.ts). */
+export interface KubeletSyncerOptions {
+  /**
+   * The pod worker's context reaches the image pulls of the runtime's SyncPod, so a termination
+   * request cancels an in-flight pull (PR #131260 for issue #125050, race R01). Upstream passes
+   * context.WithoutCancel(ctx) instead (TODO #113606).
+   */
+  cancelImagePullOnTermination?: boolean;
+}
 
 export class KubeletSyncer implements PodSyncer {
   readonly setup: PodSetup;
@@ -17,12 +28,13 @@ export class KubeletSyncer implements PodSyncer {
     private readonly kl: KubeletCore,
     /** podWorkers.IsPodTerminationRequested (RunOnce, which has no pod workers, answers false). */
     private readonly isPodTerminationRequested: (uid: string) => boolean,
+    private readonly options: KubeletSyncerOptions = {},
   ) {
     this.setup = new PodSetup(kl);
   }
 
   /** SyncPod: converge a pod towards its spec; returns isTerminal when its phase became terminal. */
-  *SyncPod(_ctx: SyncContext, updateType: SyncPodType, pod: Pod, mirrorPod: Pod | undefined, podStatus: PodStatus): Proc<[boolean, GoError]> {
+  *SyncPod(ctx: SyncContext, updateType: SyncPodType, pod: Pod, mirrorPod: Pod | undefined, podStatus: PodStatus): Proc<[boolean, GoError]> {
     const { deps, config } = this.kl;
     this.kl.emit("SyncPod", pod, { updateType });
     const apiPodStatus = deps.statusGenerator.generateAPIPodStatus(pod, podStatus, false);
@@ -44,12 +56,24 @@ export class KubeletSyncer implements PodSyncer {
     if (volErr !== null) return [false, volErr];
     deps.probeManager.AddPod(pod);
     // The runtime's SyncPod runs without the worker's cancellation (context.WithoutCancel, #113606):
-    // a delete during an image pull does not stop the pull (race R01).
-    const result = yield* deps.runtime.SyncPod(pod, podStatus);
+    // a delete during an image pull does not stop the pull (race R01). With the variant the
+    // worker's context reaches the pulls, and a cancelled sync bypasses the reason cache, as the
+    // TODO asks: "cancelling the context for SyncPod is a known and deliberate error".
+    const sctx = this.options.cancelImagePullOnTermination === true ? this.callContext(ctx, pod) : null;
+    const result = yield* deps.runtime.SyncPod(pod, podStatus, sctx?.ctx ?? null);
+    sctx?.stop();
+    if (sctx !== null && ctx.err() === ContextCanceled) return [false, ContextCanceled];
     deps.reasonCache.Update(uid, result);
     const syncErr = result.Error();
     if (syncErr !== null && !isBackoffOnlyFailure(result)) return [false, new Error(syncErr)];
     return [false, null];
+  }
+
+  /** The sync context as the CRI sees it: a done channel closed by cancel (context.AfterFunc). */
+  private callContext(ctx: SyncContext, pod: Pod): { ctx: CallContext; stop: () => void } {
+    const done = this.kl.sim.chan<never>(`ctx.Done ${pod.metadata.namespace ?? "default"}/${pod.metadata.name}`, 0);
+    const stop = ctx.AfterFunc(() => done.close());
+    return { ctx: { done }, stop: () => void stop() };
   }
 
   /** SyncTerminatingPod: stop every container with the grace period, then record the final status. */

@@ -46,10 +46,29 @@ export const ContextCanceled = new Error("context canceled");
 /** A context.Context reduced to what the pod workers use: cancellation. */
 export class SyncContext {
   private cancelled = false;
+  private readonly afterFuncs = new Set<() => void>();
   cancel(): void {
+    if (this.cancelled) return;
     this.cancelled = true;
+    const fs = [...this.afterFuncs];
+    this.afterFuncs.clear();
+    for (const f of fs) f();
   }
   err(): GoError {
     return this.cancelled ? ContextCanceled : null;
+  }
+  /**
+   * context.AfterFunc: f runs once the context is cancelled (at once if it already is). The
+   * returned stop unregisters f, and says whether it did so before f ran. Go runs f in its own
+   * goroutine; the callers here only close a channel, which never blocks.
+   */
+  AfterFunc(f: () => void): () => boolean {
+    if (this.cancelled) {
+      f();
+      return () => false;
+    }
+    const g = () => f();
+    this.afterFuncs.add(g);
+    return () => this.afterFuncs.delete(g);
   }
 }

@@ -5,6 +5,7 @@ import type { Proc, Sim } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import { CriError } from "../cri/errors.ts";
 import type { SimRuntime } from "../cri/runtime.ts";
+import type { CallContext } from "../cri/services.ts";
 import type { KubeGenericRuntimeManager } from "../kubelet/kuberuntime/kuberuntime_manager_sync.ts";
 import type { PodSyncResult } from "../kubelet/kuberuntime/sync_result.ts";
 import type { PodStatus } from "../kubelet/container/runtime.ts";
@@ -25,8 +26,8 @@ export class KubeletRuntime implements ContainerRuntime {
     this.backOff = NewBackOff({ nowMs: () => sim.nowMs }, backOffPeriodMs, maxContainerBackOffMs);
   }
 
-  *SyncPod(pod: Pod, podStatus: PodStatus): Proc<PodSyncResult> {
-    return yield* this.manager.SyncPod(pod, podStatus, [], this.backOff);
+  *SyncPod(pod: Pod, podStatus: PodStatus, ctx: CallContext | null = null): Proc<PodSyncResult> {
+    return yield* this.manager.SyncPod(pod, podStatus, [], this.backOff, ctx);
   }
 
   *KillPod(pod: Pod | null, runningPod: RunningPod, gracePeriodOverride: number | undefined): Proc<GoError> {

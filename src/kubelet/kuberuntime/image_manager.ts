@@ -8,7 +8,7 @@ import { recv, type Proc, type Sim } from "../../sim/index.ts";
 import type { Container, Pod } from "../../k8s/pod.ts";
 import type { PodSandboxConfig } from "../../cri/api.ts";
 import { CriError } from "../../cri/errors.ts";
-import type { ImageManagerService } from "../../cri/services.ts";
+import type { CallContext, ImageManagerService } from "../../cri/services.ts";
 import { formatDuration } from "../../sim/duration.ts";
 import type { Backoff } from "../util/backoff.ts";
 import { applyDefaultImageTag, ensureImageExistsDecision, ErrImageInspect, imagePullFailed } from "./image_pull.ts";
@@ -34,8 +34,11 @@ export class ImageManager {
     return resp === null ? "" : resp.id;
   }
 
-  /** EnsureImageExists pulls the image for the specified pod and container, and returns (imageRef, error message, error). */
-  *EnsureImageExists(pod: Pod, container: Container, podSandboxConfig: PodSandboxConfig | null): Proc<EnsureImageResult> {
+  /**
+   * EnsureImageExists pulls the image for the specified pod and container, and returns (imageRef,
+   * error message, error). The pull runs on ctx; a cancelled pull fails like any other pull.
+   */
+  *EnsureImageExists(pod: Pod, container: Container, podSandboxConfig: PodSandboxConfig | null, ctx: CallContext | null = null): Proc<EnsureImageResult> {
     const fieldPath = containerFieldPath(pod, container);
     const logIt = (type: "Normal" | "Warning", reason: string, msg: string) => this.recorder.Eventf(pod, type, reason, msg, fieldPath);
     const image = applyDefaultImageTag(container.image ?? "");
@@ -53,7 +56,7 @@ export class ImageManager {
     logIt(decision.event.type, decision.event.reason, decision.message);
     if (decision.action === "error") return { imageRef: "", err: decision.err, msg: decision.message };
     if (decision.action === "present") return { imageRef, err: null, msg: "" };
-    return yield* this.pull(pod, container, decision.image, decision.backOffKey, podSandboxConfig, logIt);
+    return yield* this.pull(pod, container, decision.image, decision.backOffKey, podSandboxConfig, logIt, ctx);
   }
 
   private *pull(
@@ -63,10 +66,11 @@ export class ImageManager {
     backOffKey: string,
     podSandboxConfig: PodSandboxConfig | null,
     logIt: (type: "Normal" | "Warning", reason: string, msg: string) => void,
+    ctx: CallContext | null,
   ): Proc<EnsureImageResult> {
     const startMs = this.sim.nowMs;
     const pullChan = this.sim.chan<PullResult>(`pullChan ${pod.metadata.name}/${container.name}`, 0);
-    yield* this.puller.pullImage({ image }, pullChan, podSandboxConfig);
+    yield* this.puller.pullImage({ image }, pullChan, podSandboxConfig, ctx);
     const { value: result } = yield* recv(pullChan);
     const r = result!;
     if (r.err !== null) {

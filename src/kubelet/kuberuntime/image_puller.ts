@@ -5,7 +5,7 @@
 // behind it. With serialization off every pull runs in its own goroutine, optionally limited by
 // maxParallelImagePulls. Simplified: the best-effort GetImageSize after a pull is not made.
 import { send, recv, type Chan, type Proc, type Sim } from "../../sim/index.ts";
-import type { ImageManagerService } from "../../cri/services.ts";
+import type { CallContext, ImageManagerService } from "../../cri/services.ts";
 import type { ImageSpec, PodSandboxConfig } from "../../cri/api.ts";
 import { CriError } from "../../cri/errors.ts";
 
@@ -17,8 +17,11 @@ export interface PullResult {
 }
 
 export interface ImagePuller {
-  /** Hands the pull over; the result arrives on pullChan. May block while the queue is full. */
-  pullImage(spec: ImageSpec, pullChan: Chan<PullResult>, podSandboxConfig: PodSandboxConfig | null): Proc<void>;
+  /**
+   * Hands the pull over; the result arrives on pullChan. May block while the queue is full. The
+   * pull runs on ctx (Go passes the caller's context along with the request).
+   */
+  pullImage(spec: ImageSpec, pullChan: Chan<PullResult>, podSandboxConfig: PodSandboxConfig | null, ctx?: CallContext | null): Proc<void>;
 }
 
 /** Maximum number of image pull requests than can be queued. */
@@ -28,12 +31,13 @@ interface ImagePullRequest {
   spec: ImageSpec;
   pullChan: Chan<PullResult>;
   podSandboxConfig: PodSandboxConfig | null;
+  ctx: CallContext | null;
 }
 
 /** kuberuntime_image.go PullImage, without credentials: the CRI call and its duration. */
-function* pullWithTiming(sim: Sim, imageService: ImageManagerService, spec: ImageSpec, cfg: PodSandboxConfig | null): Proc<PullResult> {
+function* pullWithTiming(sim: Sim, imageService: ImageManagerService, spec: ImageSpec, cfg: PodSandboxConfig | null, ctx: CallContext | null): Proc<PullResult> {
   const startMs = sim.nowMs;
-  const out = yield* imageService.PullImage(spec, null, cfg);
+  const out = yield* imageService.PullImage(spec, null, cfg, ctx);
   const pullDurationMs = sim.nowMs - startMs;
   if (out instanceof CriError) return { imageRef: "", err: out, pullDurationMs };
   return { imageRef: out, err: null, pullDurationMs };
@@ -52,15 +56,15 @@ export class SerialImagePuller implements ImagePuller {
     sim.go("imagePuller", () => this.processImagePullRequests(), { daemon: true, group });
   }
 
-  *pullImage(spec: ImageSpec, pullChan: Chan<PullResult>, podSandboxConfig: PodSandboxConfig | null): Proc<void> {
-    yield* send(this.pullRequests, { spec, pullChan, podSandboxConfig });
+  *pullImage(spec: ImageSpec, pullChan: Chan<PullResult>, podSandboxConfig: PodSandboxConfig | null, ctx: CallContext | null = null): Proc<void> {
+    yield* send(this.pullRequests, { spec, pullChan, podSandboxConfig, ctx });
   }
 
   private *processImagePullRequests(): Proc<void> {
     for (;;) {
       const { value: req, ok } = yield* recv(this.pullRequests);
       if (!ok || req === undefined) return;
-      const result = yield* pullWithTiming(this.sim, this.imageService, req.spec, req.podSandboxConfig);
+      const result = yield* pullWithTiming(this.sim, this.imageService, req.spec, req.podSandboxConfig, req.ctx);
       yield* send(req.pullChan, result);
     }
   }
@@ -78,13 +82,13 @@ export class ParallelImagePuller implements ImagePuller {
     this.tokens = maxParallelImagePulls === null ? null : sim.chan<null>("imagePullTokens", maxParallelImagePulls);
   }
 
-  *pullImage(spec: ImageSpec, pullChan: Chan<PullResult>, podSandboxConfig: PodSandboxConfig | null): Proc<void> {
+  *pullImage(spec: ImageSpec, pullChan: Chan<PullResult>, podSandboxConfig: PodSandboxConfig | null, ctx: CallContext | null = null): Proc<void> {
     const { sim, imageService, tokens } = this;
     sim.go(
       `imagePull/${spec.image}`,
       function* () {
         if (tokens !== null) yield* send(tokens, null);
-        const result = yield* pullWithTiming(sim, imageService, spec, podSandboxConfig);
+        const result = yield* pullWithTiming(sim, imageService, spec, podSandboxConfig, ctx);
         if (tokens !== null) yield* recv(tokens);
         yield* send(pullChan, result);
       },

@@ -9,6 +9,7 @@
 import type { Proc } from "../../sim/index.ts";
 import type { Container, EphemeralContainer, Pod } from "../../k8s/pod.ts";
 import type { ContainerConfig, PodSandboxConfig } from "../../cri/api.ts";
+import type { CallContext } from "../../cri/services.ts";
 import { CriError } from "../../cri/errors.ts";
 import { ephemeralContainerCommon } from "../container/helpers.ts";
 import { FindContainerStatusByName, type ContainerID, type PodStatus } from "../container/runtime.ts";
@@ -75,13 +76,22 @@ export interface StartContainerResult {
 
 /**
  * startContainer starts a container and returns a message indicating why it failed on error:
- * pull the image, create the container, start it, run the postStart hook.
+ * pull the image, create the container, start it, run the postStart hook. Only the pull is given
+ * ctx (the scope of PR #131260); the other calls run to completion as before.
  */
-export function* startContainer(m: ManagerContext, podSandboxID: string, podSandboxConfig: PodSandboxConfig, spec: StartSpec, pod: Pod, podStatus: PodStatus): Proc<StartContainerResult> {
+export function* startContainer(
+  m: ManagerContext,
+  podSandboxID: string,
+  podSandboxConfig: PodSandboxConfig,
+  spec: StartSpec,
+  pod: Pod,
+  podStatus: PodStatus,
+  ctx: CallContext | null = null,
+): Proc<StartContainerResult> {
   const container = spec.container;
   const event = (id: string, type: EventType, reason: string, message: string) => recordContainerEvent(m, pod, container, id, type, reason, message);
   // Step 1: pull the image.
-  const pulled = yield* m.imagePuller.EnsureImageExists(pod, container, podSandboxConfig);
+  const pulled = yield* m.imagePuller.EnsureImageExists(pod, container, podSandboxConfig, ctx);
   if (pulled.err !== null) {
     event("", "Warning", FailedToCreateContainer, `Error: ${pulled.err}`);
     return { msg: pulled.msg, err: pulled.err };

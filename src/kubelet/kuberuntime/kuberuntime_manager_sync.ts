@@ -10,7 +10,7 @@ import type { Pod } from "../../k8s/pod.ts";
 import { isRestartableInitContainer } from "../../k8s/podutil.ts";
 import type { PodSandboxConfig } from "../../cri/api.ts";
 import { CriError, isNotFound } from "../../cri/errors.ts";
-import type { ContainerNetwork, ImageManagerService, RuntimeService } from "../../cri/services.ts";
+import type { CallContext, ContainerNetwork, ImageManagerService, RuntimeService } from "../../cri/services.ts";
 import { IsHostNetworkPod, formatPod } from "../container/helpers.ts";
 import type { PodStatus } from "../container/runtime.ts";
 import { NewBackOff, backOffPeriodMs, MaxContainerBackOffMs, type Backoff } from "../util/backoff.ts";
@@ -61,6 +61,8 @@ interface StartContext {
   podSandboxID: string;
   podSandboxConfig: PodSandboxConfig;
   result: PodSyncResult;
+  /** The caller's context, or null for context.WithoutCancel (the kubelet's default, #113606). */
+  ctx: CallContext | null;
 }
 
 export class KubeGenericRuntimeManager {
@@ -97,8 +99,9 @@ export class KubeGenericRuntimeManager {
    * SyncPod syncs the running pod into the desired pod: 1. compute sandbox and container changes;
    * 2. kill the pod sandbox if necessary; 3. kill containers that should not run; 4. create the
    * sandbox if necessary; 5. start ephemeral containers; 6. init containers; 7. containers.
+   * ctx reaches the image pulls only (null: they cannot be cancelled).
    */
-  *SyncPod(pod: Pod, podStatus: PodStatus, _pullSecrets: readonly unknown[], backOff: Backoff): Proc<PodSyncResult> {
+  *SyncPod(pod: Pod, podStatus: PodStatus, _pullSecrets: readonly unknown[], backOff: Backoff, ctx: CallContext | null = null): Proc<PodSyncResult> {
     const m = this.m;
     const result = new PodSyncResult();
     trace(m, "SyncPod", pod, { phase: "begin" });
@@ -116,8 +119,8 @@ export class KubeGenericRuntimeManager {
         // Get podSandboxConfig for containers to start.
         result.AddSyncResult(NewSyncResult("ConfigPodSandbox", sandbox.id));
         const podSandboxConfig = generatePodSandboxConfig(pod, changes.Attempt);
-        const ctx: StartContext = { pod, podStatus, backOff, podSandboxID: sandbox.id, podSandboxConfig, result };
-        yield* this.startStep(ctx, changes);
+        const sc: StartContext = { pod, podStatus, backOff, podSandboxID: sandbox.id, podSandboxConfig, result, ctx };
+        yield* this.startStep(sc, changes);
       }
     }
     const err = result.Error();
@@ -219,7 +222,7 @@ export class KubeGenericRuntimeManager {
       trace(m, "StartContainer", pod, { ...fields, sinceMs: startMs, error: backOff.err, message: backOff.message });
       return backOff.err;
     }
-    const { msg, err } = yield* startContainer(m, ctx.podSandboxID, ctx.podSandboxConfig, spec, pod, podStatus);
+    const { msg, err } = yield* startContainer(m, ctx.podSandboxID, ctx.podSandboxConfig, spec, pod, podStatus, ctx.ctx);
     if (err !== null) startContainerResult.Fail(err, msg);
     trace(m, "StartContainer", pod, { ...fields, sinceMs: startMs, ...(err === null ? {} : { error: err, message: msg }) });
     return err;
