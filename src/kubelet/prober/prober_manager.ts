@@ -22,6 +22,11 @@ export interface ProberStatusManager {
   SetContainerStartup(podUID: string, containerID: string, started: boolean): void;
 }
 
+/** The pod manager as the variant proberReadsLatestPod lets the workers read it (PR #107514). */
+export interface ProberPodManager {
+  GetPodByUID(uid: string): Pod | undefined;
+}
+
 export interface ProberManagerOptions {
   statusManager: ProberStatusManager;
   livenessManager: ResultsManager;
@@ -35,6 +40,11 @@ export interface ProberManagerOptions {
   minor: number;
   /** Process group of the workers (killed together on a kubelet restart). */
   group?: string;
+  /**
+   * Variant proberReadsLatestPod (PR #107514, closed): the workers read the pod manager's current
+   * pod for the graceful-shutdown check instead of their snapshot. Null or absent: upstream.
+   */
+  podManager?: ProberPodManager | null;
 }
 
 /** probeKey as one string. */
@@ -48,6 +58,7 @@ export class ProberManager implements WorkerHost {
   /** When the manager was created (upstream: clock.RealClock{}.Now() in NewManager). */
   readonly startMs: number;
   readonly group: string;
+  readonly podManager: ProberPodManager | null;
   private readonly workers = new Map<string, Worker>();
   private readonly statusManager: ProberStatusManager;
   private readonly livenessManager: ResultsManager;
@@ -62,6 +73,7 @@ export class ProberManager implements WorkerHost {
     this.prober = new Prober(sim, opts.runner, { recorder: opts.recorder ?? null, era: this.era });
     this.startMs = sim.nowMs;
     this.group = opts.group ?? "kubelet";
+    this.podManager = opts.podManager ?? null;
     this.statusManager = opts.statusManager;
     this.livenessManager = opts.livenessManager;
     this.readinessManager = opts.readinessManager;

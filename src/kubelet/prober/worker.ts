@@ -36,6 +36,8 @@ export interface WorkerHost {
   readonly startMs: number;
   readonly prober: Prober;
   readonly group: string;
+  /** Variant proberReadsLatestPod (PR #107514): where the graceful-shutdown check reads the pod; null upstream. */
+  readonly podManager: { GetPodByUID(uid: string): Pod | undefined } | null;
   GetPodStatus(uid: string): PodStatus | undefined;
   resultsManagerFor(probeType: ProbeType): ResultsManager;
   removeWorker(podUID: string, containerName: string, probeType: ProbeType): void;
@@ -126,8 +128,9 @@ export class Worker {
     const status = this.m.GetPodStatus(uid);
     const inputs = {
       podStatus: status === undefined ? undefined : toWorkerPodStatus(status),
-      // Graceful shutdown check (≥1.21) reads the worker's own pod snapshot, as upstream (#107473).
-      podDeleted: this.m.era.stopOnPodDeletion && this.pod.metadata.deletionTimestamp != null,
+      // Graceful shutdown check (≥1.21) reads the worker's own pod snapshot, as upstream (#107473);
+      // with proberReadsLatestPod, the pod manager's current copy (#107514), the snapshot if gone.
+      podDeleted: this.m.era.stopOnPodDeletion && this.podForShutdownCheck(uid).metadata.deletionTimestamp != null,
       nowMs: this.m.sim.nowMs,
     };
     const prepared = doProbePrepare(this.coreSpec, this.state, inputs);
@@ -157,6 +160,10 @@ export class Worker {
     }
     const resultRun = before.lastResult === "Success" ? before.resultRun + 1 : 1;
     return { ...out, newState: { ...out.newState, onHold: before.onHold, resultRun } };
+  }
+
+  private podForShutdownCheck(uid: string): Pod {
+    return this.m.podManager?.GetPodByUID(uid) ?? this.pod;
   }
 
   private *apply(ops: readonly ResultOp[]): Proc<void> {
