@@ -174,10 +174,10 @@ class ActorClient implements PodsClient {
       () => withPod(this.server.registry.update(pod)));
   }
 
-  patchPodStatus(namespace: string, name: string, status: PodStatus, uid?: string): Proc<ApiResult<Pod>> {
+  patchPodStatus(namespace: string, name: string, status: PodStatus, uid?: string, base?: PodStatus): Proc<ApiResult<Pod>> {
     const fields = { pod: `${namespace}/${name}`, uidPrecondition: uid ?? null, phase: status.phase ?? null };
     return this.server.request(this.actor, "PatchStatus", "PATCH", `${podPath(namespace, name)}/status`, fields,
-      () => withPod(this.server.registry.patchStatus(namespace, name, status, uid)));
+      () => withPod(this.server.registry.patchStatus(namespace, name, status, uid, base)));
   }
 
   deletePod(namespace: string, name: string, opts: DeleteOptions = {}): Proc<ApiResult<DeleteResult>> {

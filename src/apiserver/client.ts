@@ -79,9 +79,11 @@ export interface PodsClient {
   /**
    * PATCH pods/<name>/status, as statusutil.PatchPodStatus sends it: the status replaces the
    * stored one, and `uid` (when given) is a precondition: a pod recreated under the same name
-   * makes the patch fail with 409 Conflict instead of landing on the new pod.
+   * makes the patch fail (422: metadata.uid is immutable) instead of landing on the new pod.
+   * With `base` (the status the client read), only what differs from base to status is sent, as
+   * a strategic merge patch: the diff lands on whatever object holds the name (apiserver/status_patch.ts).
    */
-  patchPodStatus(namespace: string, name: string, status: PodStatus, uid?: string): Proc<ApiResult<Pod>>;
+  patchPodStatus(namespace: string, name: string, status: PodStatus, uid?: string, base?: PodStatus): Proc<ApiResult<Pod>>;
   /**
    * DELETE. `value.deleted` is false while graceful deletion is pending (the returned pod carries
    * deletionTimestamp and deletionGracePeriodSeconds), true once the object is gone.

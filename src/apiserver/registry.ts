@@ -14,6 +14,7 @@ import {
   validateCreate, validateStatusUpdate, validateUpdate,
 } from "./strategy.ts";
 import { beforeDelete } from "./delete.ts";
+import { applyStatusDiff } from "./status_patch.ts";
 import { compact, emptyStore, eventsSince, listPods, writePod, type StoreState } from "./store.ts";
 import { Watcher, type WatcherOptions } from "./watch.ts";
 import { DEFAULT_NAMESPACE } from "../k8s/defaults.ts";
@@ -106,14 +107,18 @@ export class PodRegistry {
     return ok(this.writeUnlessUnchanged(key, next, old));
   }
 
-  /** PATCH pods/status with the uid in the patch (statusutil.PatchPodStatus). */
-  patchStatus(namespace: string, name: string, status: PodStatus, uid: string | undefined): ApiResult<Pod> {
+  /**
+   * PATCH pods/status with the uid in the patch (statusutil.PatchPodStatus). With `base`, the patch
+   * is the two-way diff from base to status, applied to whatever object holds the name now.
+   */
+  patchStatus(namespace: string, name: string, status: PodStatus, uid: string | undefined, base?: PodStatus): ApiResult<Pod> {
     const key = storageKey(namespace, name);
     const old = this.state.pods[key];
     if (old === undefined) return { value: null, err: newNotFound(name) };
     const next = produce(old, (d) => {
       if (uid !== undefined) d.metadata.uid = uid;
-      d.status = structuredClone(status) as typeof d.status;
+      const patched = base === undefined ? structuredClone(status) : applyStatusDiff(old.status ?? {}, base, status);
+      d.status = patched as typeof d.status;
       prepareForStatusUpdate(d, old);
     });
     const invalid = validateStatusUpdate(next, old);

@@ -63,12 +63,19 @@ export interface RuntimeOptions {
   requestTimeoutMs: number;
   /** The first three octets of pod IPs; sandboxes get .2, .3, ... in creation order. */
   podSubnetPrefix: string;
+  /**
+   * Docker behind dockershim (variant dockerFailedStartStaysCreated, race R07): a failed start
+   * leaves the container "Created" with exit code 128 (see dockershim.ts). Off: containerd's EXITED
+   * 128 StartError.
+   */
+  failedStartStaysCreated: boolean;
 }
 
 export const DEFAULT_RUNTIME_OPTIONS: RuntimeOptions = {
   runtimeName: "containerd",
   requestTimeoutMs: 120_000,
   podSubnetPrefix: "10.244.0",
+  failedStartStaysCreated: false,
 };
 
 const fixed = (ms: number): RangeMs => ({ minMs: ms, maxMs: ms });

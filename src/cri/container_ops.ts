@@ -12,6 +12,7 @@ import { programForAttempt } from "./program.ts";
 import { removeContainerRecord } from "./sandbox_ops.ts";
 import { containerName, type ContainerRecord } from "./store.ts";
 import { toContainer, toContainerStatus } from "./views.ts";
+import { dockerStartFailed, dockershimContainerStatus } from "./dockershim.ts";
 
 export function containerNotFound(id: string): CriError {
   return notFound(`an error occurred when try to find container "${id}": not found`);
@@ -74,7 +75,8 @@ function newContainerRecord(rt: RuntimeCore, podKey: string, sandboxId: string, 
 
 /**
  * StartContainer: only a CREATED container in a ready sandbox starts. A program scripted to fail
- * at start leaves the container EXITED with 128 and reason StartError, as containerd does.
+ * at start leaves the container EXITED with 128 and reason StartError, as containerd does (docker
+ * left it CREATED with exit code 128: dockershim.ts).
  */
 export function* StartContainer(rt: RuntimeCore, id: string): Proc<null | CriError> {
   return yield* rt.invoke(rt.containerSite("StartContainer", id), id, function* (): Proc<null | CriError> {
@@ -85,6 +87,7 @@ export function* StartContainer(rt: RuntimeCore, id: string): Proc<null | CriErr
     if (sandbox === undefined || sandbox.state !== "SANDBOX_READY") {
       return new CriError("Unknown", `sandbox container "${c.sandboxId}" is not running`);
     }
+    if (c.program.startError !== null && rt.options.failedStartStaysCreated) return dockerStartFailed(rt, c);
     if (c.program.startError !== null) {
       const desc = `failed to create containerd task: failed to create shim task: OCI runtime create failed: ${c.program.startError}: unknown`;
       c.state = "CONTAINER_EXITED";
@@ -164,7 +167,8 @@ export function* ContainerStatus(rt: RuntimeCore, id: string): Proc<ContainerSta
     id,
     function* () {
       const c = rt.store.containers.get(id);
-      return c === undefined ? containerNotFound(id) : toContainerStatus(c);
+      if (c === undefined) return containerNotFound(id);
+      return rt.options.failedStartStaysCreated ? dockershimContainerStatus(c) : toContainerStatus(c);
     },
     (s) => ({ state: s.state }),
   );

@@ -27,8 +27,12 @@ export class SimNode {
     readonly scenario: Scenario,
   ) {
     this.settings = kubeletSettings(scenario);
-    this.api = new ApiServer(sim, { onWrite: (e) => this.onApiWrite(e) });
-    this.runtime = new SimRuntime(sim, scenario.runtime, { requestTimeoutMs: this.settings.runtimeRequestTimeoutMs });
+    const { minMs, maxMs } = scenario.apiserver.latency;
+    this.api = new ApiServer(sim, { latencyMs: minMs === maxMs ? minMs : [minMs, maxMs], onWrite: (e) => this.onApiWrite(e) });
+    this.runtime = new SimRuntime(sim, scenario.runtime, {
+      requestTimeoutMs: this.settings.runtimeRequestTimeoutMs,
+      failedStartStaysCreated: this.settings.variants.dockerFailedStartStaysCreated === true,
+    });
     const hasStatic = scenario.pods.some((p) => p.source === "file");
     this.manifestDir = hasStatic ? new ManifestDir(sim, STATIC_POD_PATH) : null;
     this.setBehaviours();

@@ -56,6 +56,11 @@ export interface StatusManagerOptions {
   sidecarContainers?: boolean;
   /** Process group of the sync loop (killed together on a kubelet restart). */
   group?: string;
+  /**
+   * Variant statusPatchWithoutUIDPrecondition: the status patch of the pre-1.18 status manager,
+   * before PR #86320 (no UID in the patch, sent even when empty). Race R15.
+   */
+  patchWithoutUIDPrecondition?: boolean;
 }
 
 export class StatusManager {
@@ -69,6 +74,7 @@ export class StatusManager {
   readonly kubeClient: StatusClient | null;
   readonly podManager: PodManager;
   readonly podDeletionSafety: PodDeletionSafetyProvider;
+  readonly patchWithoutUIDPrecondition: boolean;
   private readonly generateOpts: GenerateOptions;
   private readonly group: string;
 
@@ -80,6 +86,7 @@ export class StatusManager {
     this.kubeClient = opts.kubeClient;
     this.podManager = opts.podManager;
     this.podDeletionSafety = opts.podDeletionSafety;
+    this.patchWithoutUIDPrecondition = opts.patchWithoutUIDPrecondition ?? false;
     this.group = opts.group ?? "kubelet";
     this.generateOpts = { sidecarContainers: opts.sidecarContainers ?? false, terminalPhaseNotReady: this.era.terminalPhaseNotReady };
     const capacity = this.era.batchChannel ? 1 : legacyPodStatusChannelCapacity;

@@ -97,9 +97,12 @@ export function* syncPod(m: StatusManager, uid: string, status: VersionedPodStat
   const couldHaveRunning = m.era.delayTerminalPhase && m.podDeletionSafety.PodCouldHaveRunningContainers(pod);
   const apiStatus: PodStatus = pod.status ?? {};
   const merged = mergePodStatus(apiStatus, status.status, couldHaveRunning, m.era, m.sim.nowMs);
-  const r = yield* PatchPodStatus(client, pod.metadata.namespace ?? "", pod.metadata.name, apiUID, apiStatus, merged);
+  const pre118 = m.patchWithoutUIDPrecondition;
+  const r = pre118
+    ? yield* PatchPodStatusWithoutUID(client, pod.metadata.namespace ?? "", pod.metadata.name, apiStatus, merged)
+    : yield* PatchPodStatus(client, pod.metadata.namespace ?? "", pod.metadata.name, apiUID, apiStatus, merged);
   const result = r.err !== null ? r.err.message : r.unchanged ? "unchanged" : "patched";
-  const fields = { pod: podRef(pod), uid, version: status.version, phase: merged.phase ?? null, uidPrecondition: apiUID };
+  const fields = { pod: podRef(pod), uid, version: status.version, phase: merged.phase ?? null, uidPrecondition: pre118 ? null : apiUID };
   m.sim.emit("status", "PatchStatus", { ...fields, result });
   if (r.err !== null) return;
   if (!r.unchanged && r.pod !== null) pod = r.pod;
@@ -175,6 +178,26 @@ export function* PatchPodStatus(
 ): Proc<PatchResult> {
   if (semanticDeepEqual(oldPodStatus, newPodStatus)) return { pod: null, unchanged: true, err: null };
   const r = yield* client.patchPodStatus(namespace, name, newPodStatus, uid);
+  if (r.err !== null) return { pod: null, unchanged: false, err: r.err };
+  return { pod: r.value, unchanged: false, err: null };
+}
+
+/**
+ * PatchPodStatus before PR #86320 (≈1.18), the variant statusPatchWithoutUIDPrecondition:
+ * `PatchPodStatus(c, namespace, name, oldPodStatus, newPodStatus)` sent the two-way diff from the
+ * status it had read, with no UID in it, and sent it even when the diff was empty (the check
+ * for a patch holding only the UID came with the fix). A pod deleted and recreated under the same
+ * name between syncPod's GET and this PATCH receives the diff, and syncPod goes on with the pod
+ * the PATCH returned: apiStatusVersions is keyed by the new pod's UID (#82387).
+ */
+export function* PatchPodStatusWithoutUID(
+  client: StatusClient,
+  namespace: string,
+  name: string,
+  oldPodStatus: PodStatus,
+  newPodStatus: PodStatus,
+): Proc<PatchResult> {
+  const r = yield* client.patchPodStatus(namespace, name, newPodStatus, undefined, oldPodStatus);
   if (r.err !== null) return { pod: null, unchanged: false, err: r.err };
   return { pod: r.value, unchanged: false, err: null };
 }

@@ -1,6 +1,7 @@
 // The scenario file's top level: the single source of truth for the scenario language. Types,
 // validation, defaults and docs/scenario-reference.md all derive from this schema.
 import { z } from "zod";
+import { apiserverSchema } from "./apiserver.ts";
 import { duration, obj } from "./common.ts";
 import { expectationSchema } from "./expect.ts";
 import { kubeletSchema } from "./kubelet.ts";
@@ -40,6 +41,7 @@ export const scenarioSchema = obj({
   until: duration("When the run ends, in virtual time.").prefault("5m"),
   kubelet: kubeletSchema.prefault({}),
   runtime: runtimeSchema.prefault({}),
+  apiserver: apiserverSchema.prefault({}),
   pods: z.array(podEntrySchema).max(MAX_PODS).default([]).describe("The pods the scenario can create."),
   timeline: z
     .array(stepSchema)
