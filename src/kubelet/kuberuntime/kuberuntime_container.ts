@@ -33,20 +33,33 @@ export interface NextInitContainer {
 }
 
 /**
+ * Whether a running main container proves initialization done: PR #96572 ("do not rerun init
+ * containers if any main containers have status", merged Dec 2020; the docs date the behaviour
+ * to v1.20). Before it (kubelet 1.19 and older) an init container whose exited record the garbage
+ * collector removed looked as if it had never run, and ran again next to the running app (race
+ * R21: #62362, #90271). Simplified: #96572 first checked "has status"; the model uses the later
+ * "has status and is Running" form (the v1.29 text) for every release from 1.20.
+ */
+export function mainContainersEndInitialization(minor: number): boolean {
+  return minor >= 20;
+}
+
+/** The release findNextInitContainerToRun follows when the caller names none. */
+export const LATEST_INIT_MINOR = 29;
+
+/**
  * findNextInitContainerToRun returns the status of the last failed container, the next init
  * container to start, or done if there are no further init containers. Used when SidecarContainers
- * is off; identical to the pre-sidecar (v1.21) algorithm.
+ * is off; identical to the pre-sidecar (v1.21) algorithm. `minor` selects the release (see
+ * mainContainersEndInitialization).
  */
-export function findNextInitContainerToRun(pod: Pod, podStatus: PodStatus): NextInitContainer {
+export function findNextInitContainerToRun(pod: Pod, podStatus: PodStatus, minor = LATEST_INIT_MINOR): NextInitContainer {
   const inits = pod.spec.initContainers ?? [];
   if (inits.length === 0) return { status: undefined, next: undefined, done: true };
   // If any of the main containers have status and are Running, then all init containers must have
   // been executed at some point in the past, even if the runtime has since removed them.
-  for (const container of pod.spec.containers) {
-    const status = FindContainerStatusByName(podStatus, container.name);
-    if (status !== undefined && status.state === ContainerStateRunning) {
-      return { status: undefined, next: undefined, done: true };
-    }
+  if (mainContainersEndInitialization(minor) && anyMainContainerRunning(pod, podStatus)) {
+    return { status: undefined, next: undefined, done: true };
   }
   // If there are failed containers, return the status of the last failed one.
   for (let i = inits.length - 1; i >= 0; i--) {
@@ -66,6 +79,10 @@ export function findNextInitContainerToRun(pod: Pod, podStatus: PodStatus): Next
     }
   }
   return { status: undefined, next: inits[0], done: false };
+}
+
+function anyMainContainerRunning(pod: Pod, podStatus: PodStatus): boolean {
+  return pod.spec.containers.some((c) => FindContainerStatusByName(podStatus, c.name)?.state === ContainerStateRunning);
 }
 
 /** hasAnyRegularContainerCreated: any regular container created, running or exited means initialized. */

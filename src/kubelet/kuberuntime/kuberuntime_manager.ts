@@ -74,7 +74,7 @@ export function computePodActions(pod: Pod, podStatus: PodStatus, deps: ComputeP
   // Check initialization progress. Initialization failed or still in progress: skip inspecting
   // non-init containers.
   if (!deps.features.SidecarContainers) {
-    if (!computeNonSidecarInitActions(pod, podStatus, changes)) return changes;
+    if (!computeNonSidecarInitActions(pod, podStatus, changes, deps.minor)) return changes;
   } else {
     const hasInitialized = computeInitContainerActions(pod, podStatus, changes, deps);
     if (changes.KillPod || !hasInitialized) return changes;
@@ -112,7 +112,7 @@ function computeSandboxRecreateActions(
   // no container to start.
   if (containersToStart.length === 0) {
     const hasInitialized = !deps.features.SidecarContainers
-      ? findNextInitContainerToRun(pod, podStatus).done
+      ? findNextInitContainerToRun(pod, podStatus, deps.minor).done
       : // If there is any regular container, all init containers have been initialized.
         hasAnyRegularContainerCreated(pod, podStatus);
     if (hasInitialized) {
@@ -133,8 +133,8 @@ function computeSandboxRecreateActions(
 }
 
 /** The SidecarContainers-off init check: returns whether initialization is done. */
-function computeNonSidecarInitActions(pod: Pod, podStatus: PodStatus, changes: PodActions): boolean {
-  const { status: initLastStatus, next, done } = findNextInitContainerToRun(pod, podStatus);
+function computeNonSidecarInitActions(pod: Pod, podStatus: PodStatus, changes: PodActions, minor: number | undefined): boolean {
+  const { status: initLastStatus, next, done } = findNextInitContainerToRun(pod, podStatus, minor);
   if (done) return true;
   if (next !== undefined) {
     const initFailed = initLastStatus !== undefined && isInitContainerFailed(initLastStatus);

@@ -43,6 +43,8 @@ export interface RuntimeManagerOptions {
   startupManager?: ProbeResultsGetter;
   /** v1.29 defaults: SidecarContainers on. */
   features?: FeatureGates;
+  /** The kubelet's minor version (computePodActions' era switches); v1.29 when omitted. */
+  minor?: number;
   podStateProvider?: PodStateProvider;
   /** The image pull backoff; NewBackOff(10s, 300s) on the virtual clock by default. */
   imageBackOff?: Backoff;
@@ -70,6 +72,7 @@ export class KubeGenericRuntimeManager {
   private readonly livenessManager: ProbeResultsGetter;
   private readonly startupManager: ProbeResultsGetter;
   private readonly features: FeatureGates;
+  private readonly minor: number | undefined;
 
   constructor(o: RuntimeManagerOptions) {
     const group = o.group ?? "kubelet";
@@ -93,6 +96,7 @@ export class KubeGenericRuntimeManager {
     this.livenessManager = o.livenessManager ?? noProbeResults;
     this.startupManager = o.startupManager ?? noProbeResults;
     this.features = o.features ?? { SidecarContainers: true };
+    this.minor = o.minor;
   }
 
   /**
@@ -106,7 +110,10 @@ export class KubeGenericRuntimeManager {
     const result = new PodSyncResult();
     trace(m, "SyncPod", pod, { phase: "begin" });
     // Step 1: Compute sandbox and container changes.
-    const changes = computePodActions(pod, podStatus, { livenessManager: this.livenessManager, startupManager: this.startupManager, features: this.features });
+    const changes = computePodActions(pod, podStatus, {
+      livenessManager: this.livenessManager, startupManager: this.startupManager, features: this.features,
+      ...(this.minor === undefined ? {} : { minor: this.minor }),
+    });
     trace(m, "computePodActions", pod, { actions: podActionsString(changes) });
     if (changes.CreateSandbox && changes.SandboxID !== "") {
       m.recorder.Eventf(pod, "Normal", SandboxChanged, "Pod sandbox changed, it will be killed and re-created.");

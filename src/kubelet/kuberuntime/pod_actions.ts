@@ -77,6 +77,8 @@ export interface ComputePodActionsDeps {
   livenessManager: ProbeResultsGetter;
   startupManager: ProbeResultsGetter;
   features: FeatureGates;
+  /** The kubelet's minor version, for decisions that changed between releases; v1.29 when omitted. */
+  minor?: number;
 }
 
 /** An empty results manager: no container has a probe result yet. */
