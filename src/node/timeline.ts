@@ -87,6 +87,12 @@ function* applyNodeStep(sim: Sim, node: SimNode, step: Step): Proc<void> {
     case "restartRuntime":
       node.runtime.restartRuntime({ downMs: step.downtimeMs, containersSurvive: true });
       return;
+    case "removeSandbox": {
+      // As crictl rmp -f does: the CRI RemovePodSandbox call, which force-removes the containers first.
+      const sb = node.runtime.newestSandboxOf(runtimeKey(node, step.pod));
+      if (sb !== undefined) yield* node.runtime.RemovePodSandbox(sb.id);
+      return;
+    }
     default:
       applyFault(sim, node, step);
   }

@@ -82,6 +82,9 @@ export const ACTIONS = {
     "The kubelet's watch ends with 410 Gone: its reflector must re-list pods from the apiserver.",
   ),
   killSandbox: podRef("The pod whose sandbox dies.").transform((p) => ({ pod: p })).describe("The pod's sandbox dies behind the kubelet's back (its containers die too)."),
+  removeSandbox: podRef("The pod whose sandbox is removed.").transform((p) => ({ pod: p })).describe(
+    "The runtime removes the pod's newest sandbox and every container in it behind the kubelet's back (crictl rmp -f, a garbage collector): the pod vanishes from the runtime's listing.",
+  ),
   removeContainer: containerTarget("remove").describe(
     "The runtime removes the container's latest record behind the kubelet's back (garbage collection, a crictl rm).",
   ),
