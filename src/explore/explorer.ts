@@ -73,24 +73,31 @@ interface Collected {
  */
 export function exploreParallel(opts: ExploreOptions, done: (err: Error | null, report: ExploreReport | null) => void): void {
   const jobs = opts.jobs ?? 1;
-  let s: Session;
-  try {
-    if (jobs <= 1) return done(null, exploreSync(opts));
-    if ((opts.extraInvariants ?? []).length > 0) throw new Error("extraInvariants run in this thread only: use jobs 1");
-    s = new Session(makePlan(opts), opts);
-  } catch (err) {
-    return done(err as Error, null);
-  }
-  runPool(s.plan, { jobs, indices: s.indices, keepLines: s.keepLines, shouldStop: () => s.shouldStop(), onSummary: (r) => s.collect(r) }, (err) => {
-    if (err !== null) return done(err, null);
-    let report: ExploreReport;
+  const attempt = <T>(f: () => T): { ok: true; value: T } | { ok: false; err: Error } => {
     try {
-      report = s.finish();
-    } catch (e) {
-      return done(e as Error, null);
+      return { ok: true, value: f() };
+    } catch (err) {
+      return { ok: false, err: err instanceof Error ? err : new Error(String(err)) };
     }
-    done(null, report);
+  };
+  if (jobs <= 1) {
+    const r = attempt(() => exploreSync(opts));
+    return r.ok ? done(null, r.value) : done(r.err, null);
+  }
+  const started = attempt(() => {
+    if ((opts.extraInvariants ?? []).length > 0) throw new Error("extraInvariants run in this thread only: use jobs 1");
+    return new Session(makePlan(opts), opts);
   });
+  if (!started.ok) return done(started.err, null);
+  const s = started.value;
+  const launched = attempt(() =>
+    runPool(s.plan, { jobs, indices: s.indices, keepLines: s.keepLines, shouldStop: () => s.shouldStop(), onSummary: (r) => s.collect(r) }, (err) => {
+      if (err !== null) return done(err, null);
+      const r = attempt(() => s.finish());
+      return r.ok ? done(null, r.value) : done(r.err, null);
+    }),
+  );
+  if (!launched.ok) done(launched.err, null);
 }
 
 /** Explores in this thread. */
