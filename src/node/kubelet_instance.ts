@@ -77,6 +77,7 @@ export class KubeletInstance {
       features: { SidecarContainers: settings.featureGates.SidecarContainers },
       podStateProvider: { IsPodTerminationRequested: (uid) => terminationRequested(uid) },
       serializeImagePulls: settings.serializeImagePulls,
+      minor,
     });
     const runtime = new KubeletRuntime(sim, manager, o.runtime, settings.backOffPeriodMs, settings.maxContainerBackOffMs);
     const cache = new Cache(sim);
@@ -114,11 +115,13 @@ export class KubeletInstance {
       },
       minor,
       sidecarContainers: settings.featureGates.SidecarContainers,
+      patchWithoutUIDPrecondition: settings.variants.statusPatchWithoutUIDPrecondition === true,
     });
     const statusManager = this.statusManager;
     const prober = new ProberManager(sim, {
       statusManager, livenessManager: liveness, readinessManager: readiness, startupManager: startup,
       runner: criProbeRunner(o.runtime, o.runtime), recorder, minor,
+      podManager: settings.variants.proberReadsLatestPod === true ? { GetPodByUID: (uid) => podManagerRef.pm!.GetPodByUID(uid) } : null,
     });
     const era = kubeletPodsEra(minor);
     const deps: KubeletDeps = {
@@ -179,7 +182,9 @@ export class KubeletInstance {
       };
     } else {
       let workers: PodWorkers | null = null;
-      const syncer = new KubeletSyncer(this.core, (uid) => workers!.IsPodTerminationRequested(uid));
+      const syncer = new KubeletSyncer(this.core, (uid) => workers!.IsPodTerminationRequested(uid), {
+        cancelImagePullOnTermination: settings.variants.cancelImagePullOnTermination === true,
+      });
       setup = syncer.setup;
       workers = new PodWorkers(sim, syncer, recorder, this.core.workQueue, settings.syncFrequencyMs, settings.backOffPeriodMs, cache);
       const w = workers;

@@ -14,6 +14,26 @@ export const VARIANTS: readonly VariantInfo[] = [
     description:
       "PLEG keeps the last record of a pod that vanished from the runtime listing, so a container that exits and is removed between two relists produces no event (the pre-v1.2.0 bug of race R08, PR #22155).",
   },
+  {
+    name: "cancelImagePullOnTermination",
+    description:
+      "1.22+: the pod worker's context reaches the image pulls of the runtime's SyncPod instead of context.WithoutCancel, so a termination request cancels an in-flight PullImage (Canceled) and the container is never created; a cancelled sync bypasses the reason cache. The proposed fix of race R01 (issue #125050, PR #131260; TODO #113606).",
+  },
+  {
+    name: "proberReadsLatestPod",
+    description:
+      "1.21+: a liveness/startup worker's graceful-shutdown check reads the pod manager's current pod instead of the snapshot it was created with, so it sees the deletionTimestamp, sets Success and stops. The proposed fix of race R16 (issue #107473, PR #107514).",
+  },
+  {
+    name: "statusPatchWithoutUIDPrecondition",
+    description:
+      "The pre-1.18 status manager: syncPod's PATCH of pods/status carries no UID precondition (and is sent even when the diff is empty), so a pod deleted and recreated under the same name between its GET and its PATCH gets the old pod's diff, and apiStatusVersions is keyed by the new UID. Race R15 (issue #82387, fixed by PR #86320).",
+  },
+  {
+    name: "dockerFailedStartStaysCreated",
+    description:
+      "The runtime behaves as docker behind dockershim (≤1.23): a container whose start fails stays \"Created\" with exit code 128, so ListContainers (and PLEG's relist) still sees CONTAINER_CREATED, while ContainerStatus reports it EXITED 128 ContainerCannotRun. PLEG sees no change and the cache keeps an entry inspected before the failed start. Race R07 (issue #23636).",
+  },
 ];
 
 export class UnknownVariantError extends Error {

@@ -20,12 +20,32 @@ export interface RaceEntry {
   file: string;
   /** The pod whose story the diagrams follow. */
   pod: string;
+  /** The diagrams leave out what happens before this instant (the setup); from the start when unset. */
+  diagramFromMs?: number;
   invariant: string;
   buggy: RaceSide;
   fixed: RaceSide;
 }
 
 export const RACES: readonly RaceEntry[] = [
+  {
+    id: "R01",
+    title: "A pod deleted during its image pull still starts its container",
+    file: "scenarios/races/r01-pw-start-after-delete-during-pull.yaml",
+    pod: "default/web",
+    invariant: "start-after-termination-requested",
+    buggy: { label: "kubelet 1.30", kubeletVersion: "1.30" },
+    fixed: { label: "kubelet 1.30 + cancelImagePullOnTermination (PR #131260)", kubeletVersion: "1.30", variants: { cancelImagePullOnTermination: true } },
+  },
+  {
+    id: "R16",
+    title: "Liveness probes keep running and failing after the pod is deleted",
+    file: "scenarios/races/r16-probes-during-termination.yaml",
+    pod: "default/web",
+    invariant: "probe-after-termination-requested",
+    buggy: { label: "kubelet 1.21", kubeletVersion: "1.21" },
+    fixed: { label: "kubelet 1.21 + proberReadsLatestPod (PR #107514)", kubeletVersion: "1.21", variants: { proberReadsLatestPod: true } },
+  },
   {
     id: "R02",
     title: "Before 1.22, cleanup loops took \"not started yet\" for \"terminated\"",
@@ -34,6 +54,56 @@ export const RACES: readonly RaceEntry[] = [
     invariant: "container-start-after-pod-deleted",
     buggy: { label: "kubelet 1.21", kubeletVersion: "1.21" },
     fixed: { label: "kubelet 1.22", kubeletVersion: "1.22" },
+  },
+  {
+    id: "R15",
+    title: "A kubelet status patch lands on a new pod with the same name",
+    file: "scenarios/races/r15-status-write-to-recreated-pod.yaml",
+    pod: "default/web-0",
+    diagramFromMs: 4_900,
+    invariant: "kubelet-write-to-other-uid",
+    buggy: { label: "kubelet 1.22 + statusPatchWithoutUIDPrecondition (pre-1.18)", variants: { statusPatchWithoutUIDPrecondition: true } },
+    fixed: { label: "kubelet 1.22 (PR #86320)", variants: { statusPatchWithoutUIDPrecondition: false } },
+  },
+  {
+    id: "R07",
+    title: "A stale cached status makes the kubelet create a second container for a Never pod",
+    file: "scenarios/races/r07-pleg-stale-cache-duplicate-container.yaml",
+    pod: "default/blarg",
+    diagramFromMs: 2_900,
+    invariant: "never-policy-created-twice",
+    buggy: { label: "kubelet 1.24, docker (dockerFailedStartStaysCreated)", variants: { dockerFailedStartStaysCreated: true } },
+    fixed: { label: "kubelet 1.24, containerd", variants: { dockerFailedStartStaysCreated: false } },
+  },
+  {
+    id: "R05",
+    title: "A pending kill pinned the pod worker's parked update, so later updates were dropped",
+    file: "scenarios/races/r05-pw-kill-pinning.yaml",
+    pod: "default/web",
+    diagramFromMs: 4_900,
+    invariant: "lost-wakeup",
+    buggy: { label: "kubelet 1.21", kubeletVersion: "1.21" },
+    fixed: { label: "kubelet 1.22 (PR #102344)", kubeletVersion: "1.22" },
+  },
+  {
+    id: "R08",
+    title: "A container that exits and is removed between two relists produces no PLEG event",
+    file: "scenarios/races/r08-pleg-missed-exit-and-remove.yaml",
+    pod: "default/web",
+    diagramFromMs: 8_900,
+    invariant: "pleg-missed-container-change",
+    buggy: { label: "kubelet 1.21 + plegSetCurrentKeepsMissingPods (pre-v1.2.0)", kubeletVersion: "1.21", variants: { plegSetCurrentKeepsMissingPods: true } },
+    fixed: { label: "kubelet 1.21 (PR #22155)", kubeletVersion: "1.21", variants: { plegSetCurrentKeepsMissingPods: false } },
+  },
+  {
+    id: "R21",
+    title: "Garbage collection of an exited init container makes the kubelet run init again",
+    file: "scenarios/races/r21-init-rerun-while-app-running.yaml",
+    pod: "default/web",
+    diagramFromMs: 59_000,
+    invariant: "init-rerun-after-app-started",
+    buggy: { label: "kubelet 1.19", kubeletVersion: "1.19" },
+    fixed: { label: "kubelet 1.20 (PR #96572)", kubeletVersion: "1.20" },
   },
 ];
 

@@ -8,7 +8,9 @@ export const DIAGRAM_MAX_MESSAGES = 60;
 
 export function raceDiagram(race: RaceEntry, side: "buggy" | "fixed"): string {
   const r = simulate(raceScenario(race, side));
-  const diagram = render("mermaid", r.records!, { pod: race.pod, maxMessages: DIAGRAM_MAX_MESSAGES });
+  const from = race.diagramFromMs ?? 0;
+  const records = from === 0 ? r.records! : r.records!.filter((rec) => rec.t >= from || rec.kind === "run");
+  const diagram = render("mermaid", records, { pod: race.pod, maxMessages: DIAGRAM_MAX_MESSAGES });
   return "```mermaid\n" + diagram.trimEnd() + "\n```";
 }
 
