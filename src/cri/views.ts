@@ -1,7 +1,22 @@
 // What the runtime hands out: fresh CRI messages built from its records, so no caller can change
 // the runtime's state through a value it was given (no upstream file; containerd's toCRI* helpers).
+// A record's labels and annotations never change after creation, so they go out as one frozen
+// copy per record rather than a new copy per call (ListContainers runs every relist).
 import type { Container, ContainerStatus, Image, PodSandbox, PodSandboxStatus } from "./api.ts";
 import type { ContainerRecord, ImageRecord, SandboxRecord } from "./store.ts";
+
+const frozenCopies = new WeakMap<object, Readonly<Record<string, string>>>();
+
+/** A frozen copy of a record's labels or annotations, made once per source object. */
+function frozenCopy(m: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  if (m === undefined) return {};
+  let copy = frozenCopies.get(m);
+  if (copy === undefined) {
+    copy = Object.freeze({ ...m });
+    frozenCopies.set(m, copy);
+  }
+  return copy as Record<string, string>;
+}
 
 export function toPodSandbox(s: SandboxRecord): PodSandbox {
   return {
@@ -9,8 +24,8 @@ export function toPodSandbox(s: SandboxRecord): PodSandbox {
     metadata: { ...s.config.metadata },
     state: s.state,
     createdAtMs: s.createdAtMs,
-    labels: { ...s.config.labels },
-    annotations: { ...s.config.annotations },
+    labels: frozenCopy(s.config.labels),
+    annotations: frozenCopy(s.config.annotations),
     runtimeHandler: s.runtimeHandler,
   };
 }
@@ -34,8 +49,8 @@ export function toContainer(c: ContainerRecord): Container {
     imageRef: c.imageRef,
     state: c.state,
     createdAtMs: c.createdAtMs,
-    labels: { ...c.config.labels },
-    annotations: { ...c.config.annotations },
+    labels: frozenCopy(c.config.labels),
+    annotations: frozenCopy(c.config.annotations),
   };
 }
 
@@ -52,8 +67,8 @@ export function toContainerStatus(c: ContainerRecord): ContainerStatus {
     imageRef: c.imageRef,
     reason: c.reason,
     message: c.message,
-    labels: { ...c.config.labels },
-    annotations: { ...c.config.annotations },
+    labels: frozenCopy(c.config.labels),
+    annotations: frozenCopy(c.config.annotations),
     logPath: c.config.logPath ?? "",
   };
 }

@@ -6,7 +6,7 @@ import { freeze, produce } from "immer";
 import type { Pod } from "../../k8s/pod.ts";
 import { getPodFullName } from "../../k8s/podutil.ts";
 import { formatRFC3339Nano } from "../../apiserver/time.ts";
-import { canonicalJSON } from "../container/helpers.ts";
+import { jsonEqual } from "../container/helpers.ts";
 import { ConfigFirstSeenAnnotationKey, ConfigMirrorAnnotationKey, ConfigSourceAnnotationKey } from "../types.ts";
 import type { PodUpdate } from "./pod_update.ts";
 
@@ -159,7 +159,7 @@ export function recordFirstSeenTime(pod: Pod, nowMs: number): Pod {
 
 /** reflect.DeepEqual on JSON-shaped values (undefined fields count as absent, like nil). */
 export function deepEqual(a: unknown, b: unknown): boolean {
-  return canonicalJSON(a) === canonicalJSON(b);
+  return jsonEqual(a, b);
 }
 
 /** podsDifferSemantically: spec, labels, deletion fields and non-local annotations. */

@@ -93,6 +93,28 @@ export interface AnnotatedContainerInfo {
 
 /** getContainerInfoFromAnnotations: unparsable values read as zero/nil, as upstream logs and goes on. */
 export function getContainerInfoFromAnnotations(annotations: Readonly<Labels>): AnnotatedContainerInfo {
+  // The runtime hands out a container's annotations as one frozen object for its whole life, and
+  // PLEG and the runtime cache read them every second: parse each such object once.
+  if (!Object.isFrozen(annotations)) return parseContainerAnnotations(annotations);
+  let info = annotatedInfos.get(annotations);
+  if (info === undefined) {
+    info = parseContainerAnnotations(annotations);
+    Object.freeze(info);
+    if (info.PreStopHandler !== null) deepFreeze(info.PreStopHandler);
+    annotatedInfos.set(annotations, info);
+  }
+  return info;
+}
+
+const annotatedInfos = new WeakMap<Readonly<Labels>, AnnotatedContainerInfo>();
+
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
+}
+
+function parseContainerAnnotations(annotations: Readonly<Labels>): AnnotatedContainerInfo {
   const int = (key: string): number | null => {
     const v = annotations[key];
     if (v === undefined || !/^-?\d+$/.test(v)) return null;

@@ -188,6 +188,20 @@ function probeOf(container: Container, probeType: ProbeType): Probe {
 
 /** The status manager's v1.PodStatus as the core reads it; times parsed from the API's RFC 3339 text. */
 export function toWorkerPodStatus(s: PodStatus): WorkerPodStatus {
+  // The status manager's statuses are frozen and every worker of the pod reads the same one at
+  // every tick until it changes: convert each once.
+  if (!Object.isFrozen(s)) return convertPodStatus(s);
+  let converted = workerPodStatuses.get(s);
+  if (converted === undefined) {
+    converted = convertPodStatus(s);
+    workerPodStatuses.set(s, converted);
+  }
+  return converted;
+}
+
+const workerPodStatuses = new WeakMap<PodStatus, WorkerPodStatus>();
+
+function convertPodStatus(s: PodStatus): WorkerPodStatus {
   return {
     // Go's zero phase "" is neither Failed nor Succeeded, which is all the core asks; read it as Pending.
     phase: s.phase ?? "Pending",

@@ -7,7 +7,6 @@
 // callers hand them a private copy, never a cached or API object.
 import type { ContainerState, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus, RestartPolicy } from "../../k8s/pod.ts";
 import { metav1Now, rfc3339Copy } from "./metatime.ts";
-import { canonicalJSON } from "../container/helpers.ts";
 import { readyConditionForTerminalPhase } from "./generate.ts";
 import type { StatusEra } from "./era.ts";
 
@@ -241,28 +240,47 @@ const POINTER_SCALARS: ReadonlySet<string> = new Set(["started"]);
 /** Struct fields that are pointers in Go: an empty object there is a set value. */
 const POINTER_STRUCTS: ReadonlySet<string> = new Set(["waiting", "running", "terminated"]);
 
-/** Semantic.DeepEqual(a, b) for statuses, conditions and container statuses. */
+/**
+ * Semantic.DeepEqual(a, b) for statuses, conditions and container statuses: equal once everything
+ * Go would call zero or nil is dropped, compared in place (identical references are equal at once).
+ */
 export function semanticDeepEqual(a: unknown, b: unknown): boolean {
-  return canonicalJSON(goZero(a, "") ?? null) === canonicalJSON(goZero(b, "") ?? null);
+  return semanticEqual(a, b, "");
 }
 
-/** Rewrites a value so that everything Go would call "zero" or "nil" becomes undefined. */
-function goZero(value: unknown, key: string): unknown {
-  if (value === null || value === undefined) return undefined;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return undefined;
-    return value.map((v) => goZero(v, "") ?? null);
+function semanticEqual(a: unknown, b: unknown, key: string): boolean {
+  if (a === b) return true;
+  const zeroA = isGoZero(a, key);
+  if (zeroA || isGoZero(b, key)) return zeroA && isGoZero(b, key);
+  const arrayA = Array.isArray(a);
+  if (arrayA !== Array.isArray(b)) return false;
+  if (arrayA) {
+    const x = a as unknown[];
+    const y = b as unknown[];
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!semanticEqual(x[i], y[i], "")) return false;
+    return true;
   }
+  const objectA = typeof a === "object";
+  if (objectA !== (typeof b === "object")) return false;
+  if (!objectA) return a === b;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  for (const k in x) if (Object.hasOwn(x, k) && !semanticEqual(x[k], y[k], k)) return false;
+  for (const k in y) if (Object.hasOwn(y, k) && !Object.hasOwn(x, k) && !isGoZero(y[k], k)) return false;
+  return true;
+}
+
+/** Whether Go would read the value under this field name as zero or nil (absent, in JSON terms). */
+function isGoZero(value: unknown, key: string): boolean {
+  if (value === null || value === undefined) return true;
+  if (Array.isArray(value)) return value.length === 0;
   if (typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(value as object).sort()) {
-      const v = goZero((value as Record<string, unknown>)[k], k);
-      if (v !== undefined) out[k] = v;
-    }
-    if (Object.keys(out).length === 0 && !POINTER_STRUCTS.has(key)) return undefined;
-    return out;
+    if (POINTER_STRUCTS.has(key)) return false;
+    const o = value as Record<string, unknown>;
+    for (const k in o) if (Object.hasOwn(o, k) && !isGoZero(o[k], k)) return false;
+    return true;
   }
-  if (POINTER_SCALARS.has(key)) return value;
-  if (value === "" || value === 0 || value === false) return undefined;
-  return value;
+  if (POINTER_SCALARS.has(key)) return false;
+  return value === "" || value === 0 || value === false;
 }

@@ -152,11 +152,25 @@ export function needsReconcile(m: StatusManager, uid: string, status: PodStatus)
     pod = m.podManager.GetMirrorPodByPod(pod);
     if (pod === undefined) return false;
   }
-  const podStatus = normalizeStatus(pod, structuredClone(pod.status ?? {}));
-  if (isPodStatusByKubeletEqual(podStatus, status)) return false;
+  if (podStatusMatches(pod, status)) return false;
   m.sim.emit("status", "NeedsReconcile", { pod: podRef(pod), uid });
   return true;
 }
+
+/**
+ * The comparison of needsReconcile: the API pod's status, normalized, against the cached one. Both
+ * are frozen, so the answer for a (pod object, status object) pair never changes: it is kept per pod
+ * object, because syncBatch asks it for every pod every 10 s and most pods changed neither since.
+ */
+function podStatusMatches(pod: Pod, status: PodStatus): boolean {
+  const memo = reconcileMemo.get(pod);
+  if (memo !== undefined && memo.status === status) return memo.equal;
+  const equal = isPodStatusByKubeletEqual(normalizeStatus(pod, structuredClone(pod.status ?? {})), status);
+  if (Object.isFrozen(pod) && Object.isFrozen(status)) reconcileMemo.set(pod, { status, equal });
+  return equal;
+}
+
+const reconcileMemo = new WeakMap<Pod, { status: PodStatus; equal: boolean }>();
 
 export type PatchResult =
   | { pod: Pod | null; unchanged: boolean; err: null }

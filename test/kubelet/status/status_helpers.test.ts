@@ -3,6 +3,8 @@
 // TestMergePodStatus). checkContainerStateTransition has no table of its own upstream; its cases
 // are derived from the function and from the phase-regression races it guards (races.md R13).
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { canonicalJSON } from "../../../src/kubelet/container/helpers.ts";
 import type { ContainerStatus, Pod, PodStatus, RestartPolicy } from "../../../src/k8s/pod.ts";
 import {
   checkContainerStateTransition,
@@ -205,5 +207,36 @@ describe("mergePodStatus (TestMergePodStatus, the cases without DisruptionTarget
   it("does not modify the old (API) status", () => {
     const old = Object.freeze(getPodStatus());
     expect(() => mergePodStatus(old, { ...getPodStatus(), phase: "Succeeded" }, false, era, 0)).not.toThrow();
+  });
+});
+
+describe("semanticDeepEqual against its definition", () => {
+  // The definition, written the slow way: rewrite both values with everything Go calls zero or nil
+  // dropped, then compare canonical JSON. semanticDeepEqual compares in place and must agree.
+  const POINTER_SCALARS = new Set(["started"]);
+  const POINTER_STRUCTS = new Set(["waiting", "running", "terminated"]);
+  function goZero(value: unknown, key: string): unknown {
+    if (value === null || value === undefined) return undefined;
+    if (Array.isArray(value)) return value.length === 0 ? undefined : value.map((v) => goZero(v, "") ?? null);
+    if (typeof value === "object") {
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(value).sort()) {
+        const v = goZero((value as Record<string, unknown>)[k], k);
+        if (v !== undefined) out[k] = v;
+      }
+      return Object.keys(out).length === 0 && !POINTER_STRUCTS.has(key) ? undefined : out;
+    }
+    if (POINTER_SCALARS.has(key)) return value;
+    return value === "" || value === 0 || value === false ? undefined : value;
+  }
+  const definition = (a: unknown, b: unknown) => canonicalJSON(goZero(a, "") ?? null) === canonicalJSON(goZero(b, "") ?? null);
+  const leaf = fc.constantFrom(undefined, null, "", "x", 0, 1, false, true);
+  const value = fc.letrec((tie) => ({
+    v: fc.oneof({ depthSize: "small" }, leaf, fc.array(tie("v"), { maxLength: 2 }),
+      fc.dictionary(fc.constantFrom("started", "waiting", "running", "phase", "ready"), tie("v"), { maxKeys: 3 })),
+  })).v;
+
+  it("agrees with the definition on arbitrary status-shaped values", () => {
+    fc.assert(fc.property(value, value, (a, b) => semanticDeepEqual(a, b) === definition(a, b)), { numRuns: 3000 });
   });
 });
