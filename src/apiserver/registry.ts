@@ -3,6 +3,7 @@
 // The server side of every pods verb, applied at one instant: no virtual time passes in here (the
 // network around it is apiserver.ts). Each method reads the immutable store, decides with the
 // strategies, writes through store.writePod and fans the event out to the open watches.
+import { jsonEqual } from "../k8s/json.ts";
 import type { StoredEvent } from "./store.ts";
 import { produce } from "immer";
 import type { Sim } from "../sim/index.ts";
@@ -10,7 +11,7 @@ import type { Pod, PodStatus } from "../k8s/pod.ts";
 import type { ApiResult, DeleteOptions, DeleteResult, ListOptions, PodList } from "./client.ts";
 import { OBJECT_MODIFIED, newAlreadyExists, newBadRequest, newConflict, newNotFound, newResourceExpired } from "./errors.ts";
 import {
-  canonicalJSON, prepareForCreate, prepareForStatusUpdate, prepareForUpdate,
+  prepareForCreate, prepareForStatusUpdate, prepareForUpdate,
   validateCreate, validateStatusUpdate, validateUpdate,
 } from "./strategy.ts";
 import { beforeDelete } from "./delete.ts";
@@ -207,8 +208,8 @@ export class PodRegistry {
 
   /** etcd3's GuaranteedUpdate skips a write whose bytes would not change: no new revision. */
   private writeUnlessUnchanged(key: string, next: Pod, old: Pod): Pod {
-    const strip = (p: Pod) => canonicalJSON({ ...p, metadata: { ...p.metadata, resourceVersion: undefined } });
-    if (strip(next) === strip(old)) return old;
+    const strip = (p: Pod) => ({ ...p, metadata: { ...p.metadata, resourceVersion: undefined } });
+    if (jsonEqual(strip(next), strip(old))) return old;
     return this.write(key, next);
   }
 

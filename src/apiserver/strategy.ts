@@ -2,6 +2,7 @@
 //
 // Pure functions from values to values: the server calls them inside one immer `produce`, so a
 // strategy never sees a frozen object it must not touch, and never hands out a draft.
+import { jsonEqual } from "../k8s/json.ts";
 import type { Draft } from "immer";
 import { podSchema, type Pod, type PodStatus } from "../k8s/pod.ts";
 import { defaultPod } from "../k8s/defaults.ts";
@@ -82,7 +83,7 @@ function mutableSpecView(spec: Pod["spec"]): unknown {
 export function validateUpdate(next: Pod, old: Pod): StatusError | null {
   const metaErr = validateMetaUpdate(next, old);
   if (metaErr !== null) return metaErr;
-  if (canonicalJSON(mutableSpecView(next.spec)) !== canonicalJSON(mutableSpecView(old.spec))) {
+  if (!jsonEqual(mutableSpecView(next.spec), mutableSpecView(old.spec))) {
     return newInvalid(
       old.metadata.name,
       "spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`, `spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` (only additions to existing tolerations) or `spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
@@ -116,14 +117,4 @@ export function validateStatusUpdate(next: Pod, old: Pod): StatusError | null {
     }
   }
   return null;
-}
-
-/** JSON with sorted keys: a deep-equality test that never depends on key insertion order. */
-export function canonicalJSON(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) => {
-    if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) out[k] = (v as Record<string, unknown>)[k];
-    return out;
-  });
 }
