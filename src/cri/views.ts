@@ -40,19 +40,30 @@ export function toSandboxStatus(s: SandboxRecord): PodSandboxStatus {
   return status;
 }
 
+/**
+ * ListContainers' view of a record. Of its fields only the state (and the image ref, for safety)
+ * change during a record's life, so the frozen view is kept until one of them does: relist lists
+ * every container every second, and its readers can then cache what they derive per view.
+ */
 export function toContainer(c: ContainerRecord): Container {
-  return {
+  const kept = containerViews.get(c);
+  if (kept !== undefined && kept.state === c.state && kept.imageRef === c.imageRef) return kept;
+  const view: Container = Object.freeze({
     id: c.id,
     podSandboxId: c.sandboxId,
-    metadata: { ...c.config.metadata },
-    image: { ...c.config.image },
+    metadata: Object.freeze({ ...c.config.metadata }),
+    image: Object.freeze({ ...c.config.image }),
     imageRef: c.imageRef,
     state: c.state,
     createdAtMs: c.createdAtMs,
     labels: frozenCopy(c.config.labels),
     annotations: frozenCopy(c.config.annotations),
-  };
+  });
+  containerViews.set(c, view);
+  return view;
 }
+
+const containerViews = new WeakMap<ContainerRecord, Container>();
 
 export function toContainerStatus(c: ContainerRecord): ContainerStatus {
   return {

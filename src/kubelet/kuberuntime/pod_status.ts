@@ -2,7 +2,7 @@
 // kuberuntime_container.go (getPodContainerStatuses, toKubeContainerStatus), v1.29 line with the
 // generic (relisting) PLEG: statuses come from ListContainers + ContainerStatus per container.
 import type { Proc } from "../../sim/index.ts";
-import type { ContainerState as CriContainerState, ContainerStatus as CriContainerStatus, PodSandboxStatus as CriSandboxStatus } from "../../cri/api.ts";
+import type { Container as CriContainer, ContainerState as CriContainerState, ContainerStatus as CriContainerStatus, PodSandboxStatus as CriSandboxStatus } from "../../cri/api.ts";
 import { CriError, isNotFound } from "../../cri/errors.ts";
 import {
   ContainerStateCreated, ContainerStateExited, ContainerStateRunning, ContainerStateUnknown,
@@ -11,7 +11,7 @@ import {
 import { KubernetesPodUIDLabel, getContainerInfoFromAnnotations, getContainerInfoFromLabels } from "./labels.ts";
 import type { ManagerContext } from "./manager_context.ts";
 import { determinePodSandboxIPs, getKubeletSandboxes, getSandboxIDByPodUID } from "./kuberuntime_sandbox.ts";
-import { SandboxToContainerState, type RuntimePod } from "./running_pod.ts";
+import { SandboxToContainerState, type RuntimeContainer, type RuntimePod } from "./running_pod.ts";
 
 /** toKubeContainerState */
 export function toKubeContainerState(state: CriContainerState): State {
@@ -121,11 +121,34 @@ export function* GetPods(m: ManagerContext, all: boolean): Proc<RuntimePod[] | C
   const containers = yield* m.runtimeService.ListContainers(all ? null : { state: "CONTAINER_RUNNING" });
   if (containers instanceof CriError) return containers;
   for (const c of containers) {
-    const l = getContainerInfoFromLabels(c.labels);
-    const a = getContainerInfoFromAnnotations(c.annotations);
-    podOf(l.PodUID, l.PodName, l.PodNamespace).containers.push({
-      id: { type: m.runtimeName, id: c.id }, name: l.ContainerName, image: c.image.image, imageID: c.imageRef, hash: a.Hash, state: toKubeContainerState(c.state),
-    });
+    const { labeled: l, container } = runtimeContainerOf(c, m.runtimeName);
+    podOf(l.PodUID, l.PodName, l.PodNamespace).containers.push(container);
   }
   return [...pods.values()].sort((a, b) => b.createdAtMs - a.createdAtMs);
 }
+
+interface ConvertedContainer {
+  readonly runtimeName: string;
+  readonly labeled: ReturnType<typeof getContainerInfoFromLabels>;
+  readonly container: RuntimeContainer;
+}
+
+/**
+ * The kubecontainer.Container of a CRI container and the pod it belongs to. The runtime hands out
+ * the same frozen view until the container changes, so the conversion is kept per view (GetPods
+ * converts every container of the node at every relist).
+ */
+function runtimeContainerOf(c: CriContainer, runtimeName: string): ConvertedContainer {
+  const kept = Object.isFrozen(c) ? convertedContainers.get(c) : undefined;
+  if (kept !== undefined && kept.runtimeName === runtimeName) return kept;
+  const labeled = getContainerInfoFromLabels(c.labels);
+  const a = getContainerInfoFromAnnotations(c.annotations);
+  const container: RuntimeContainer = Object.freeze({
+    id: Object.freeze({ type: runtimeName, id: c.id }), name: labeled.ContainerName, image: c.image.image, imageID: c.imageRef, hash: a.Hash, state: toKubeContainerState(c.state),
+  });
+  const converted = { runtimeName, labeled, container };
+  if (Object.isFrozen(c)) convertedContainers.set(c, converted);
+  return converted;
+}
+
+const convertedContainers = new WeakMap<CriContainer, ConvertedContainer>();
