@@ -7,6 +7,7 @@
 import { Worker } from "node:worker_threads";
 import type { ExplorePlan, RunSummary } from "./context.ts";
 import type { WorkerBatch, WorkerReply } from "./worker.ts";
+import { workerEntry } from "./worker_entry.ts";
 
 export interface PoolOptions {
   jobs: number;
@@ -15,8 +16,6 @@ export interface PoolOptions {
   shouldStop: () => boolean;
   onSummary: (s: RunSummary) => void;
 }
-
-const WORKER_URL = new URL("./worker.mjs", import.meta.url);
 
 export function runPool(plan: ExplorePlan, opts: PoolOptions, done: (err: Error | null) => void): void {
   if (!(Number.isInteger(opts.jobs) && opts.jobs >= 1 && opts.jobs <= 256)) throw new RangeError(`bad --jobs ${opts.jobs}: expected 1 to 256`);
@@ -42,8 +41,9 @@ export function runPool(plan: ExplorePlan, opts: PoolOptions, done: (err: Error 
     } else if (inFlight === 0) finish(null);
   };
   const count = Math.min(opts.jobs, Math.max(1, opts.indices.length));
+  const entry = workerEntry();
   for (let j = 0; j < count; j++) {
-    const w = new Worker(WORKER_URL, { execArgv: ["--import", "tsx"], workerData: { plan } });
+    const w = new Worker(entry.url, { execArgv: entry.execArgv, workerData: { plan } });
     workers.push(w);
     w.on("message", (reply: WorkerReply) => {
       inFlight--;
