@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { loadScenarioFile } from "../scenario/index.ts";
 import type { Scenario } from "../scenario/resolve.ts";
 import { withKubeletVersion } from "../scenario/variants.ts";
+import { readRawScenario, type RawScenario } from "../explore/raw.ts";
 
 /** How one side of a race is run: a kubelet version, and scenario variants (model switches). */
 export interface RaceSide {
@@ -116,4 +117,17 @@ export function raceScenario(race: RaceEntry, side: "buggy" | "fixed"): Scenario
   let out = s.kubeletVersion === undefined ? scenario : withKubeletVersion(scenario, s.kubeletVersion);
   if (s.variants !== undefined) out = { ...out, kubelet: { ...out.kubelet, variants: { ...out.kubelet.variants, ...s.variants } } };
   return out;
+}
+
+/**
+ * The race's scenario as one side runs it, as the raw YAML value (what `explore` takes, so its repro
+ * files carry the side): the file's with `kubelet.version` and `kubelet.variants` set for the side.
+ */
+export function raceRawScenario(race: RaceEntry, side: "buggy" | "fixed"): RawScenario {
+  const { raw } = readRawScenario(join(ROOT, race.file));
+  const s = race[side];
+  const kubelet = { ...((raw.kubelet ?? {}) as Record<string, unknown>) };
+  if (s.kubeletVersion !== undefined) kubelet.version = s.kubeletVersion;
+  if (s.variants !== undefined) kubelet.variants = { ...((kubelet.variants ?? {}) as Record<string, boolean>), ...s.variants };
+  return { ...raw, name: `${String(raw.name)}-${side}`, kubelet };
 }
