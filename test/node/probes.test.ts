@@ -43,6 +43,23 @@ function starts(records: readonly TraceRecord[]): TraceRecord[] {
   return all(records, { component: "runtime", kind: "StartContainer", fields: { pod: POD, container: "app", result: "ok" } });
 }
 
+/**
+ * prober.go probe(): a failed probe records Warning Unhealthy "<Type> probe failed: <output>" on the
+ * container (recordContainerEvent), at the instant of the result; a success records nothing.
+ */
+function expectUnhealthyPerFailure(records: readonly TraceRecord[], probeType: string, typeName: string): void {
+  const failures = probeResults(records, probeType).filter((r) => r.result === "Failure");
+  expect(failures.length).toBeGreaterThan(0);
+  const events = all(records, { component: "kubelet", kind: "Event", fields: { pod: POD, reason: "Unhealthy" } })
+    .filter((e) => String(e.message).startsWith(`${typeName} probe`));
+  expect(events.map((e) => e.t)).toEqual(failures.map((f) => f.t));
+  for (const [i, e] of events.entries()) {
+    expect(e.type).toBe("Warning");
+    expect(e.object).toBe("spec.containers{app}");
+    expect(e.message).toBe(`${typeName} probe failed: ${String(failures[i]!.output)}`);
+  }
+}
+
 function expectOk(run: Run): void {
   expect(run.result.run.verdict).toBe("until");
   expect(run.result.checks.failed).toEqual([]);
@@ -108,10 +125,9 @@ describe.each(VERSIONS)("liveness, kubelet %s", (version) => {
     expect(later.every((r) => r.containerID === `containerd://${second!.id}` && r.result === "Success")).toBe(true);
   });
 
-  // The prober's Unhealthy events (prober.go recordContainerEvent: Warning Unhealthy "Liveness
-  // probe failed: ...") are being added to src/kubelet/prober by another engineer; until they land
-  // the trace has no such Event record. Turn into `it` once they do.
-  it.todo("records a Warning Unhealthy event 'Liveness probe failed' for each failed probe");
+  it("records a Warning Unhealthy event 'Liveness probe failed: ...' for each failed probe, and none for a success", () => {
+    expectUnhealthyPerFailure(records, "liveness", "Liveness");
+  });
 });
 
 describe.each(VERSIONS)("readiness, kubelet %s", (version) => {
@@ -173,7 +189,9 @@ describe.each(VERSIONS)("readiness, kubelet %s", (version) => {
     expect(all(records, { component: "kubelet", kind: "Event", fields: { pod: POD, reason: "Killing" } })).toEqual([]);
   });
 
-  it.todo("records a Warning Unhealthy event 'Readiness probe failed' (prober events not landed yet)");
+  it("records a Warning Unhealthy event 'Readiness probe failed: ...' for each failed probe, and none for a success", () => {
+    expectUnhealthyPerFailure(records, "readiness", "Readiness");
+  });
 });
 
 describe.each(VERSIONS)("startup probe, kubelet %s", (version) => {
