@@ -8,7 +8,7 @@ import type { Scenario } from "./scenario/resolve.ts";
 import { SimNode } from "./node/node.ts";
 import { startTimeline } from "./node/timeline.ts";
 import { Checker, type CheckReport } from "./check/checker.ts";
-import { checkVariants } from "./node/variants.ts";
+import { checkVariants } from "./scenario/schema/variants.ts";
 
 export interface SimulateOptions {
   /** Overrides the scenario's seed. */

@@ -35,6 +35,7 @@ export function executeReplay(req: ReplayRequest, io: CliIo): number {
       strategy: { name: "replay", tape, whenExhausted: "diverge" },
       strategyLabel: record.strategy,
       untilMs: record.untilMs,
+      ...(record.kubelet === undefined ? {} : { kubelet: record.kubelet }),
       output: req.output,
       recordFile: null,
       // Only the tape reproduces a recorded run: a shrunk or edited schedule is no strategy's output.

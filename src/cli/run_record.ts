@@ -20,6 +20,10 @@ const runRecordSchema = z.object({
   seed: z.number().int().min(0).max(2 ** 32 - 1),
   strategy: z.string().min(1).describe("the strategy that made the choices, e.g. pct:3:1000"),
   untilMs: z.number().int().min(0),
+  kubelet: z
+    .object({ version: z.string().optional(), variants: z.record(z.string(), z.boolean()).optional() })
+    .optional()
+    .describe("--kubelet-version and --variant, when the run had them"),
   choices: z.string().describe("the choice tape, ChoiceLog.encode()"),
   verdict: z.string(),
   ok: z.boolean(),
@@ -39,6 +43,7 @@ export function formatRunRecord(record: RunRecord): string {
     seed: record.seed,
     strategy: record.strategy,
     untilMs: record.untilMs,
+    ...(record.kubelet === undefined ? {} : { kubelet: record.kubelet }),
     choices: record.choices,
     verdict: record.verdict,
     ok: record.ok,

@@ -1,6 +1,7 @@
 // One run of a scenario as `run` and `replay` show it: the replay key first, then the outputs
 // (to stdout or atomically to --out), then the expectations and the verdict; an exit code back.
-import { loadScenarioFile, ScenarioError, formatIssue, type LoadResult, type Scenario } from "../scenario/index.ts";
+import { ScenarioError, formatIssue, type LoadResult, type Scenario } from "../scenario/index.ts";
+import { hasOverrides, loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from "../scenario/overrides.ts";
 import { simulate, type SimulationResult } from "../simulate.ts";
 import { formatDuration, formatStrategy, isFailureVerdict, LineSink, type Bounds, type StrategySpec } from "../sim/index.ts";
 import { UnknownInvariantError } from "../check/invariants.ts";
@@ -32,6 +33,8 @@ export interface RunRequest {
   /** The strategy's name in the key and trace when `strategy` is a replay of it. */
   strategyLabel?: string;
   untilMs?: number;
+  /** --kubelet-version and --variant: the scenario run under another kubelet. */
+  kubelet?: KubeletOverrides;
   output: OutputRequest;
   recordFile: string | null;
   /** Tests provoke the kernel's bounds with these; the CLI never sets them. */
@@ -49,7 +52,7 @@ export interface RunOutcome {
 
 /** Runs one scenario and prints it; returns the exit code (and the result, for replay's checks). */
 export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
-  const loaded = loadOrReport(req.readFrom ?? req.file, io);
+  const loaded = loadOrReport(req.readFrom ?? req.file, req.kubelet, io);
   if (loaded === null) return { exitCode: EXIT_USAGE, result: null };
   const { scenario } = loaded;
   // Hashed as loaded, so a record pins the text that ran even if the file changes during the run.
@@ -58,7 +61,7 @@ export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
   const seed = req.seed ?? scenario.seed;
   const strategy = req.strategy ?? scenario.strategy;
   const untilMs = req.untilMs ?? scenario.untilMs;
-  const key = req.replayCommand ?? replayKey(req.file, seed, req.strategyLabel ?? formatStrategy(strategy), untilMs === scenario.untilMs ? null : untilMs);
+  const key = req.replayCommand ?? replayKey(req.file, seed, req.strategyLabel ?? formatStrategy(strategy), untilMs === scenario.untilMs ? null : untilMs, req.kubelet);
   const human = humanStream(req.output, io);
   human.write(`${human.palette.dim("# replay:")} ${key}\n`);
   if (req.note !== undefined) human.write(`${human.palette.dim(`# ${req.note}`)}\n`);
@@ -85,7 +88,7 @@ export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
   target.commit();
   if (req.output.outFile !== null) human.write(`${human.palette.dim(`# wrote ${req.output.formats.join(", ")} to ${req.output.outFile}`)}\n`);
   if (req.recordFile !== null) {
-    writeRecord(req.recordFile, { file: req.file, scenarioSha256, seed, strategy: req.strategyLabel ?? formatStrategy(strategy), untilMs, key }, result);
+    writeRecord(req.recordFile, { file: req.file, scenarioSha256, seed, strategy: req.strategyLabel ?? formatStrategy(strategy), untilMs, key, kubelet: req.kubelet }, result);
   }
   return { exitCode: finish(result, key, req.output, human, io), result };
 }
@@ -103,10 +106,10 @@ function finish(result: SimulationResult, key: string, output: OutputRequest, hu
 }
 
 /** The scenario, or null after printing every located error (and the warnings of a valid one). */
-function loadOrReport(path: string, io: CliIo): LoadResult | null {
+function loadOrReport(path: string, kubelet: KubeletOverrides | undefined, io: CliIo): LoadResult | null {
   let loaded: LoadResult;
   try {
-    loaded = loadScenarioFile(path);
+    loaded = loadScenarioWithOverrides(path, kubelet);
   } catch (err) {
     if (!(err instanceof ScenarioError)) throw err;
     const n = err.issues.length;
@@ -136,9 +139,9 @@ function checkPodFilter(scenario: Scenario, pod: string | undefined): void {
 }
 
 /** The line to paste to see this run again. */
-export function replayKey(file: string, seed: number, strategy: string, untilMs: number | null): string {
+export function replayKey(file: string, seed: number, strategy: string, untilMs: number | null, kubelet?: KubeletOverrides): string {
   const until = untilMs === null ? "" : ` --until ${formatDuration(untilMs)}`;
-  return `kubelet-sim run ${shellWord(file)} --seed ${seed} --strategy ${strategy}${until}`;
+  return `kubelet-sim run ${shellWord(file)} --seed ${seed} --strategy ${strategy}${until}${overrideFlags(kubelet)}`;
 }
 
 export function shellWord(word: string): string {
@@ -174,7 +177,7 @@ function renderOutputs(result: SimulationResult, output: OutputRequest): string 
 
 function writeRecord(
   path: string,
-  run: { file: string; scenarioSha256: string; seed: number; strategy: string; untilMs: number; key: string },
+  run: { file: string; scenarioSha256: string; seed: number; strategy: string; untilMs: number; key: string; kubelet: KubeletOverrides | undefined },
   result: SimulationResult,
 ): void {
   const text = formatRunRecord({
@@ -185,6 +188,7 @@ function writeRecord(
     seed: run.seed,
     strategy: run.strategy,
     untilMs: run.untilMs,
+    ...(hasOverrides(run.kubelet) ? { kubelet: run.kubelet } : {}),
     choices: result.run.choices.encode(),
     verdict: result.run.verdict,
     ok: result.ok,

@@ -10,6 +10,7 @@ import { makeMonitors } from "../check/invariants.ts";
 import type { Scenario } from "../scenario/index.ts";
 import type { ExplorePlan, ExploreStrategy } from "./context.ts";
 import { compileRawOrThrow, readRawScenario, withInvariantExpectations, type RawScenario } from "./raw.ts";
+import { applyKubeletOverrides, hasOverrides, loadScenarioWithOverrides, type KubeletOverrides } from "../scenario/overrides.ts";
 
 export interface PlanRequest {
   /** A scenario file, or a raw scenario object with the name its replay keys should show. */
@@ -22,10 +23,12 @@ export interface PlanRequest {
   seed?: number;
   /** Invariant ids, or "all" (the default). */
   invariants?: readonly string[];
+  /** --kubelet-version and --variant: explore the scenario under another kubelet (repro files carry it). */
+  kubelet?: KubeletOverrides;
 }
 
 export function makePlan(req: PlanRequest): ExplorePlan {
-  const { raw, scenario, file } = loadSource(req.source);
+  const { raw, scenario, file } = loadSource(req.source, req.kubelet);
   const invariants = resolveInvariantIds(req.invariants ?? [ALL_INVARIANTS]);
   makeMonitors(invariants, scenario); // an unknown id fails here, before any run
   const augmented = withInvariantExpectations(raw, scenario, invariants);
@@ -36,9 +39,16 @@ export function makePlan(req: PlanRequest): ExplorePlan {
   return { file, raw: augmented, strategy, seed: req.seed ?? scenario.seed, invariants, swarm: scenario.swarm !== undefined };
 }
 
-function loadSource(source: PlanRequest["source"]): { raw: RawScenario; scenario: Scenario; file: string } {
-  if ("file" in source) return { ...readRawScenario(source.file), file: source.file };
-  return { raw: source.raw, scenario: compileRawOrThrow(source.raw, source.label), file: source.label };
+function loadSource(source: PlanRequest["source"], kubelet: KubeletOverrides | undefined): { raw: RawScenario; scenario: Scenario; file: string } {
+  if ("file" in source) {
+    const read = readRawScenario(source.file);
+    if (!hasOverrides(kubelet)) return { ...read, file: source.file };
+    // Validated against the file, so a problem the flags cause is located there.
+    const { scenario } = loadScenarioWithOverrides(source.file, kubelet);
+    return { raw: applyKubeletOverrides(read.raw, kubelet), scenario, file: source.file };
+  }
+  const raw = hasOverrides(kubelet) ? applyKubeletOverrides(source.raw, kubelet) : source.raw;
+  return { raw, scenario: compileRawOrThrow(raw, source.label), file: source.label };
 }
 
 /** pct's k for a scenario: the proc choices of one fifo run (at least 1). */

@@ -11,7 +11,7 @@ import type { TerminatePodOptions } from "./pod_sync_status.ts";
 import { NetworkNotReadyErrorMsg } from "./pod_workers_legacy.ts";
 import { ConvertPodStatusToRunningPod, isBackoffOnlyFailure, PodSetup } from "./kubelet_sync_common.ts";
 
-/** Model switches of the v1.22+ syncer (scenario variants, src/node/variants.ts). */
+/** Model switches of the v1.22+ syncer (scenario variants, src/scenario/schema/variants.ts). */
 export interface KubeletSyncerOptions {
   /**
    * The pod worker's context reaches the image pulls of the runtime's SyncPod, so a termination

@@ -2,9 +2,8 @@
 // buggy kubelet and once with the fixed one, and an invariant that tells them apart. The teaching
 // pages (docs/races/) and the tests read this table.
 import { join } from "node:path";
-import { loadScenarioFile } from "../scenario/index.ts";
 import type { Scenario } from "../scenario/resolve.ts";
-import { withKubeletVersion } from "../scenario/variants.ts";
+import { applyKubeletOverrides, loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from "../scenario/overrides.ts";
 import { readRawScenario, type RawScenario } from "../explore/raw.ts";
 
 /** How one side of a race is run: a kubelet version, and scenario variants (model switches). */
@@ -110,13 +109,19 @@ export const RACES: readonly RaceEntry[] = [
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
-/** The race's scenario as one side runs it. */
+/** The race's scenario as one side runs it: what `--kubelet-version` and `--variant` would run. */
 export function raceScenario(race: RaceEntry, side: "buggy" | "fixed"): Scenario {
-  const { scenario } = loadScenarioFile(join(ROOT, race.file));
-  const s = race[side];
-  let out = s.kubeletVersion === undefined ? scenario : withKubeletVersion(scenario, s.kubeletVersion);
-  if (s.variants !== undefined) out = { ...out, kubelet: { ...out.kubelet, variants: { ...out.kubelet.variants, ...s.variants } } };
-  return out;
+  return loadScenarioWithOverrides(join(ROOT, race.file), sideOverrides(race[side])).scenario;
+}
+
+/** The side as the flags that select it. */
+export function sideOverrides(s: RaceSide): KubeletOverrides {
+  return { ...(s.kubeletVersion === undefined ? {} : { version: s.kubeletVersion }), ...(s.variants === undefined ? {} : { variants: s.variants }) };
+}
+
+/** The command line that runs a side: `kubelet-sim run FILE --kubelet-version ...`. */
+export function sideCommand(race: RaceEntry, side: "buggy" | "fixed", command: "run" | "explore" = "run"): string {
+  return `kubelet-sim ${command} ${race.file}${overrideFlags(sideOverrides(race[side]))}`;
 }
 
 /**
@@ -125,9 +130,5 @@ export function raceScenario(race: RaceEntry, side: "buggy" | "fixed"): Scenario
  */
 export function raceRawScenario(race: RaceEntry, side: "buggy" | "fixed"): RawScenario {
   const { raw } = readRawScenario(join(ROOT, race.file));
-  const s = race[side];
-  const kubelet = { ...((raw.kubelet ?? {}) as Record<string, unknown>) };
-  if (s.kubeletVersion !== undefined) kubelet.version = s.kubeletVersion;
-  if (s.variants !== undefined) kubelet.variants = { ...((kubelet.variants ?? {}) as Record<string, boolean>), ...s.variants };
-  return { ...raw, name: `${String(raw.name)}-${side}`, kubelet };
+  return { ...applyKubeletOverrides(raw, sideOverrides(race[side])), name: `${String(raw.name)}-${side}` };
 }

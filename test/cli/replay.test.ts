@@ -141,3 +141,16 @@ describe("kubelet-sim replay", () => {
     expect(replay(join(dir, "absent.json")).err).toMatch(/cannot read .*absent\.json: ENOENT/);
   });
 });
+
+describe("kubelet-sim replay of a run with --kubelet-version and --variant", () => {
+  it("records the overrides and replays under them", () => {
+    const { path, ran } = record("scenarios/races/r05-pw-kill-pinning.yaml", { kubeletVersion: "1.22", variant: ["proberReadsLatestPod=false"] });
+    expect(ran.code).toBe(0);
+    const rec = readRunRecord(path).record;
+    expect(rec.kubelet).toEqual({ version: "1.22", variants: { proberReadsLatestPod: false } });
+    expect(rec.replayKey).toMatch(/ --kubelet-version 1\.22 --variant proberReadsLatestPod=false$/);
+    const again = replay(path);
+    expect(again.code).toBe(0);
+    expect(again.out).toContain("# reproduced: the identical trace");
+  });
+});

@@ -267,3 +267,30 @@ describe("--help and --version", () => {
     expect(r.out).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 });
+
+describe("kubelet-sim run --kubelet-version / --variant", () => {
+  const R05 = "scenarios/races/r05-pw-kill-pinning.yaml";
+
+  it("runs a race's scenario under the fixed kubelet, and says so in the replay key", () => {
+    const buggy = cli(["run", R05, "--format", "pods"]);
+    expect(buggy.code).toBe(1);
+    const fixed = cli(["run", R05, "--format", "pods", "--kubelet-version", "1.22"]);
+    expect(fixed.code).toBe(0);
+    expect(fixed.out.split("\n")[0]).toBe(`# replay: kubelet-sim run ${R05} --seed 1 --strategy fifo --kubelet-version 1.22`);
+  });
+
+  it("switches variants on and off", () => {
+    const r = cli(["run", "scenarios/races/r16-probes-during-termination.yaml", "--format", "pods", "--variant", "proberReadsLatestPod"]);
+    expect(r.code).toBe(0);
+    expect(r.out.split("\n")[0]).toMatch(/ --variant proberReadsLatestPod$/);
+  });
+
+  it("refuses a malformed flag, an unknown variant and an unknown version with exit 2 and no stack trace", () => {
+    for (const args of [["--kubelet-version", "v1.22"], ["--variant", "Bad"], ["--variant", "noSuchVariant"], ["--kubelet-version", "1.99"]]) {
+      const r = cli(["run", PASS, ...args]);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err).toMatch(/kubelet-version|variant|kubelet version/);
+      noStackTrace(r.err);
+    }
+  });
+});

@@ -54,7 +54,7 @@ describe("R05: a pinned kill drops the PLEG's update (kubelet 1.21)", () => {
 
 describe("R08: exit and removal between two relists (kubelet 1.21 PLEG with and without the v1.2 bug)", () => {
   const buggy = simulate(side("r08-pleg-missed-exit-and-remove.yaml", "1.21", { plegSetCurrentKeepsMissingPods: true }));
-  const fixed = simulate(side("r08-pleg-missed-exit-and-remove.yaml", "1.21"));
+  const fixed = simulate(side("r08-pleg-missed-exit-and-remove.yaml", "1.21", { plegSetCurrentKeepsMissingPods: false }));
   const plegAfter = (r: SimulationResult, t: number) =>
     r.records!.filter((x) => x.component === "pleg" && x.kind.startsWith("Container") && x.t > t).map((x) => `${x.kind} ${String(x.containerID)}`);
 

@@ -9,6 +9,7 @@ import { UnknownInvariantError } from "../../check/invariants.ts";
 import { exploreParallel, humanSummary, jsonLine, parseShard, type ExploreOptions, type ExploreProgress, type ExploreReport } from "../../explore/index.ts";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_VIOLATION, UserError } from "../exit.ts";
 import type { CommandFactory } from "./index.ts";
+import { kubeletOverridesOf } from "./run.ts";
 
 interface Args {
   file: string;
@@ -28,6 +29,8 @@ interface Args {
   shrink: boolean;
   shrinkRuns: number;
   shrinkTime: string;
+  kubeletVersion?: string;
+  variant?: string[];
 }
 
 export const exploreCommand: CommandFactory = (ctx) => ({
@@ -36,6 +39,8 @@ export const exploreCommand: CommandFactory = (ctx) => ({
   builder: (y: Argv) =>
     y
       .positional("file", { type: "string", describe: "a scenario file (YAML)" })
+      .option("kubelet-version", { type: "string", describe: 'explore under this kubelet instead of the scenario\'s kubelet.version, e.g. "1.22"' })
+      .option("variant", { type: "string", array: true, describe: "switch a model variant on (NAME) or off (NAME=false), over kubelet.variants; repeatable" })
       .option("runs", { type: "number", default: 1000, describe: "how many runs (run i's seed derives from --seed and i)" })
       .option("strategy", { type: "string", default: "pct", choices: ["random", "pct"], describe: "how each run schedules" })
       .option("depth", { type: "number", describe: "pct's bug depth d (default 3)" })
@@ -55,6 +60,7 @@ export const exploreCommand: CommandFactory = (ctx) => ({
       .example("$0 explore scenarios/default.yaml --runs 200 --strategy pct --json", "200 pct runs, one JSON line")
       .example("$0 explore x.yaml --runs 5000 --jobs 4 --time-budget 5m", "a long hunt on four threads")
       .example("$0 explore x.yaml --runs 1000 --shard 2/4", "this machine's quarter of a 1000-run exploration")
+      .example("$0 explore scenarios/races/r05-pw-kill-pinning.yaml --runs 2000 --kubelet-version 1.22", "the same hunt under the fixed kubelet")
       .epilogue("Exit codes: 0 no failure, 1 a failure was found (repro written), 2 usage or scenario error, 3 nondeterminism (a bug in kubelet-sim)."),
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
@@ -89,6 +95,7 @@ export function exploreOptions(argv: Args): ExploreOptions {
   const seed = whole("seed", argv.seed, 0, 2 ** 32 - 1);
   return {
     source: { file: argv.file },
+    ...kubeletOverridesOf(argv),
     runs: whole("runs", argv.runs, 0)!,
     strategy: argv.strategy === "random" ? "random" : "pct",
     ...(depth === undefined ? {} : { depth }),

@@ -5,6 +5,7 @@ import { UserError } from "../exit.ts";
 import { processIo } from "../io.ts";
 import { outputRequest, withOutputOptions, type OutputArgs } from "../output_options.ts";
 import type { RunRequest } from "../session.ts";
+import { hasOverrides, parseVariantFlags, type KubeletOverrides } from "../../scenario/overrides.ts";
 import type { CommandFactory } from "./index.ts";
 
 interface Args extends OutputArgs {
@@ -13,6 +14,8 @@ interface Args extends OutputArgs {
   strategy?: string;
   until?: string;
   record?: string;
+  kubeletVersion?: string;
+  variant?: string[];
 }
 
 export const runCommand: CommandFactory = (ctx) => ({
@@ -24,12 +27,15 @@ export const runCommand: CommandFactory = (ctx) => ({
       .option("strategy", { type: "string", describe: "override the scenario's strategy: fifo, random, pct, pct:DEPTH[:STEPS]" })
       .option("until", { type: "string", describe: "override when the run ends, in virtual time (e.g. 90s, 5m)" })
       .option("record", { type: "string", describe: "also write a run record to FILE, for `kubelet-sim replay`" })
+      .option("kubelet-version", { type: "string", describe: 'run under this kubelet instead of the scenario\'s kubelet.version, e.g. "1.22"' })
+      .option("variant", { type: "string", array: true, describe: "switch a model variant on (NAME) or off (NAME=false), over kubelet.variants; repeatable" })
       .example("$0 run scenarios/default.yaml", "the timeline and the Events of a pod's life")
       .example("$0 run scenarios/default.yaml --format text --format events --verbosity brief --explain", "what npm start shows")
       .example("$0 run x.yaml --seed 7 --strategy pct:3:1000", "another interleaving of the same scenario")
       .example("$0 run x.yaml --format pods --pod web", "`kubectl get pods -w` for one pod")
       .example("$0 run x.yaml --format jsonl --out trace.jsonl", "stream the trace as JSON lines to a file")
       .example("$0 run x.yaml --record run.json", "keep what `replay` needs to reproduce this run exactly")
+      .example("$0 run scenarios/races/r05-pw-kill-pinning.yaml --kubelet-version 1.22", "a race's scenario under the fixed kubelet")
       .epilogue("Exit codes: 0 every expectation held, 1 an expectation or invariant failed, 2 usage or scenario error, 3 the run deadlocked, livelocked, panicked or hit a bound (a bug; printed with the replay key)."),
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
@@ -47,6 +53,7 @@ export function runRequest(argv: Args): RunRequest {
     ...(argv.seed === undefined ? {} : { seed: seedOf(argv.seed) }),
     ...(argv.strategy === undefined ? {} : { strategy: strategyOf(argv.strategy) }),
     ...(argv.until === undefined ? {} : { untilMs: untilOf(argv.until) }),
+    ...kubeletOverridesOf(argv),
     output: outputRequest(argv),
     recordFile: argv.record ?? null,
   };
@@ -71,4 +78,21 @@ function untilOf(text: string): number {
   } catch (err) {
     throw new UserError(`--until: ${(err as Error).message}`);
   }
+}
+
+/** --kubelet-version and --variant as overrides; the version's range is the schema's to check. */
+export function kubeletOverridesOf(argv: { kubeletVersion?: string; variant?: string[] }): { kubelet?: KubeletOverrides } {
+  const o: KubeletOverrides = {};
+  if (argv.kubeletVersion !== undefined) {
+    if (!/^1\.\d+$/.test(argv.kubeletVersion)) throw new UserError(`--kubelet-version ${argv.kubeletVersion}: expected a version like 1.22`);
+    o.version = argv.kubeletVersion;
+  }
+  if (argv.variant !== undefined && argv.variant.length > 0) {
+    try {
+      o.variants = parseVariantFlags(argv.variant);
+    } catch (err) {
+      throw new UserError((err as Error).message);
+    }
+  }
+  return hasOverrides(o) ? { kubelet: o } : {};
 }

@@ -1,6 +1,7 @@
 // The simulated kubelet: which version's behaviour to model, and the KubeletConfiguration fields
 // (and kubelet.go constants) the models read, under their upstream names and with upstream defaults.
 import { z } from "zod";
+import { VARIANTS } from "./variants.ts";
 import { duration, obj } from "./common.ts";
 import { quantity } from "./quantity.ts";
 
@@ -72,6 +73,16 @@ const featureGates = z
       "chosen version does not know is an error, as it is for the kubelet.",
   );
 
+const variants = z
+  .strictObject(
+    Object.fromEntries(VARIANTS.map((v) => [v.name, z.boolean().optional().describe(v.description)])) as Record<string, z.ZodOptional<z.ZodBoolean>>,
+  )
+  .default({})
+  .describe(
+    "Model switches the version alone does not select, such as a proposed upstream fix or a planted bug, by name " +
+      "(the races in docs/races/ use them). A name no model knows is an error.",
+  );
+
 const allocatable = obj({
   cpu: quantity("Allocatable CPU of the node, as a Kubernetes quantity.", 1000, "4").prefault("4"),
   memory: quantity("Allocatable memory of the node, as a Kubernetes quantity.", 1, "16Gi").prefault("16Gi"),
@@ -106,13 +117,7 @@ const kubeletObject = obj({
   maxContainerBackOff: duration("kubelet.go constant: the cap of the crash-loop and image-pull back-off.").prefault("5m"),
   allocatable: allocatable.prefault({}).describe("Node allocatable resources used by admission."),
   featureGates,
-  variants: z
-    .record(z.string().regex(/^[a-z][A-Za-z0-9]*$/, { error: "expected a camelCase variant name" }), z.boolean())
-    .default({})
-    .describe(
-      "Model switches the version alone does not select, such as a proposed upstream fix or a planted bug, by name. " +
-        "Each model documents its switches; a name no model knows is refused when the run starts.",
-    ),
+  variants,
 });
 
 function checkGates(k: z.output<typeof kubeletObject>, ctx: z.core.$RefinementCtx<unknown>): void {

@@ -41,7 +41,7 @@ export class UnknownVariantError extends Error {
 }
 
 /** Refuses variant names no model knows; the message lists the known ones. */
-export function checkVariants(variants: Readonly<Record<string, boolean>>): void {
+export function checkVariants(variants: Readonly<Record<string, boolean | undefined>>): void {
   const known = new Set(VARIANTS.map((v) => v.name));
   const unknown = Object.keys(variants).filter((n) => !known.has(n)).sort();
   if (unknown.length === 0) return;
