@@ -13,7 +13,8 @@ const RUNS = 1200;
 const REPEATS = 2;
 const ROOT = join(import.meta.dirname, "..", "..");
 
-const SCENARIO = `name: bench-explore
+/** A one-pod scenario of 60 simulated seconds: create, a crash at 20 s and a restart, readiness every 5 s, a delete at 45 s. */
+export const EXPLORE_BENCH_SCENARIO = `name: bench-explore
 until: 60s
 kubelet: { version: "1.30" }
 pods:
@@ -64,7 +65,7 @@ export function benchExplore(): BenchLine {
   const dir = mkdtempSync(join(tmpdir(), "kubelet-sim-bench-explore-"));
   try {
     const file = join(dir, "bench-explore.yaml");
-    writeFileSync(file, SCENARIO);
+    writeFileSync(file, EXPLORE_BENCH_SCENARIO);
     let one = 0;
     let two = 0;
     let control = 0;
