@@ -3,7 +3,7 @@
 // pages (docs/races/) and the tests read this table.
 import { join } from "node:path";
 import type { Scenario } from "../scenario/resolve.ts";
-import { applyKubeletOverrides, loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from "../scenario/overrides.ts";
+import { applyKubeletOverrides, loadScenarioWithOverrides, type KubeletOverrides } from "../scenario/overrides.ts";
 import { readRawScenario, type RawScenario } from "../explore/raw.ts";
 
 /** How one side of a race is run: a kubelet version, and scenario variants (model switches). */
@@ -117,11 +117,6 @@ export function raceScenario(race: RaceEntry, side: "buggy" | "fixed"): Scenario
 /** The side as the flags that select it. */
 export function sideOverrides(s: RaceSide): KubeletOverrides {
   return { ...(s.kubeletVersion === undefined ? {} : { version: s.kubeletVersion }), ...(s.variants === undefined ? {} : { variants: s.variants }) };
-}
-
-/** The command line that runs a side: `kubelet-sim run FILE --kubelet-version ...`. */
-export function sideCommand(race: RaceEntry, side: "buggy" | "fixed", command: "run" | "explore" = "run"): string {
-  return `kubelet-sim ${command} ${race.file}${overrideFlags(sideOverrides(race[side]))}`;
 }
 
 /**

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { RACES, raceScenario } from "../../src/races/catalog.ts";
+import { loadScenarioWithOverrides, parseVariantFlags, type KubeletOverrides } from "../../src/scenario/overrides.ts";
 import { withFreshDiagrams } from "../../src/races/diagrams.ts";
 import { simulate } from "../../src/simulate.ts";
 
@@ -24,4 +25,32 @@ describe.each(RACES.map((r) => [r.id, r] as const))("race %s", (_id, race) => {
     const page = readFileSync(join(ROOT, "docs", "races", `${race.id.toLowerCase()}.md`), "utf8");
     expect(withFreshDiagrams(page, race)).toBe(page);
   });
+
+  it("shows the commands that run both sides; its fixed-side flags run the fixed kubelet", () => {
+    const page = readFileSync(join(ROOT, "docs", "races", `${race.id.toLowerCase()}.md`), "utf8");
+    const lines = page.slice(page.indexOf("## Try it")).split("\n");
+    const prefix = `kubelet-sim run ${race.file} --format text`;
+    const runs = lines.filter((l) => l.startsWith(prefix)).map((l) => l.slice(prefix.length).split("#")[0]!.trim());
+    expect(runs[0], "the first command runs the file as it is: the buggy side").toBe("");
+    const flags = overridesOf(runs[1] ?? "");
+    const viaFlags = loadScenarioWithOverrides(join(ROOT, race.file), flags).scenario.kubelet;
+    const fixed = raceScenario(race, "fixed").kubelet;
+    expect({ version: viaFlags.version, variants: on(viaFlags.variants) }).toEqual({ version: fixed.version, variants: on(fixed.variants) });
+  });
 });
+
+/** "--kubelet-version 1.22 --variant x=false" as overrides. */
+function overridesOf(text: string): KubeletOverrides {
+  const words = text.split(/\s+/).filter((w) => w !== "");
+  const o: KubeletOverrides = {};
+  const variants: string[] = [];
+  for (let i = 0; i < words.length; i += 2) {
+    if (words[i] === "--kubelet-version") o.version = words[i + 1]!;
+    else if (words[i] === "--variant") variants.push(words[i + 1]!);
+    else throw new Error(`unexpected word ${words[i]} in the page's command`);
+  }
+  return variants.length === 0 ? o : { ...o, variants: parseVariantFlags(variants) };
+}
+
+/** The variants switched on (off and absent read alike). */
+const on = (v: Readonly<Record<string, boolean | undefined>>) => Object.keys(v).filter((k) => v[k] === true).sort();
