@@ -16,6 +16,14 @@ export interface PodWorkerSync {
 }
 
 export class PodWorkers extends PodWorkersCore {
+  /**
+   * Whether a create for a UID that is terminating sets restartRequested (PR #104847, 1.22.3 and
+   * 1.23). Off is variant terminatedUIDCannotReenter: 1.22.0–1.22.2, where such a create was one
+   * more update of the terminating pod (a kill) and the finished UID could not reenter until
+   * housekeeping purged it, which it never does while the pod is desired (race R03, issue #104648).
+   */
+  restartOnUIDReuse = true;
+
   IsPodKnownTerminated(uid: string): boolean {
     return this.podSyncStatuses.get(uid)?.IsTerminated() ?? false;
   }
@@ -64,7 +72,7 @@ export class PodWorkers extends PodWorkersCore {
     let pod = o.Pod;
     if (isRuntimePod) pod = this.adoptRuntimePod(status, o);
     // The same UID created again while terminating: restart after termination (static pods, R03).
-    if (!firstTime && status.IsTerminationRequested() && o.UpdateType === SyncPodCreate) {
+    if (this.restartOnUIDReuse && !firstTime && status.IsTerminationRequested() && o.UpdateType === SyncPodCreate) {
       status.restartRequested = true;
       this.traceUpdate("RestartRequested", uid, o);
       return;

@@ -187,6 +187,7 @@ export class KubeletInstance {
       });
       setup = syncer.setup;
       workers = new PodWorkers(sim, syncer, recorder, this.core.workQueue, settings.syncFrequencyMs, settings.backOffPeriodMs, cache);
+      workers.restartOnUIDReuse = settings.variants.terminatedUIDCannotReenter !== true;
       const w = workers;
       terminationRequested = (uid) => w.IsPodTerminationRequested(uid);
       couldHaveRunningContainers = (uid) => w.CouldHaveRunningContainers(uid);

@@ -76,6 +76,16 @@ export const RACES: readonly RaceEntry[] = [
     fixed: { label: "kubelet 1.24, containerd", variants: { dockerFailedStartStaysCreated: false } },
   },
   {
+    id: "R03",
+    title: "A static pod removed and re-added with the same UID never runs again",
+    file: "scenarios/races/r03-static-pod-uid-reuse.yaml",
+    pod: "default/web-node-1",
+    diagramFromMs: 9_900,
+    invariant: "readded-pod-restarted",
+    buggy: { label: "kubelet 1.22.0 (terminatedUIDCannotReenter)", kubeletVersion: "1.22", variants: { terminatedUIDCannotReenter: true } },
+    fixed: { label: "kubelet 1.22.3 (PR #104847)", kubeletVersion: "1.22", variants: { terminatedUIDCannotReenter: false } },
+  },
+  {
     id: "R05",
     title: "A pending kill pinned the pod worker's parked update, so later updates were dropped",
     file: "scenarios/races/r05-pw-kill-pinning.yaml",

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateReference } from "../../src/scenario/reference.ts";
+import { generateInvariantsPage } from "../../src/check/invariants_doc.ts";
 
 const PAGE = join(import.meta.dirname, "..", "..", "docs", "scenario-reference.md");
 
@@ -34,5 +35,12 @@ describe("docs/scenario-reference.md", () => {
   it("links only to anchors it defines", () => {
     const anchors = new Set([...generated.matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]));
     for (const [, target] of generated.matchAll(/\]\(#([^)]+)\)/g)) expect(anchors.has(target), target).toBe(true);
+  });
+});
+
+describe("docs/invariants.md", () => {
+  it("is up to date with the invariant registry (run `npm run docs:reference` after changing it)", () => {
+    const page = join(import.meta.dirname, "..", "..", "docs", "invariants.md");
+    expect(readFileSync(page, "utf8")).toBe(generateInvariantsPage());
   });
 });

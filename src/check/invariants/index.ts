@@ -9,6 +9,7 @@ import { containerStartAfterPodDeleted } from "./start_after_api_delete.ts";
 import { RACE_INVARIANTS_1 } from "./races_1.ts";
 import { RACE_INVARIANTS_2 } from "./races_2.ts";
 import { RACE_INVARIANTS_3 } from "./races_3.ts";
+import { RACE_INVARIANTS_4 } from "./races_4.ts";
 import { statusVersionMonotonic } from "./status_version.ts";
 import { terminalPhaseNeverChanges } from "./terminal_phase.ts";
 import { atMostOneRunningContainer } from "./one_running_container.ts";
@@ -25,6 +26,7 @@ export const INVARIANTS: readonly InvariantInfo[] = [
   ...RACE_INVARIANTS_1,
   ...RACE_INVARIANTS_2,
   ...RACE_INVARIANTS_3,
+  ...RACE_INVARIANTS_4,
   statusVersionMonotonic,
   terminalPhaseNeverChanges,
   atMostOneRunningContainer,

@@ -34,6 +34,11 @@ export const VARIANTS: readonly VariantInfo[] = [
     description:
       "The runtime behaves as docker behind dockershim (≤1.23): a container whose start fails stays \"Created\" with exit code 128, so ListContainers (and PLEG's relist) still sees CONTAINER_CREATED, while ContainerStatus reports it EXITED 128 ContainerCannotRun. PLEG sees no change and the cache keeps an entry inspected before the failed start. Race R07 (issue #23636).",
   },
+  {
+    name: "terminatedUIDCannotReenter",
+    description:
+      "1.22+: the pod worker of 1.22.0-1.22.2: a create for a UID that is terminating is taken as one more update of the terminating pod (a kill), and once terminated the UID cannot reenter the pod worker until housekeeping purges it, which it never does while the pod is still desired; a static pod whose manifest is removed and put back (same UID) never runs again. Race R03 (issue #104648, fixed by PR #104847).",
+  },
 ];
 
 export class UnknownVariantError extends Error {

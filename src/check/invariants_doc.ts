@@ -1,0 +1,32 @@
+// docs/invariants.md, generated from the invariant registry (`npm run docs:reference` writes it and
+// the scenario reference; a test fails when either page is out of date).
+import { INVARIANTS } from "./invariants/index.ts";
+import { RACES } from "../races/catalog.ts";
+
+export function generateInvariantsPage(): string {
+  const raceOf = new Map(RACES.map((r) => [r.invariant, r]));
+  const lines = [
+    "# Invariants",
+    "",
+    "<!-- Generated from src/check/invariants/ by `npm run docs:reference`; do not edit by hand. -->",
+    "",
+    "Online monitors over the trace: each reads the records as they are emitted and reports the first",
+    "record at which its rule is broken. A scenario names one under `expect` (`- never: ID`), `explore`",
+    "checks every one of them by default (`--invariants all`) or those named (`--invariants a,b`), and",
+    "`assertInvariantHolds` checks them in property tests (see [testing.md](testing.md)).",
+    "",
+    "| id | rule | source |",
+    "|---|---|---|",
+  ];
+  for (const inv of INVARIANTS) {
+    const race = raceOf.get(inv.id);
+    const page = race === undefined ? "" : ` ([${race.id}](races/${race.id.toLowerCase()}.md))`;
+    lines.push(`| \`${inv.id}\` | ${escapeCell(inv.statement)} | ${escapeCell(inv.source)}${page} |`);
+  }
+  lines.push("");
+  return `${lines.join("\n")}`;
+}
+
+function escapeCell(text: string): string {
+  return text.replaceAll("|", "\\|").replaceAll("\n", " ");
+}
