@@ -3,6 +3,7 @@
 import { recv, type Chan, type Proc, type Sim } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import type { PodStatus } from "./container/runtime.ts";
+import { emptyPodStatus } from "./container/cache.ts";
 import { ContextCanceled, IsStaticPod, SyncContext, type GoError, type RunningPod, type SyncPodType } from "./types.ts";
 import { PodSyncStatus, type TerminatePodOptions, type UpdatePodOptions, type PodWorkerState } from "./pod_sync_status.ts";
 import { WorkQueue } from "./util/queue.ts";
@@ -56,9 +57,12 @@ export class PodWorkersCore {
       const { ctx, update, canStart, canEverStart } = r;
       if (!canEverStart) return;
       if (!canStart) continue;
-      const [isTerminal, err] = yield* this.runWork(ctx, podUID, update, lastSyncTimeMs);
-      lastSyncTimeMs = this.sim.nowMs;
-      this.trace("SyncEnd", podUID, { mode: update.WorkType, err: err === null ? null : err.message });
+      const [isTerminal, err, synced] = yield* this.runWork(ctx, podUID, update, lastSyncTimeMs);
+      // Only a sync that ran moves lastSyncTime (a cache error returns before it).
+      if (synced) {
+        lastSyncTimeMs = this.sim.nowMs;
+        this.trace("SyncEnd", podUID, { mode: update.WorkType, err: err === null ? null : err.message });
+      }
       let phaseTransition = false;
       if (err === ContextCanceled || err !== null) {
         // cancelled: an update is already queued; other errors: a retry is queued below
@@ -80,25 +84,36 @@ export class PodWorkersCore {
     }
   }
 
-  /** One pass of the worker: wait for a fresh cache entry, then the sync method for the work type. */
-  private *runWork(ctx: SyncContext, podUID: string, update: PodWork, lastSyncTimeMs: number): Proc<[boolean, GoError]> {
+  /**
+   * One pass of the worker: wait for a fresh cache entry, then the sync method for the work type.
+   * Returns [isTerminal, err, synced]: synced is false when the cache held an error for the pod (the
+   * PLEG could not read its status), which upstream reports as a FailedSync event and retries.
+   */
+  private *runWork(ctx: SyncContext, podUID: string, update: PodWork, lastSyncTimeMs: number): Proc<[boolean, GoError, boolean]> {
     const o = update.Options;
     let status: PodStatus | undefined;
     if (o.RunningPod === undefined) {
-      status = yield* this.podCache.GetNewerThan(o.Pod!.metadata.uid!, lastSyncTimeMs);
+      const [cached, err] = yield* this.podCache.GetNewerThanWithError(o.Pod!.metadata.uid!, lastSyncTimeMs);
+      if (err !== null) {
+        // "This is the legacy event thrown by manage pod loop all other events are now dispatched from syncPodFn"
+        this.recorder.Eventf(o.Pod!, "Warning", "FailedSync", `error determining status: ${err.message}`);
+        this.trace("StatusError", podUID, { mode: update.WorkType, err: err.message });
+        return [false, err, false];
+      }
+      status = cached ?? emptyPodStatus(o.Pod!.metadata.uid!);
     }
     this.trace("SyncBegin", podUID, { mode: update.WorkType, statusTimeMs: status?.timestampMs ?? null });
     switch (update.WorkType) {
       case "terminated":
-        return [false, yield* this.podSyncer.SyncTerminatedPod(ctx, o.Pod!, status!)];
+        return [false, yield* this.podSyncer.SyncTerminatedPod(ctx, o.Pod!, status!), true];
       case "terminating": {
         const gracePeriod = o.KillPodOptions?.GracePeriodSecondsOverride;
         const abnormal = this.acknowledgeTerminating(podUID);
-        if (o.RunningPod !== undefined) return [false, yield* this.podSyncer.SyncTerminatingRuntimePod(ctx, o.RunningPod)];
-        return [false, yield* this.podSyncer.SyncTerminatingPod(ctx, o.Pod!, status!, gracePeriod, abnormal)];
+        if (o.RunningPod !== undefined) return [false, yield* this.podSyncer.SyncTerminatingRuntimePod(ctx, o.RunningPod), true];
+        return [false, yield* this.podSyncer.SyncTerminatingPod(ctx, o.Pod!, status!, gracePeriod, abnormal), true];
       }
       default:
-        return yield* this.podSyncer.SyncPod(ctx, o.UpdateType, o.Pod!, o.MirrorPod, status!);
+        return [...(yield* this.podSyncer.SyncPod(ctx, o.UpdateType, o.Pod!, o.MirrorPod, status!)), true];
     }
   }
 

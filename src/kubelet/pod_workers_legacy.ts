@@ -2,6 +2,7 @@
 // goroutine per pod fed through a channel of capacity 1, isWorking, and lastUndeliveredWorkUpdate
 // with its kill-pinning rule (race R05). Replaced in v1.22 by pod_workers.ts.
 import { recv, recvCase, select, type Chan, type Proc, type Sim } from "../sim/index.ts";
+import { emptyPodStatus } from "./container/cache.ts";
 import type { Pod, PodStatus as APIPodStatus } from "../k8s/pod.ts";
 import type { PodStatus } from "./container/runtime.ts";
 import { SyncPodKill, type GoError, type SyncPodType } from "./types.ts";
@@ -95,7 +96,16 @@ export class LegacyPodWorkers {
       const u = update!;
       const uid = u.Pod.metadata.uid!;
       // Blocks until the cache has an entry newer than the end of the previous sync.
-      const status = yield* this.podCache.GetNewerThan(uid, lastSyncTimeMs);
+      const [cached, cacheErr] = yield* this.podCache.GetNewerThanWithError(uid, lastSyncTimeMs);
+      if (cacheErr !== null) {
+        // "This is the legacy event thrown by manage pod loop"; lastSyncTime stays, wrapUp retries.
+        this.recorder.Eventf(u.Pod, "Warning", "FailedSync", `error determining status: ${cacheErr.message}`);
+        this.trace("StatusError", u, { mode: "sync", err: cacheErr.message });
+        u.OnCompleteFunc?.(cacheErr);
+        this.wrapUp(uid, cacheErr);
+        continue;
+      }
+      const status = cached ?? emptyPodStatus(uid);
       this.trace("SyncBegin", u, { mode: "sync", statusTimeMs: status.timestampMs ?? null });
       const err = yield* this.syncPodFn({
         mirrorPod: u.MirrorPod,

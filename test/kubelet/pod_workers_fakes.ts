@@ -24,6 +24,9 @@ export class InstantCache implements PodCacheReader {
   *GetNewerThan(uid: string, _minTimeMs: number): Proc<PodStatus> {
     return emptyStatus(uid, this.sim.nowMs);
   }
+  *GetNewerThanWithError(uid: string, _minTimeMs: number): Proc<[PodStatus | null, GoError]> {
+    return [emptyStatus(uid, this.sim.nowMs), null];
+  }
   Get(uid: string): PodStatus | undefined {
     return emptyStatus(uid, this.sim.nowMs);
   }
