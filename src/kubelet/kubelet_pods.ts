@@ -110,7 +110,8 @@ export function generateAPIPodStatus(pod: Pod, podStatus: PodStatus, podIsTermin
  * container statuses and the readiness conditions the regular ones; from 1.28 all read both.
  */
 function kubeletConditions(pod: Pod, podStatus: PodStatus, s: APIPodStatus, deps: GenerateAPIPodStatusDeps): PodCondition[] {
-  const opts = { sidecarContainers: deps.sidecarContainers === true, terminalPhaseNotReady: statusEra(deps.era.minor).terminalPhaseNotReady };
+  const era = statusEra(deps.era.minor);
+  const opts = { sidecarContainers: deps.sidecarContainers === true, terminalPhaseNotReady: era.terminalPhaseNotReady, initializedOnceRegularStarted: era.initializedOnceRegularStarted };
   const all = [...(s.initContainerStatuses ?? []), ...(s.containerStatuses ?? [])];
   const forInit = deps.era.restartableInitContainers ? all : s.initContainerStatuses;
   const forReady = deps.era.restartableInitContainers ? all : s.containerStatuses;

@@ -23,6 +23,12 @@ export interface StatusEra {
   delayTerminalPhase: boolean;
   /** ≥1.25 ≈ (#110256, issue #108594): a terminal phase forces Ready and ContainersReady to False. */
   terminalPhaseNotReady: boolean;
+  /**
+   * ≥1.28 (#116429, KEP-753): GeneratePodInitializedCondition returns True once any regular
+   * container has started ("the pod has been initialized before"), whatever the SidecarContainers
+   * gate says: the check is not gated upstream.
+   */
+  initializedOnceRegularStarted: boolean;
 }
 
 export function statusEra(minor: number): StatusEra {
@@ -35,5 +41,6 @@ export function statusEra(minor: number): StatusEra {
     terminatePodSetsTerminalPhase: minor >= 27,
     delayTerminalPhase: minor >= 24,
     terminalPhaseNotReady: minor >= 25,
+    initializedOnceRegularStarted: minor >= 28,
   };
 }

@@ -18,6 +18,8 @@ export interface GenerateOptions {
   sidecarContainers: boolean;
   /** ≥1.25 ≈ (#110256): a Failed pod is never ContainersReady, whatever its containers say. */
   terminalPhaseNotReady: boolean;
+  /** ≥1.28: a started regular container makes the pod Initialized, gate or not (see StatusEra). */
+  initializedOnceRegularStarted: boolean;
 }
 
 /** GenerateContainersReadyCondition: True when every container is ready. */
@@ -100,7 +102,7 @@ export function GeneratePodInitializedCondition(
   // If all init containers are known and succeeded, just return PodCompleted.
   if (podPhase === "Succeeded" && unknownContainers.length === 0) return cond("Initialized", "True", PodCompleted);
   // A regular container that started means the pod was initialized before (sidecars may be restarting).
-  if (opts.sidecarContainers && hasAnyRegularContainerStarted(pod, containerStatuses ?? [])) {
+  if (opts.initializedOnceRegularStarted && hasAnyRegularContainerStarted(pod, containerStatuses ?? [])) {
     return cond("Initialized", "True");
   }
   const unreadyMessages: string[] = [];

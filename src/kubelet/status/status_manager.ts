@@ -88,7 +88,7 @@ export class StatusManager {
     this.podDeletionSafety = opts.podDeletionSafety;
     this.patchWithoutUIDPrecondition = opts.patchWithoutUIDPrecondition ?? false;
     this.group = opts.group ?? "kubelet";
-    this.generateOpts = { sidecarContainers: opts.sidecarContainers ?? false, terminalPhaseNotReady: this.era.terminalPhaseNotReady };
+    this.generateOpts = { sidecarContainers: opts.sidecarContainers ?? false, terminalPhaseNotReady: this.era.terminalPhaseNotReady, initializedOnceRegularStarted: this.era.initializedOnceRegularStarted };
     const capacity = this.era.batchChannel ? 1 : legacyPodStatusChannelCapacity;
     this.podStatusChannel = sim.chan<PodStatusSyncRequest | null>("status/podStatusChannel", capacity);
   }

@@ -159,7 +159,7 @@ describe("UpdatePodStatus(pod, status) with sidecars", () => {
 });
 
 describe("the pod's conditions count the sidecar (generate.go)", () => {
-  const opts = { sidecarContainers: true, terminalPhaseNotReady: true };
+  const opts = { sidecarContainers: true, terminalPhaseNotReady: true, initializedOnceRegularStarted: true };
 
   it("a started sidecar initializes the pod; its readiness decides ContainersReady", () => {
     const m = manager(29, 5_000);

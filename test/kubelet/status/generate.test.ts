@@ -10,7 +10,7 @@ import {
   type GenerateOptions,
 } from "../../../src/kubelet/status/generate.ts";
 
-const old: GenerateOptions = { sidecarContainers: false, terminalPhaseNotReady: false };
+const old: GenerateOptions = { sidecarContainers: false, terminalPhaseNotReady: false, initializedOnceRegularStarted: false };
 const pod = (names: string[], extra: Partial<Pod["spec"]> = {}): Pod => ({ metadata: { name: "p" }, spec: { containers: names.map((name) => ({ name })), ...extra } });
 const ready = (name: string, r = true): ContainerStatus => ({ name, ready: r });
 const cond = (type: string, ok: boolean, reason?: string, message?: string): PodCondition => ({
@@ -76,9 +76,20 @@ describe("GeneratePodInitializedCondition", () => {
 
   it("with SidecarContainers a started regular container means initialized, and a sidecar counts when started", () => {
     const sp = pod(["a"], { initContainers: [{ name: "side", restartPolicy: "Always" }] });
-    const sc = { ...old, sidecarContainers: true };
+    const sc = { ...old, sidecarContainers: true, initializedOnceRegularStarted: true };
     expect(GeneratePodInitializedCondition(sp, [{ name: "side", started: true }], "Pending", sc).status).toBe("True");
     expect(GeneratePodInitializedCondition(sp, [{ name: "side", started: false }], "Pending", sc).status).toBe("False");
     expect(GeneratePodInitializedCondition(sp, [{ name: "side", started: false }, { name: "a", state: { running: {} } }], "Running", sc).status).toBe("True");
+  });
+
+  it("from 1.28 a started regular container means initialized whatever the gate (the check is not gated upstream)", () => {
+    // A regular init container running again after a sandbox change, next to an app container that ran.
+    const p = pod(["a"], { initContainers: [{ name: "init" }] });
+    const statuses: ContainerStatus[] = [{ name: "init", ready: false }, { name: "a", state: { terminated: { exitCode: 0 } } }];
+    const v128GateOff = { ...old, sidecarContainers: false, initializedOnceRegularStarted: true };
+    expect(GeneratePodInitializedCondition(p, statuses, "Running", v128GateOff)).toEqual({ type: "Initialized", status: "True" });
+    expect(GeneratePodInitializedCondition(p, statuses, "Running", old)).toEqual(
+      cond("Initialized", false, "ContainersNotInitialized", "containers with incomplete status: [init]"),
+    );
   });
 });
