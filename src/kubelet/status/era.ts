@@ -29,6 +29,21 @@ export interface StatusEra {
    * gate says: the check is not gated upstream.
    */
   initializedOnceRegularStarted: boolean;
+  /**
+   * ≥1.30 (#123323): checkContainerStateTransition checks init containers on their own, matched to
+   * the spec by index ("found mismatch between pod spec and status"), skips restartable init
+   * containers (sidecars may always restart) and says "terminated init container". Before, the
+   * same check ran over init statuses too, so a restarted sidecar of a Never/OnFailure pod froze
+   * the pod's status.
+   */
+  initTransitionSkipsSidecars: boolean;
+  /**
+   * ≥1.28 ≈ (#116429, KEP-753): SetContainerReadiness recomputes Ready and ContainersReady over the
+   * init and regular statuses together (a sidecar's readiness counts; before, a pod with sidecars
+   * read every sidecar as "unknown status"), and hasPodInitialized takes a last init container that
+   * is a running, started sidecar as initialized.
+   */
+  sidecarAwareReadiness: boolean;
 }
 
 export function statusEra(minor: number): StatusEra {
@@ -42,5 +57,7 @@ export function statusEra(minor: number): StatusEra {
     delayTerminalPhase: minor >= 24,
     terminalPhaseNotReady: minor >= 25,
     initializedOnceRegularStarted: minor >= 28,
+    initTransitionSkipsSidecars: minor >= 30,
+    sidecarAwareReadiness: minor >= 28,
   };
 }

@@ -7,6 +7,7 @@
 // callers hand them a private copy, never a cached or API object.
 import type { ContainerState, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus, RestartPolicy } from "../../k8s/pod.ts";
 import { metav1Now, rfc3339Copy } from "./metatime.ts";
+import { isRestartableInitContainer } from "../../k8s/podutil.ts";
 import { readyConditionForTerminalPhase } from "./generate.ts";
 import type { StatusEra } from "./era.ts";
 
@@ -68,6 +69,38 @@ export function checkContainerStateTransition(
     for (const newStatus of newStatuses ?? []) {
       if (oldStatus.name === newStatus.name && newStatus.state?.terminated === undefined) {
         return `terminated container ${newStatus.name} attempted illegal transition to non-terminated state`;
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * The init-container half of checkContainerStateTransition from 1.30 (#123323): each old status is
+ * matched to the spec by index (kubeutil.GetContainerByIndex), and restartable init containers
+ * (sidecars) are skipped, as they are always allowed to restart.
+ */
+export function checkInitContainerStateTransition(
+  oldStatuses: readonly ContainerStatus[] | undefined,
+  newStatuses: readonly ContainerStatus[] | undefined,
+  pod: Pod,
+): string | null {
+  const restartPolicy = pod.spec.restartPolicy;
+  if (restartPolicy === "Always") return null;
+  const initContainers = pod.spec.initContainers ?? [];
+  const olds = oldStatuses ?? [];
+  for (let i = 0; i < olds.length; i++) {
+    const oldStatus = olds[i]!;
+    const initContainer = i < initContainers.length && initContainers[i]!.name === oldStatus.name ? initContainers[i]! : undefined;
+    if (initContainer === undefined) return `found mismatch between pod spec and status, container: ${oldStatus.name}`;
+    // Skip any restartable init container as it always is allowed to restart.
+    if (isRestartableInitContainer(initContainer)) continue;
+    const terminated = oldStatus.state?.terminated;
+    if (terminated === undefined) continue;
+    if (terminated.exitCode !== 0 && restartPolicy === "OnFailure") continue;
+    for (const newStatus of newStatuses ?? []) {
+      if (oldStatus.name === newStatus.name && newStatus.state?.terminated === undefined) {
+        return `terminated init container ${newStatus.name} attempted illegal transition to non-terminated state`;
       }
     }
   }

@@ -13,6 +13,7 @@ import { statusEra, type StatusEra } from "./era.ts";
 import type { PodDeletionSafetyProvider, PodManager, StatusClient } from "./interfaces.ts";
 import {
   checkContainerStateTransition,
+  checkInitContainerStateTransition,
   findContainerStatus,
   isPodStatusByKubeletEqual,
   normalizeStatus,
@@ -126,8 +127,9 @@ export class StatusManager {
       if (i >= 0) conditions[i] = c;
       else conditions.push(c);
     };
-    update(GeneratePodReadyCondition(pod, status.conditions, status.containerStatuses, status.phase, this.generateOpts));
-    update(GenerateContainersReadyCondition(pod, status.containerStatuses, status.phase, this.generateOpts));
+    const statuses = this.era.sidecarAwareReadiness ? [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])] : status.containerStatuses;
+    update(GeneratePodReadyCondition(pod, status.conditions, statuses, status.phase, this.generateOpts));
+    update(GenerateContainersReadyCondition(pod, statuses, status.phase, this.generateOpts));
     this.updateStatusInternal(pod, status, false, false, "SetContainerReadiness");
   }
 
@@ -190,7 +192,9 @@ export class StatusManager {
     // Check for illegal state transition in containers.
     const err =
       checkContainerStateTransition(oldStatus.containerStatuses, status.containerStatuses, pod.spec.restartPolicy) ??
-      checkContainerStateTransition(oldStatus.initContainerStatuses, status.initContainerStatuses, pod.spec.restartPolicy);
+      (this.era.initTransitionSkipsSidecars
+        ? checkInitContainerStateTransition(oldStatus.initContainerStatuses, status.initContainerStatuses, pod)
+        : checkContainerStateTransition(oldStatus.initContainerStatuses, status.initContainerStatuses, pod.spec.restartPolicy));
     if (err !== null) {
       this.sim.emit("status", "StatusUpdateAborted", { pod: podRef(pod), uid, cause, error: err });
       return false;

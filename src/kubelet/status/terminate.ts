@@ -1,6 +1,7 @@
 // Models pkg/kubelet/status/status_manager.go: the status rewrite of TerminatePod (hasPodInitialized, initializedContainers), per release.
 import type { ContainerStatus, Pod, PodStatus } from "../../k8s/pod.ts";
 import { IsStaticPod } from "../types.ts";
+import { isRestartableInitContainer } from "../../k8s/podutil.ts";
 import type { StatusEra } from "./era.ts";
 
 const CONTAINER_STATUS_UNKNOWN = {
@@ -28,7 +29,7 @@ export function terminatedPodStatus(pod: Pod, oldStatus: PodStatus, era: StatusE
     }
   } else {
     // Once a pod has initialized, any missing status is treated as a failure.
-    if (hasPodInitialized(pod)) for (const s of regular) if (s.state?.terminated === undefined) markUnknown(s);
+    if (hasPodInitialized(pod, era.sidecarAwareReadiness)) for (const s of regular) if (s.state?.terminated === undefined) markUnknown(s);
     // All but the final suffix of init containers with no evidence of a start are marked failed.
     const n = initializedContainers(init);
     for (const s of init.slice(0, n)) if (s.state?.terminated === undefined) markUnknown(s);
@@ -49,9 +50,10 @@ function markUnknown(s: ContainerStatus): void {
  * hasPodInitialized: true if the pod shows evidence of having started a regular container or of
  * having finished its init containers. It reads the pod's own (API) status, as upstream does.
  */
-export function hasPodInitialized(pod: Pod): boolean {
+export function hasPodInitialized(pod: Pod, sidecarAware = false): boolean {
+  const initContainers = pod.spec.initContainers ?? [];
   // A pod without init containers is always initialized.
-  if ((pod.spec.initContainers ?? []).length === 0) return true;
+  if (initContainers.length === 0) return true;
   // If any container has ever moved out of waiting state, the pod has initialized.
   for (const s of pod.status?.containerStatuses ?? []) {
     if (s.lastState?.terminated !== undefined || s.state?.waiting === undefined) return true;
@@ -59,10 +61,16 @@ export function hasPodInitialized(pod: Pod): boolean {
   // If the last init container has ever completed with a zero exit code, the pod is initialized.
   const inits = pod.status?.initContainerStatuses ?? [];
   const last = inits[inits.length - 1];
-  if (last !== undefined) {
-    if (last.lastState?.terminated?.exitCode === 0) return true;
-    if (last.state?.terminated?.exitCode === 0) return true;
+  if (last === undefined) return false;
+  if (sidecarAware) {
+    // ≥1.28 (KEP-753): matched to the spec by index; a last init container that is a sidecar
+    // counts once it runs and has started.
+    const container = initContainers[inits.length - 1];
+    if (container === undefined || container.name !== last.name) return false; // "Mismatch between pod spec and status"
+    if (isRestartableInitContainer(container)) return last.state?.running !== undefined && last.started === true;
   }
+  if (last.lastState?.terminated?.exitCode === 0) return true;
+  if (last.state?.terminated?.exitCode === 0) return true;
   return false;
 }
 

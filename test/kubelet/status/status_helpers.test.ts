@@ -8,6 +8,7 @@ import { canonicalJSON } from "../../../src/kubelet/container/helpers.ts";
 import type { ContainerStatus, Pod, PodStatus, RestartPolicy } from "../../../src/k8s/pod.ts";
 import {
   checkContainerStateTransition,
+  checkInitContainerStateTransition,
   isPodStatusByKubeletEqual,
   mergePodStatus,
   MaxPodTerminationMessageLogLength,
@@ -15,6 +16,7 @@ import {
   updateLastTransitionTime,
 } from "../../../src/kubelet/status/status_helpers.ts";
 import { statusEra } from "../../../src/kubelet/status/era.ts";
+import { hasPodInitialized } from "../../../src/kubelet/status/terminate.ts";
 import { semanticDeepEqual } from "../../../src/kubelet/status/status_helpers.ts";
 import { formatRFC3339 } from "../../../src/kubelet/status/metatime.ts";
 
@@ -44,6 +46,28 @@ describe("checkContainerStateTransition", () => {
       if (tc.illegal) expect(err).toMatch(/terminated container c attempted illegal transition to non-terminated state/);
     });
   }
+});
+
+describe("checkInitContainerStateTransition (≥1.30, #123323)", () => {
+  const podWith = (policy: RestartPolicy): Pod => ({
+    metadata: { name: "p" },
+    spec: { restartPolicy: policy, initContainers: [{ name: "init" }, { name: "side", restartPolicy: "Always" }], containers: [{ name: "app" }] },
+  });
+  it.each([
+    ["Never: a sidecar may leave the terminated state (it always may restart)", "Never", [terminated("init", 0), terminated("side", 1)], [terminated("init", 0), running("side")], null],
+    ["Never: a regular init container may not", "Never", [terminated("init", 0), running("side")], [waiting("init"), running("side")],
+      "terminated init container init attempted illegal transition to non-terminated state"],
+    ["OnFailure: a failed regular init container may restart", "OnFailure", [terminated("init", 1)], [running("init")], null],
+    ["Always: anything goes", "Always", [terminated("init", 0)], [running("init")], null],
+    ["Never: statuses that do not match the spec by index are a mismatch", "Never", [terminated("side", 0)], [running("side")],
+      "found mismatch between pod spec and status, container: side"],
+  ] as const)("%s", (_name, policy, old, next, want) => {
+    expect(checkInitContainerStateTransition(old, next, podWith(policy))).toBe(want);
+  });
+
+  it("before 1.30 the same restarted sidecar is an illegal transition (the status update is aborted)", () => {
+    expect(checkContainerStateTransition([terminated("side", 1)], [running("side")], "Never")).toMatch(/terminated container side attempted illegal transition/);
+  });
 });
 
 describe("updateLastTransitionTime (TestUpdateLastTransitionTime)", () => {
@@ -238,5 +262,29 @@ describe("semanticDeepEqual against its definition", () => {
 
   it("agrees with the definition on arbitrary status-shaped values", () => {
     fc.assert(fc.property(value, value, (a, b) => semanticDeepEqual(a, b) === definition(a, b)), { numRuns: 3000 });
+  });
+});
+
+describe("hasPodInitialized (TerminatePod)", () => {
+  const pod = (status: PodStatus): Pod => ({
+    metadata: { name: "p" },
+    spec: { initContainers: [{ name: "init" }, { name: "side", restartPolicy: "Always" }], containers: [{ name: "app" }] },
+    status,
+  });
+  const inits = (side: ContainerStatus): PodStatus => ({ initContainerStatuses: [terminated("init", 0), side], containerStatuses: [waiting("app")] });
+
+  it("≥1.28: a last init container that is a running, started sidecar means initialized", () => {
+    expect(hasPodInitialized(pod(inits({ ...running("side"), started: true })), true)).toBe(true);
+    expect(hasPodInitialized(pod(inits({ ...running("side"), started: false })), true)).toBe(false);
+    expect(hasPodInitialized(pod(inits(waiting("side"))), true)).toBe(false);
+  });
+
+  it("before: only a last init container that exited 0 counts", () => {
+    expect(hasPodInitialized(pod(inits({ ...running("side"), started: true })), false)).toBe(false);
+  });
+
+  it("a pod without init containers, or whose app left waiting, is initialized", () => {
+    expect(hasPodInitialized({ metadata: { name: "p" }, spec: { containers: [{ name: "app" }] } }, true)).toBe(true);
+    expect(hasPodInitialized(pod({ containerStatuses: [running("app")] }), true)).toBe(true);
   });
 });

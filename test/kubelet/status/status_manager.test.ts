@@ -105,6 +105,35 @@ describe("LastTransitionTime changes only when the condition's status changes", 
   });
 });
 
+describe("SetContainerReadiness with a sidecar (≥1.28, KEP-753)", () => {
+  // A ready sidecar and an app that becomes ready: the conditions are computed over init and
+  // regular statuses together, so the sidecar counts as ready, not as "unknown status".
+  const pod: Pod = {
+    metadata: { uid: "12345678", name: "foo", namespace: "new" },
+    spec: { initContainers: [{ name: "sc", restartPolicy: "Always" }], containers: [{ name: "app" }] },
+  };
+  const status = (): PodStatus => ({
+    phase: "Running",
+    initContainerStatuses: [{ name: "sc", containerID: "test://sc", ready: true, started: true, state: { running: {} } }],
+    containerStatuses: [{ name: "app", containerID: "test://app", ready: false, state: { running: {} } }],
+    conditions: [{ type: "Ready", status: "False" }],
+  });
+  const ready = (minor: number) => {
+    const { sim } = newSim();
+    const sm = new StatusManager(sim, {
+      kubeClient: null, podManager: podManagerWithoutStaticPods((u) => (u === "12345678" ? pod : undefined)),
+      podDeletionSafety: new FakeDeletionSafety(), minor, sidecarContainers: true,
+    });
+    sm.SetPodStatus(pod, status());
+    sm.SetContainerReadiness("12345678", "test://app", true);
+    return sm.GetPodStatus("12345678")!.conditions!.find((c) => c.type === "Ready")!;
+  };
+
+  it("1.29 (SidecarContainers on): Ready once the app is ready; the ready sidecar counts", () => {
+    expect(ready(29)).toMatchObject({ type: "Ready", status: "True" });
+  });
+});
+
 describe("SetContainerReadiness (TestSetContainerReadiness)", () => {
   const status = (): PodStatus => ({
     containerStatuses: [
