@@ -51,6 +51,20 @@ export class KubeletCore {
     return isLegacyEra(this.config.version);
   }
 
+  /**
+   * getPodsToSync: the pods whose work-queue time has come, and those a PodSyncLoopHandler wants
+   * synced (the active deadline), in pod manager order (a Go map range: a recorded choice). The
+   * order is drawn only when some pod is to sync: an empty answer is the same in any order.
+   */
+  getPodsToSync(): Pod[] {
+    const due = new Set(this.workQueue.GetWork());
+    const handlers = this.deps.podSyncLoopHandlers ?? [];
+    const pods = this.podManager.GetPods();
+    const wanted = (p: Pod) => due.has(p.metadata.uid!) || handlers.some((h) => h.ShouldSync(p));
+    if (!pods.some(wanted)) return [];
+    return this.sim.mapOrder(pods).filter(wanted);
+  }
+
   emit(kind: string, pod: Pod | undefined, fields?: Record<string, unknown>): void {
     const ref = pod === undefined ? undefined : `${pod.metadata.namespace ?? "default"}/${pod.metadata.name}`;
     this.sim.emit("kubelet", kind, { pod: ref, uid: pod?.metadata.uid, ...fields });

@@ -114,4 +114,6 @@ export interface KubeletDeps {
   mirrorClient: MirrorClient;
   /** The pod container deletor, fed by syncLoop on ContainerDied. */
   containerDeletor: { deleteContainersInPod(filterContainerID: string, podStatus: PodStatus, removeAll: boolean): void };
+  /** kl.PodSyncLoopHandlers: pods a handler wants synced now (the active deadline handler); none when unset. */
+  podSyncLoopHandlers?: readonly { ShouldSync(pod: Pod): boolean }[];
 }

@@ -75,12 +75,9 @@ export class KubeletHandlers implements SyncHandler {
     }
   }
 
-  /** getPodsToSync: pods whose work-queue time has come, in pod manager order (Go map order: a recorded choice). */
+  /** getPodsToSync (kubelet_core.ts). */
   getPodsToSync(): Pod[] {
-    const due = new Set(this.kl.workQueue.GetWork());
-    if (due.size === 0) return [];
-    const allPods = this.kl.sim.mapOrder(this.kl.podManager.GetPods());
-    return allPods.filter((p) => due.has(p.metadata.uid!));
+    return this.kl.getPodsToSync();
   }
 
   /** When an evicted or deleted pod has already synced, all containers can be removed. */

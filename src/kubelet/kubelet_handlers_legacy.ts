@@ -87,9 +87,7 @@ export class LegacyKubeletHandlers implements SyncHandler {
   }
 
   getPodsToSync(): Pod[] {
-    const due = new Set(this.kl.workQueue.GetWork());
-    if (due.size === 0) return [];
-    return this.kl.sim.mapOrder(this.kl.podManager.GetPods()).filter((p) => due.has(p.metadata.uid!));
+    return this.kl.getPodsToSync();
   }
 
   /**

@@ -16,6 +16,7 @@ import { StatusManager } from "../kubelet/status/status_manager.ts";
 import { ProberManager } from "../kubelet/prober/prober_manager.ts";
 import { ResultsManager } from "../kubelet/prober/results/results_manager.ts";
 import { criProbeRunner } from "../kubelet/prober/prober.ts";
+import { ActiveDeadlineHandler } from "../kubelet/active_deadline.ts";
 import { ReasonCache } from "../kubelet/reason_cache.ts";
 import { generateAPIPodStatus, kubeletPodsEra } from "../kubelet/kubelet_pods.ts";
 import { KubeletCore, isLegacyEra } from "../kubelet/kubelet_core.ts";
@@ -124,6 +125,8 @@ export class KubeletInstance {
       podManager: settings.variants.proberReadsLatestPod === true ? { GetPodByUID: (uid) => podManagerRef.pm!.GetPodByUID(uid) } : null,
     });
     const era = kubeletPodsEra(minor);
+    // The kubelet registers its active deadline handler both as a sync loop handler and as a pod sync handler.
+    const activeDeadline = new ActiveDeadlineHandler(sim, statusManager, recorder);
     const deps: KubeletDeps = {
       configUpdates: podConfig.updates,
       pleg,
@@ -138,6 +141,7 @@ export class KubeletInstance {
             probeManagerUpdatePodStatus: (p, s) => prober.UpdatePodStatus(p, s),
             sidecarContainers: settings.featureGates.SidecarContainers,
             readyToStartContainersCondition: settings.featureGates.PodReadyToStartContainersCondition,
+            shouldEvict: (p) => activeDeadline.ShouldEvict(p),
           }),
       },
       reasonCache,
@@ -148,6 +152,7 @@ export class KubeletInstance {
       recorder,
       backOffGC: () => runtime.backOff.GC(),
       containerDeletor: new PodContainerDeletor(sim, runtime),
+      podSyncLoopHandlers: [activeDeadline],
       mirrorClient: new MirrorClient(sim, kubeClient, settings.nodeName),
     };
     this.core = new KubeletCore(sim, deps, config, sources);
