@@ -200,6 +200,7 @@ export const podStatusSchema = z.looseObject({
   message: z.string().optional(),
   reason: z.string().optional(),
   hostIP: z.string().optional(),
+  hostIPs: z.array(z.looseObject({ ip: z.string() })).optional(),
   podIP: z.string().optional(),
   podIPs: z.array(z.looseObject({ ip: z.string() })).optional(),
   startTime: time().optional(),

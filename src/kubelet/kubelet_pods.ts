@@ -4,8 +4,9 @@
 // in as hooks, the conditions from status/generate.ts, and nothing given is mutated. The release
 // differences are KubeletPodsEra flags. Not modelled: QOSClass (left unset), InPlacePodVerticalScaling
 // resources, volume mount statuses, the container user, PodDisruptionConditions (the DisruptionTarget
-// copy), sortPodIPs' node-family preference beyond "IPv4 first", and the 1.31+ getPhase changes
-// (#126653 split counters, #128516 active statuses): 1.31 and later use the 1.30 form.
+// copy), sortPodIPs' node-family preference beyond "IPv4 first", and the 1.32 getPhase changes
+// (#126653 split counters, #128516 active statuses, both merged after 1.31.0): 1.32 and later use
+// the 1.30 form, which 1.31 still had.
 import type { Container, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus as APIPodStatus } from "../k8s/pod.ts";
 import { isRestartableInitContainer, podRestartPolicy } from "../k8s/podutil.ts";
 import { ephemeralContainerCommon } from "./container/helpers.ts";
@@ -36,6 +37,8 @@ export interface KubeletPodsEra {
   podIsTerminal: boolean;
   /** ≥1.28 (KEP-753): restartable init containers (sidecars) count apart, with HasAnyRegularContainerStarted. */
   restartableInitContainers: boolean;
+  /** ≥1.29 (PodHostIPs beta, on by default; GA 1.30): status.hostIPs beside status.hostIP. */
+  hostIPsField: boolean;
 }
 
 export function kubeletPodsEra(minor: number): KubeletPodsEra {
@@ -47,6 +50,7 @@ export function kubeletPodsEra(minor: number): KubeletPodsEra {
     createdIsWaiting: minor >= 24,
     podIsTerminal: minor >= 27,
     restartableInitContainers: minor >= 28,
+    hostIPsField: minor >= 29,
   };
 }
 
@@ -101,7 +105,7 @@ export function generateAPIPodStatus(pod: Pod, podStatus: PodStatus, podIsTermin
   // Set all Kubelet-owned conditions; when the kubelet sees the pod, PodScheduled must be true.
   const owned = deps.generateKubeletConditions?.(pod, podStatus, s) ?? kubeletConditions(pod, podStatus, s, deps);
   s.conditions = [...(s.conditions ?? []), ...owned, { type: "PodScheduled", status: "True" }];
-  setHostIP(pod, s, deps.hostIPs);
+  setHostIP(pod, s, deps.hostIPs, era.hostIPsField);
   return s;
 }
 
@@ -132,9 +136,11 @@ export function GeneratePodReadyToStartContainersCondition(pod: Pod, podStatus: 
 }
 
 /** HostIP, and PodIP/PodIPs of a host-network pod that has none yet. */
-function setHostIP(pod: Pod, s: APIPodStatus, hostIPs: readonly string[] | undefined): void {
+function setHostIP(pod: Pod, s: APIPodStatus, hostIPs: readonly string[] | undefined, hostIPsField: boolean): void {
   if (hostIPs === undefined || hostIPs.length === 0) return;
   s.hostIP = hostIPs[0]!;
+  // Simplified: one node address, so hostIPs holds just it (no second IP family).
+  if (hostIPsField) s.hostIPs = [{ ip: hostIPs[0]! }];
   if (pod.spec.hostNetwork === true && !s.podIP) {
     s.podIP = hostIPs[0]!;
     s.podIPs = [{ ip: hostIPs[0]! }];

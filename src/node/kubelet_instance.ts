@@ -142,6 +142,8 @@ export class KubeletInstance {
             sidecarContainers: settings.featureGates.SidecarContainers,
             readyToStartContainersCondition: settings.featureGates.PodReadyToStartContainersCondition,
             shouldEvict: (p) => activeDeadline.ShouldEvict(p),
+            // getHostIPsAnyWay: the node's address (the kubelet always has an API client here).
+            hostIPs: [settings.nodeIP],
           }),
       },
       reasonCache,

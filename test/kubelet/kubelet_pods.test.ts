@@ -318,6 +318,8 @@ describe("generateAPIPodStatus", () => {
     expect(s.podIP).toBe("10.0.0.5");
     expect(s.podIPs).toEqual([{ ip: "10.0.0.5" }, { ip: "fd00::5" }]);
     expect(s.hostIP).toBe("192.168.0.1");
+    expect(s.hostIPs).toEqual([{ ip: "192.168.0.1" }]); // ≥1.29 (PodHostIPs)
+    expect(generateAPIPodStatus(pod, deepFreeze(running1()), false, gdeps(28, undefined, { hostIPs: ["192.168.0.1"] })).hostIPs).toBeUndefined();
     expect(s.conditions!.map((c) => `${c.type}=${c.status}`)).toEqual([
       "example.com/gate=True",
       "Initialized=True",

@@ -95,6 +95,11 @@ const kubeletObject = obj({
     .default(false)
     .describe("Run as `kubelet --runonce`: start the static pods once, wait for them, and exit (pkg/kubelet/runonce.go)."),
   nodeName: z.string().min(1).default("node-1").describe("The node's name, as pods' spec.nodeName will say."),
+  nodeIP: z
+    .string()
+    .regex(/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/, { error: "expected an IPv4 address such as 192.168.0.10" })
+    .default("192.168.0.10")
+    .describe("--node-ip: the node's address. Pods get it as status.hostIP (and hostIPs from 1.29), host-network pods as their pod IP."),
   syncFrequency: duration("KubeletConfiguration: the period of the pod workers' periodic resync.").prefault("1m"),
   fileCheckFrequency: duration("KubeletConfiguration: how often the static pod directory is re-read.").prefault("20s"),
   httpCheckFrequency: duration("KubeletConfiguration: how often the static pod URL is re-fetched.").prefault("20s"),
