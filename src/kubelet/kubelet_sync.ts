@@ -52,7 +52,7 @@ export class KubeletSyncer implements PodSyncer {
     const uid = pod.metadata.uid!;
     if (!this.isPodTerminationRequested(uid)) yield* this.setup.ensureCgroups(pod);
     yield* deps.mirrorClient.tryReconcileMirrorPods(pod, mirrorPod);
-    const volErr = yield* this.setup.WaitForAttachAndMount(pod);
+    const volErr = yield* this.setup.WaitForAttachAndMount(pod, ctx);
     if (volErr !== null) return [false, volErr];
     deps.probeManager.AddPod(pod);
     // The runtime's SyncPod runs without the worker's cancellation (context.WithoutCancel, #113606):

@@ -3,7 +3,7 @@
 import { call, type Proc } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import type { PodStatus } from "./container/runtime.ts";
-import type { GoError, RunningPod } from "./types.ts";
+import type { GoError, RunningPod, SyncContext } from "./types.ts";
 import { ConvertPodStatusToRunningPod as convert } from "./kuberuntime/running_pod.ts";
 import type { KubeletCore } from "./kubelet_core.ts";
 import { ErrCrashLoopBackOff, ErrImagePullBackOff, type PodSyncResult } from "./kuberuntime/sync_result.ts";
@@ -33,14 +33,20 @@ export class PodSetup {
     this.kl.emit("PodCgroupRemoved", pod);
   }
 
-  /** volumeManager.WaitForAttachAndMount */
-  *WaitForAttachAndMount(pod: Pod): Proc<GoError> {
+  /**
+   * volumeManager.WaitForAttachAndMount. From 1.22 it polls under the pod worker's context
+   * (wait.PollUntilContextTimeout): a termination request during the wait ends it with the
+   * context's error, and SyncPod returns before starting the pod. The mount itself is the volume
+   * manager's reconciler's and completes regardless. Simplified: the mount takes volumeSetupMs,
+   * without the poll's 300 ms interval.
+   */
+  *WaitForAttachAndMount(pod: Pod, ctx: SyncContext | null = null): Proc<GoError> {
     const uid = pod.metadata.uid!;
     if (this.mounted.has(uid)) return null;
     yield* call(this.kl.config.volumeSetupMs, "WaitForAttachAndMount");
     this.mounted.add(uid);
     this.kl.emit("VolumesMounted", pod);
-    return null;
+    return ctx?.err() ?? null;
   }
 
   /** volumeManager.WaitForUnmount */
