@@ -6,7 +6,7 @@
 export interface StatusEra {
   minor: number;
   /**
-   * ≥1.27 (#115331, with #116615 "Remove status manager channel"): podStatusChannel becomes a
+   * ≥1.27 (#115331, which took in the closed #116615 "Remove status manager channel"): podStatusChannel becomes a
    * `chan struct{}` of capacity 1, Start runs syncBatch(false) on a signal and syncBatch(true) on
    * the ticker, versionedPodStatus carries podIsFinished, and canBeDeleted asks for a terminal
    * API phase plus podIsFinished instead of podDeletionSafety.PodResourcesAreReclaimed.
