@@ -17,6 +17,7 @@ import { ProberManager } from "../kubelet/prober/prober_manager.ts";
 import { ResultsManager } from "../kubelet/prober/results/results_manager.ts";
 import { criProbeRunner } from "../kubelet/prober/prober.ts";
 import { ActiveDeadlineHandler } from "../kubelet/active_deadline.ts";
+import { NewBackOff } from "../kubelet/util/backoff.ts";
 import { ReasonCache } from "../kubelet/reason_cache.ts";
 import { generateAPIPodStatus, kubeletPodsEra } from "../kubelet/kubelet_pods.ts";
 import { KubeletCore, isLegacyEra } from "../kubelet/kubelet_core.ts";
@@ -78,6 +79,8 @@ export class KubeletInstance {
       features: { SidecarContainers: settings.featureGates.SidecarContainers },
       podStateProvider: { IsPodTerminationRequested: (uid) => terminationRequested(uid) },
       serializeImagePulls: settings.serializeImagePulls,
+      // kubelet.go: imageBackOff := flowcontrol.NewBackOff(backOffPeriod, MaxContainerBackOff), as the container back-off.
+      imageBackOff: NewBackOff({ nowMs: () => sim.nowMs }, settings.backOffPeriodMs, settings.maxContainerBackOffMs),
       minor,
     });
     const runtime = new KubeletRuntime(sim, manager, o.runtime, settings.backOffPeriodMs, settings.maxContainerBackOffMs);

@@ -79,7 +79,8 @@ export class ParallelImagePuller implements ImagePuller {
     private readonly group: string,
     maxParallelImagePulls: number | null = null,
   ) {
-    this.tokens = maxParallelImagePulls === null ? null : sim.chan<null>("imagePullTokens", maxParallelImagePulls);
+    // image_manager.go: a limit below 1 (or none) means no limit.
+    this.tokens = maxParallelImagePulls === null || maxParallelImagePulls < 1 ? null : sim.chan<null>("imagePullTokens", maxParallelImagePulls);
   }
 
   *pullImage(spec: ImageSpec, pullChan: Chan<PullResult>, podSandboxConfig: PodSandboxConfig | null, ctx: CallContext | null = null): Proc<void> {
