@@ -6,8 +6,8 @@ export interface ProberEra {
   minor: number;
   /**
    * ≥1.21 (#98376 "Make all health checks probing consistent"): readiness and startup results go
-   * to the kubelet's syncLoop through their managers' Updates() channels, the readiness worker
-   * gets manualTriggerCh, and UpdatePodStatus computes Ready only for started containers. Before,
+   * to the kubelet's syncLoop through their managers' Updates() channels, and the readiness worker
+   * gets manualTriggerCh. Before,
    * the prober manager's Start() ran updateReadiness/updateStartup goroutines that called the
    * status manager directly; only liveness results reached the syncLoop.
    */
@@ -26,6 +26,17 @@ export interface ProberEra {
   restartableInitContainers: boolean;
   /** ≥1.33 ≈ (#125901): a probe error's Unhealthy event says the state it resulted in ("... errored and resulted in unknown state: ..."). */
   probeErrorEventNamesResult: boolean;
+  /**
+   * ≥1.20 (ExecProbeTimeout, #94115): an exec probe that times out is a Failure. Before, the runtime
+   * returned the gRPC deadline error and the probe errored: retried, and its result discarded.
+   */
+  execTimeoutIsFailure: boolean;
+  /**
+   * ≥1.35 (#133072, in 1.33/1.34 only as patch releases): a worker keeps probing a terminated
+   * restartable init container of a restartPolicy Never pod. The .0 releases modelled here stop it,
+   * as for any container that will not be restarted (issue #132826).
+   */
+  sidecarProbedAfterExit: boolean;
 }
 
 export function proberEra(minor: number): ProberEra {
@@ -38,5 +49,7 @@ export function proberEra(minor: number): ProberEra {
     startupHoldsOnSuccess: minor >= 32,
     restartableInitContainers: minor >= 28,
     probeErrorEventNamesResult: minor >= 33,
+    execTimeoutIsFailure: minor >= 20,
+    sidecarProbedAfterExit: minor >= 35,
   };
 }

@@ -25,6 +25,8 @@ export const ContainerProbeWarning = "ProbeWarning";
 export interface ProbeRunResult {
   answer: "success" | "warning" | "failure" | "timeout" | "error";
   output: string;
+  /** An exec timeout's CRI error text: before 1.20 the probe returned it as an error. */
+  execTimeoutError?: string;
 }
 
 export interface ProbeRequest {
@@ -82,7 +84,7 @@ export class Prober {
     this.sim.emit("prober", "ProbeRun", fields);
     const req: ProbeRequest = { probeType, pod, podStatus: status, container, containerID, probe: spec, timeoutMs: (spec.timeoutSeconds ?? 1) * 1000 };
     const r = yield* this.runProbeWithRetries(req, maxProbeRetries);
-    // Timeouts count as failures: exec timeouts since ExecProbeTimeout (1.20), network ones always.
+    // Timeouts count as failures: exec timeouts since ExecProbeTimeout (1.20; runProbe makes them errors before), network ones always.
     const outcome: ProbeOutcome = r.answer === "error" ? "error" : r.answer === "success" || r.answer === "warning" ? "Success" : "Failure";
     this.sim.emit("prober", "ProbeResult", { ...fields, result: outcome, answer: r.answer, output: r.output });
     this.recordProbeEvent(probeType, pod, container, r);
@@ -123,7 +125,11 @@ export class Prober {
     if (p.exec === undefined && p.httpGet === undefined && p.tcpSocket === undefined && p.grpc === undefined) {
       return { answer: "error", output: `missing probe handler for ${formatPod(req.pod)}:${req.container.name}` };
     }
-    return yield* this.runner.runProbe(req);
+    const r = yield* this.runner.runProbe(req);
+    // Before 1.20 the remote runtime handed an exec timeout back as the raw gRPC error, and exec.go
+    // as an error: retried, then discarded (a timing-out liveness probe never restarted anything).
+    if (!this.era.execTimeoutIsFailure && r.execTimeoutError !== undefined) return { answer: "error", output: r.execTimeoutError };
+    return r;
   }
 }
 
@@ -154,7 +160,8 @@ export function criProbeRunner(runtime: Pick<RuntimeService, "ExecSync">, networ
         const timeoutSeconds = Math.max(1, Math.ceil(req.timeoutMs / 1000));
         const r = yield* runtime.ExecSync(id, req.probe.exec.command ?? [], timeoutSeconds, { probe: req.probeType });
         if (r instanceof CriError) {
-          if (r.code === "DeadlineExceeded") return { answer: "timeout", output: `command timed out` };
+          // ≥1.20 (ExecProbeTimeout): exec.go returns probe.Failure with the command's (empty) output.
+          if (r.code === "DeadlineExceeded") return { answer: "timeout", output: "", execTimeoutError: r.message };
           return { answer: "error", output: r.message };
         }
         return { answer: r.exitCode === 0 ? "success" : "failure", output: r.stdout + r.stderr };

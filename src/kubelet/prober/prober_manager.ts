@@ -157,8 +157,8 @@ export class ProberManager implements WorkerHost {
     for (const c of podStatus.containerStatuses ?? []) {
       const started = this.isContainerStarted(podUID, c);
       c.started = started;
-      // Before 1.21 readiness did not wait for started.
-      if (this.era.resultsToSyncLoop && !started) continue;
+      // Ready is computed only for started containers (in every release: the ≤1.20 form is the same guard).
+      if (!started) continue;
       c.ready = c.state?.running !== undefined && this.readyOf(podUID, c.name, c.containerID ?? "");
     }
     if (pod === null || !this.era.restartableInitContainers) {

@@ -70,7 +70,8 @@ export class Worker {
       probeType,
       containerName: container.name,
       // A sidecar keeps being probed after it exits even under restartPolicy Never.
-      isRestartableInitContainer: (pod.spec.initContainers ?? []).some((c) => c.name === container.name && isRestartableInitContainer(c)),
+      // Only from #133072 (1.35) is a sidecar probed after it exits; the releases modelled stop its worker.
+      isRestartableInitContainer: m.era.sidecarProbedAfterExit && (pod.spec.initContainers ?? []).some((c) => c.name === container.name && isRestartableInitContainer(c)),
       podRestartPolicy: pod.spec.restartPolicy ?? "",
       initialDelaySeconds: this.spec.initialDelaySeconds ?? 0,
       successThreshold: this.spec.successThreshold ?? 0,

@@ -6,9 +6,10 @@
 // probe: doProbePrepare decides whether to probe, doProbeFinish records the probe's result;
 // doProbe runs both when the caller already knows what the probe returns.
 //
-// Version: the hold rule is the newest one (a startup worker holds after Success too, #117153),
-// which the v1.28–v1.31 worker_test.go vectors require; v1.27 and earlier held only on Failure.
-// The sidecar-era rule keeps probing a terminated restartable init container. Simplified: the
+// Version: the hold rule is the newest one (a startup worker holds after Success too, #121206,
+// ≈1.32); worker.ts undoes it for older releases (withEraHold). The rule that keeps probing a
+// terminated restartable init container (#133072, 1.35) applies only when the worker's spec says
+// so (ProberEra.sidecarProbedAfterExit). Simplified: the
 // feature-gated branches ContainerRestartRules and ChangeContainerStatusOnKubeletRestart are not
 // modelled; a new container ID always gets the initial value (kubelet restarts are not simulated).
 import type { RestartPolicy } from "../../k8s/pod.ts";

@@ -9,6 +9,7 @@ import type { ExecSyncResponse } from "../../../src/cri/api.ts";
 import type { NetworkOutcome } from "../../../src/cri/exec_ops.ts";
 import type { ProbeOutcome } from "../../../src/kubelet/prober/worker_core.ts";
 import { newSim, probe, ScriptedRunner } from "./fakes.ts";
+import { proberEra } from "../../../src/kubelet/prober/era.ts";
 
 const pod: Pod = { metadata: { name: "web", namespace: "default", uid: "u" }, spec: { containers: [{ name: "app" }] } };
 
@@ -78,12 +79,48 @@ describe("criProbeRunner", () => {
     const execReq = req({ exec: { command: ["cat", "/ready"] } });
     expect(answer(execReq, { stdout: "", stderr: "", exitCode: 0 })).toEqual({ out: { answer: "success", output: "" }, seen: [["exec", "abc", "cat /ready", 2]] });
     expect(answer(execReq, { stdout: "", stderr: "no", exitCode: 1 }).out).toEqual({ answer: "failure", output: "no" });
-    expect(answer(execReq, new CriError("DeadlineExceeded", "timeout")).out).toMatchObject({ answer: "timeout" });
+    expect(answer(execReq, new CriError("DeadlineExceeded", "timeout")).out).toEqual({ answer: "timeout", output: "", execTimeoutError: "rpc error: code = DeadlineExceeded desc = timeout" });
     expect(answer(execReq, new CriError("NotFound", "no such container")).out).toMatchObject({ answer: "error" });
   });
 
   it("network probes go through the container network", () => {
     const httpReq = req({ httpGet: { port: 8080 } });
     expect(answer(httpReq, { stdout: "", stderr: "", exitCode: 0 }, "timeout")).toEqual({ out: { answer: "timeout", output: "" }, seen: [["net", "abc", "readiness", 2_000]] });
+  });
+});
+
+describe("an exec probe that times out, per release (ExecProbeTimeout, 1.20)", () => {
+  function probeTimingOut(minor: number) {
+    const { sim } = newSim();
+    let calls = 0;
+    const runner = criProbeRunner(
+      {
+        *ExecSync(): Proc<ExecSyncResponse | CriError> {
+          calls++;
+          yield* call(1_000, "exec");
+          return new CriError("DeadlineExceeded", "context deadline exceeded");
+        },
+      },
+      { *probe(): Proc<NetworkOutcome> { return { result: "success", output: "", tookMs: 0 }; } },
+    );
+    const events: string[] = [];
+    const prober = new Prober(sim, runner, { era: proberEra(minor), recorder: { Eventf: (_p, type, reason, message) => events.push(`${type} ${reason} ${message}`) } });
+    let outcome: ProbeOutcome | null = null;
+    sim.go("test", function* () {
+      outcome = yield* prober.probe("liveness", pod, {}, { name: "app", livenessProbe: { exec: { command: ["check"] }, timeoutSeconds: 1 } }, "containerd://abc");
+    });
+    sim.run();
+    return { outcome, calls, events };
+  }
+
+  it("1.20+: a Failure, and the event carries the command's (empty) output", () => {
+    expect(probeTimingOut(20)).toEqual({ outcome: "Failure", calls: 1, events: ["Warning Unhealthy Liveness probe failed: "] });
+  });
+
+  it("1.19: an error, retried maxProbeRetries times and discarded: it can never restart the container", () => {
+    expect(probeTimingOut(19)).toEqual({
+      outcome: "error", calls: 3,
+      events: ["Warning Unhealthy Liveness probe errored: rpc error: code = DeadlineExceeded desc = context deadline exceeded"],
+    });
   });
 });

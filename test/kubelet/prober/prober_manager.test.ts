@@ -130,15 +130,17 @@ describe("UpdatePodStatus", () => {
     // No workers, no results: started and ready once running.
     expect(one(mk(29), running)).toEqual([true, true, [true, false]]);
     expect(one(mk(29), { state: { waiting: {} } })).toEqual([false, null, [true, false]]);
-    expect(one(mk(20), { state: { waiting: {} } })).toEqual([false, false, [true, false]]);
-    // A startup Failure: not started; 1.21+ leaves Ready alone, 1.20 still computes it.
+    // Ready is computed only for started containers, in every release (issue #95140 quotes the
+    // 1.19 guard "if started {"): not running, not started, Ready untouched.
+    expect(one(mk(20), { state: { waiting: {} } })).toEqual([false, null, [true, false]]);
+    // A startup Failure: not started, so Ready is left alone, in 1.20 as in 1.21+.
     sim.go("seed", function* () {
       yield* rms.startupManager.Set("test://a", "Failure", "uid-1");
       yield* rms.readinessManager.Set("test://a", "Success", "uid-1");
     });
     sim.run();
     expect(one(mk(29), running)).toEqual([false, null, [true, false]]);
-    expect(one(mk(20), running)).toEqual([false, true, [true, false]]);
+    expect(one(mk(20), running)).toEqual([false, null, [true, false]]);
   });
 });
 

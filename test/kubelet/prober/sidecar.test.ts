@@ -76,6 +76,17 @@ describe("workers for sidecars", () => {
     expect(records(m.sink, "WorkerStop").map((r) => r.t)).toEqual([2_000, 2_000, 2_000]);
   });
 
+  it("1.29: the startup worker of a sidecar that exited in a restartPolicy Never pod stops (before #133072, issue #132826)", () => {
+    const m = manager(29, 30_000);
+    const pod: Pod = { ...sidecarPod({ startupProbe: probe({ periodSeconds: 1 }) }), spec: { ...sidecarPod().spec, restartPolicy: "Never", initContainers: [{ name: "migrate" }, { name: "proxy", restartPolicy: "Always", startupProbe: probe({ periodSeconds: 1 }) }] } };
+    m.status.statuses.set("uid-1", { phase: "Running", initContainerStatuses: [exited("migrate", 0), exited("proxy", 1)], containerStatuses: [running("app")] });
+    m.sim.go("test", function* () {
+      m.pm.AddPod(pod);
+    });
+    m.sim.run();
+    expect(records(m.sink, "WorkerStop").map((r) => [r.container, r.probeType, r.reason])).toEqual([["proxy", "startup", "done"]]);
+  });
+
   it("a sidecar's readiness probe runs against its init container status", () => {
     const m = manager(29, 25_000);
     const pod = sidecarPod({ readinessProbe: probe({ periodSeconds: 10 }) });
