@@ -92,6 +92,7 @@ export class KubeGenericRuntimeManager {
       runner: new HandlerRunner(o.runtimeService, o.network),
       podStateProvider: o.podStateProvider ?? noTerminationRequested,
       group,
+      skipVanishedOnStatus: (o.minor ?? 29) >= 24,
     };
     this.livenessManager = o.livenessManager ?? noProbeResults;
     this.startupManager = o.startupManager ?? noProbeResults;

@@ -30,6 +30,12 @@ export interface ManagerContext {
   readonly podStateProvider: PodStateProvider;
   /** The process group of the goroutines the manager spawns (a kubelet restart kills them). */
   readonly group: string;
+  /**
+   * ≥1.24 (#107670, #108325): GetPodStatus skips a container or sandbox that vanished between
+   * the listing and its status call (NotFound). Before, the NotFound failed GetPodStatus, so the
+   * PLEG stored an error for the pod and held back its events (issue #107483).
+   */
+  readonly skipVanishedOnStatus: boolean;
 }
 
 /** One trace record of the runtime manager; `pod` first when the step is about a pod. */

@@ -71,8 +71,8 @@ export function* getPodContainerStatuses(m: ManagerContext, uid: string): Proc<S
   const statuses: Status[] = [];
   for (const c of containers) {
     const resp = yield* m.runtimeService.ContainerStatus(c.id);
-    // Between List and ContainerStatus another thread might remove a container; that is normal.
-    if (isNotFound(resp)) continue;
+    // Between List and ContainerStatus another thread might remove a container; that is normal (≥1.24).
+    if (isNotFound(resp) && m.skipVanishedOnStatus) continue;
     if (resp instanceof CriError) return resp;
     statuses.push(toKubeContainerStatus(resp, m.runtimeName));
   }
@@ -88,8 +88,8 @@ export function* GetPodStatus(m: ManagerContext, uid: string, name: string, name
   let podIPs: string[] = [];
   for (let idx = 0; idx < podSandboxIDs.length; idx++) {
     const resp = yield* m.runtimeService.PodSandboxStatus(podSandboxIDs[idx]!);
-    // Between List and PodSandboxStatus another thread might remove a sandbox; that is normal.
-    if (isNotFound(resp)) continue;
+    // Between List and PodSandboxStatus another thread might remove a sandbox; that is normal (≥1.24).
+    if (isNotFound(resp) && m.skipVanishedOnStatus) continue;
     if (resp instanceof CriError) return resp;
     sandboxStatuses.push(toKubeSandboxStatus(resp));
     // Only get pod IP from latest sandbox.

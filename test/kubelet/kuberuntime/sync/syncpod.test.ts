@@ -244,3 +244,33 @@ describe("SyncPod: killing containers", () => {
     expect(d.records("runtime", "ContainerExited")[0]!["exitCode"]).toBe(143);
   });
 });
+
+describe("GetPodStatus: a container removed between ListContainers and ContainerStatus", () => {
+  // The runtime removes the container (a GC) 5 ms into the ContainerStatus call that follows the
+  // listing: from 1.24 (#107670) that NotFound is skipped; before, GetPodStatus fails with it.
+  function statusAcrossRemoval(minor: number): string {
+    const d = driver({ manager: { minor } });
+    let out = "";
+    d.run(function* () {
+      yield* d.syncOnce(webPod());
+      const id = String(d.records("runtime", "StartContainer")[0]!.id);
+      const t0 = d.sim.nowMs;
+      d.sim.go("gc", function* () {
+        // ListPodSandbox, PodSandboxStatus and ListContainers take 10 ms each: at 35 ms ContainerStatus is under way.
+        yield* sleep(35);
+        d.rt.removeContainerBehindKubelet(id);
+      });
+      const s = yield* d.manager.GetPodStatus(webPod().metadata.uid!, "web", "default");
+      out = "message" in s && typeof s.message === "string" && !("containerStatuses" in s) ? `error: ${s.message}` : `ok: ${(s as { containerStatuses: unknown[] }).containerStatuses.length} containers, ${d.sim.nowMs - t0} ms`;
+    });
+    return out;
+  }
+
+  it("1.24+: the vanished container is left out", () => {
+    expect(statusAcrossRemoval(24)).toMatch(/^ok: 0 containers/);
+  });
+
+  it("1.23: GetPodStatus fails with the NotFound", () => {
+    expect(statusAcrossRemoval(23)).toMatch(/^error: rpc error: code = NotFound/);
+  });
+});
