@@ -11,7 +11,7 @@ import { CriError } from "../../cri/errors.ts";
 import type { CallContext, ImageManagerService } from "../../cri/services.ts";
 import { formatDuration } from "../../sim/duration.ts";
 import type { Backoff } from "../util/backoff.ts";
-import { applyDefaultImageTag, ensureImageExistsDecision, ErrImageInspect, imagePullFailed } from "./image_pull.ts";
+import { applyDefaultImageTag, ensureImageExistsDecision, ErrImageInspect, ErrImagePullBackOff, imageBackOffKey, imagePullFailed } from "./image_pull.ts";
 import type { ImagePuller, PullResult } from "./image_puller.ts";
 import { FailedToInspectImage, FailedToPullImage, PulledImage, containerFieldPath, type EventRecorder } from "./events.ts";
 
@@ -25,7 +25,16 @@ export class ImageManager {
     private readonly recorder: EventRecorder,
     private readonly backOff: Backoff,
     private readonly puller: ImagePuller,
+    /**
+     * ≥1.32 (#127918): the back-off's message carries the error of the pull that put the image in
+     * back-off ("Back-off pulling image \"x\": ErrImagePull: <error>"), as the container's waiting
+     * message; the BackOff event keeps the short text.
+     */
+    private readonly backOffCarriesPullError = false,
   ) {}
+
+  /** prevPullErrMsg: the last pull error per back-off key, "<err>: <msg>". */
+  private readonly prevPullErrMsg = new Map<string, string>();
 
   /** GetImageRef: the image's ID if it is on the node, "" if not (ImageStatus answers nil). */
   *GetImageRef(image: string): Proc<string | CriError> {
@@ -54,8 +63,13 @@ export class ImageManager {
     }
     const decision = ensureImageExistsDecision(pod, container, imageRef !== "", this.backOff);
     logIt(decision.event.type, decision.event.reason, decision.message);
-    if (decision.action === "error") return { imageRef: "", err: decision.err, msg: decision.message };
+    if (decision.action === "error") {
+      const prev = this.backOffCarriesPullError && decision.err === ErrImagePullBackOff ? this.prevPullErrMsg.get(imageBackOffKey(pod, container)) : undefined;
+      return { imageRef: "", err: decision.err, msg: prev === undefined ? decision.message : `${decision.message}: ${prev}` };
+    }
     if (decision.action === "present") return { imageRef, err: null, msg: "" };
+    // Ensure that the map cannot grow indefinitely.
+    this.prevPullErrMsg.delete(decision.backOffKey);
     return yield* this.pull(pod, container, decision.image, decision.backOffKey, podSandboxConfig, logIt, ctx);
   }
 
@@ -77,6 +91,8 @@ export class ImageManager {
       logIt("Warning", FailedToPullImage, `Failed to pull image ${JSON.stringify(container.image ?? "")}: ${r.err.message}`);
       // evalCRIPullErr: a runtime error that is not ErrRegistryUnavailable becomes ErrImagePull.
       const failed = imagePullFailed(container, r.err.message, backOffKey, this.backOff);
+      // Store the actual pull error for providing that information during the image pull back-off.
+      if (this.backOffCarriesPullError) this.prevPullErrMsg.set(backOffKey, `${failed.err}: ${failed.message}`);
       return { imageRef: "", err: failed.err, msg: failed.message };
     }
     const waitedMs = this.sim.nowMs - startMs;

@@ -88,7 +88,7 @@ export class KubeGenericRuntimeManager {
       runtimeService: o.runtimeService,
       imageService: o.imageService,
       recorder,
-      imagePuller: new ImageManager(o.sim, o.imageService, recorder, imageBackOff, puller),
+      imagePuller: new ImageManager(o.sim, o.imageService, recorder, imageBackOff, puller, (o.minor ?? 29) >= 32),
       runner: new HandlerRunner(o.runtimeService, o.network),
       podStateProvider: o.podStateProvider ?? noTerminationRequested,
       group,
