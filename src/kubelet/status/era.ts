@@ -44,6 +44,11 @@ export interface StatusEra {
    * is a running, started sidecar as initialized.
    */
   sidecarAwareReadiness: boolean;
+  /**
+   * ≈1.32 (#124901): normalizeStatus counts ephemeral containers in the termination-message budget
+   * and normalizes and sorts their statuses too.
+   */
+  normalizeEphemeral: boolean;
 }
 
 export function statusEra(minor: number): StatusEra {
@@ -59,5 +64,6 @@ export function statusEra(minor: number): StatusEra {
     initializedOnceRegularStarted: minor >= 28,
     initTransitionSkipsSidecars: minor >= 30,
     sidecarAwareReadiness: minor >= 28,
+    normalizeEphemeral: minor >= 32,
   };
 }

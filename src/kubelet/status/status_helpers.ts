@@ -125,8 +125,8 @@ export function updateLastTransitionTime(status: PodStatus, oldStatus: PodStatus
  * container statuses so that order never makes two statuses differ. Simplified: messages are cut
  * by UTF-16 units, Go cuts bytes.
  */
-export function normalizeStatus(pod: Pod, status: PodStatus): PodStatus {
-  const containers = pod.spec.containers.length + (pod.spec.initContainers?.length ?? 0);
+export function normalizeStatus(pod: Pod, status: PodStatus, ephemeral = false): PodStatus {
+  const containers = pod.spec.containers.length + (pod.spec.initContainers?.length ?? 0) + (ephemeral ? (pod.spec.ephemeralContainers?.length ?? 0) : 0);
   const bytesPerStatus = containers > 0 ? Math.floor(MaxPodTerminationMessageLogLength / containers) : MaxPodTerminationMessageLogLength;
   const normalizeContainerState = (c: ContainerState | undefined): void => {
     if (c?.running !== undefined) setTime(c.running, "startedAt");
@@ -153,6 +153,13 @@ export function normalizeStatus(pod: Pod, status: PodStatus): PodStatus {
     normalizeContainerState(s.lastState);
   }
   if (status.initContainerStatuses !== undefined) SortInitContainerStatuses(pod, status.initContainerStatuses);
+  if (ephemeral) {
+    for (const s of status.ephemeralContainerStatuses ?? []) {
+      normalizeContainerState(s.state);
+      normalizeContainerState(s.lastState);
+    }
+    status.ephemeralContainerStatuses?.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
   return status;
 }
 

@@ -203,7 +203,7 @@ export class StatusManager {
     // Ensure that the start time does not change across updates.
     if (oldStatus.startTime != null && oldStatus.startTime !== "") status.startTime = oldStatus.startTime;
     else if (status.startTime == null || status.startTime === "") status.startTime = metav1Now(this.sim.nowMs);
-    normalizeStatus(pod, status);
+    normalizeStatus(pod, status, this.era.normalizeEphemeral);
     // Prevent concurrent updates from clobbering each other so the phase progresses monotonically.
     if (cached !== undefined && isPodStatusByKubeletEqual(cached.status, status) && !forceUpdate) return false;
     const next: VersionedPodStatus = {

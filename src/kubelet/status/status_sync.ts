@@ -152,7 +152,7 @@ export function needsReconcile(m: StatusManager, uid: string, status: PodStatus)
     pod = m.podManager.GetMirrorPodByPod(pod);
     if (pod === undefined) return false;
   }
-  if (podStatusMatches(pod, status)) return false;
+  if (podStatusMatches(pod, status, m.era.normalizeEphemeral)) return false;
   m.sim.emit("status", "NeedsReconcile", { pod: podRef(pod), uid });
   return true;
 }
@@ -162,10 +162,10 @@ export function needsReconcile(m: StatusManager, uid: string, status: PodStatus)
  * are frozen, so the answer for a (pod object, status object) pair never changes: it is kept per pod
  * object, because syncBatch asks it for every pod every 10 s and most pods changed neither since.
  */
-function podStatusMatches(pod: Pod, status: PodStatus): boolean {
+function podStatusMatches(pod: Pod, status: PodStatus, normalizeEphemeral: boolean): boolean {
   const memo = reconcileMemo.get(pod);
   if (memo !== undefined && memo.status === status) return memo.equal;
-  const equal = isPodStatusByKubeletEqual(normalizeStatus(pod, structuredClone(pod.status ?? {})), status);
+  const equal = isPodStatusByKubeletEqual(normalizeStatus(pod, structuredClone(pod.status ?? {}), normalizeEphemeral), status);
   if (Object.isFrozen(pod) && Object.isFrozen(status)) reconcileMemo.set(pod, { status, equal });
   return equal;
 }

@@ -288,3 +288,30 @@ describe("hasPodInitialized (TerminatePod)", () => {
     expect(hasPodInitialized(pod({ containerStatuses: [running("app")] }), true)).toBe(true);
   });
 });
+
+describe("normalizeStatus and ephemeral containers (≈1.32, #124901)", () => {
+  const pod: Pod = {
+    metadata: { name: "p" },
+    spec: { containers: [{ name: "app" }], ephemeralContainers: [{ name: "debug-b" }, { name: "debug-a" }] },
+  };
+  const status = (): PodStatus => ({
+    containerStatuses: [{ name: "app", state: { terminated: { exitCode: 1, message: "x".repeat(12 * 1024) } } }],
+    ephemeralContainerStatuses: [
+      { name: "debug-b", state: { running: { startedAt: "2025-01-01T00:00:05.123456Z" } } },
+      { name: "debug-a", state: { terminated: { exitCode: 0, finishedAt: "2025-01-01T00:00:09.5Z" } } },
+    ],
+  });
+
+  it("1.32: ephemeral containers share the termination-message budget; their statuses are normalized and sorted", () => {
+    const s = normalizeStatus(pod, status(), true);
+    expect(s.containerStatuses![0]!.state!.terminated!.message!.length).toBe(Math.floor((12 * 1024) / 3));
+    expect(s.ephemeralContainerStatuses!.map((c) => c.name)).toEqual(["debug-a", "debug-b"]);
+    expect(s.ephemeralContainerStatuses![1]!.state!.running!.startedAt).toBe("2025-01-01T00:00:05Z");
+  });
+
+  it("before: only regular and init containers count, and ephemeral statuses are left as they are", () => {
+    const s = normalizeStatus(pod, status(), false);
+    expect(s.containerStatuses![0]!.state!.terminated!.message!.length).toBe(12 * 1024);
+    expect(s.ephemeralContainerStatuses!.map((c) => c.name)).toEqual(["debug-b", "debug-a"]);
+  });
+});
