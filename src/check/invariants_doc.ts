@@ -4,7 +4,7 @@ import { INVARIANTS } from "./invariants/index.ts";
 import { RACES } from "../races/catalog.ts";
 
 export function generateInvariantsPage(): string {
-  const raceOf = new Map(RACES.map((r) => [r.invariant, r]));
+  const racesOf = (id: string) => RACES.filter((r) => r.invariant === id);
   const lines = [
     "# Invariants",
     "",
@@ -19,12 +19,12 @@ export function generateInvariantsPage(): string {
     "|---|---|---|",
   ];
   for (const inv of INVARIANTS) {
-    const race = raceOf.get(inv.id);
-    const page = race === undefined ? "" : ` ([${race.id}](races/${race.id.toLowerCase()}.md))`;
+    const races = racesOf(inv.id).map((r) => `[${r.id}](races/${r.id.toLowerCase()}.md)`);
+    const page = races.length === 0 ? "" : ` (${races.join(", ")})`;
     lines.push(`| \`${inv.id}\` | ${escapeCell(inv.statement)} | ${escapeCell(inv.source)}${page} |`);
   }
   lines.push("");
-  return `${lines.join("\n")}`;
+  return lines.join("\n");
 }
 
 function escapeCell(text: string): string {

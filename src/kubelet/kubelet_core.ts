@@ -60,9 +60,9 @@ export class KubeletCore {
     const due = new Set(this.workQueue.GetWork());
     const handlers = this.deps.podSyncLoopHandlers ?? [];
     const pods = this.podManager.GetPods();
-    const wanted = (p: Pod) => due.has(p.metadata.uid!) || handlers.some((h) => h.ShouldSync(p));
-    if (!pods.some(wanted)) return [];
-    return this.sim.mapOrder(pods).filter(wanted);
+    const wanted = new Set(pods.filter((p) => due.has(p.metadata.uid!) || handlers.some((h) => h.ShouldSync(p))));
+    if (wanted.size === 0) return [];
+    return this.sim.mapOrder(pods).filter((p) => wanted.has(p));
   }
 
   emit(kind: string, pod: Pod | undefined, fields?: Record<string, unknown>): void {

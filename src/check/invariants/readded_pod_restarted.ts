@@ -16,9 +16,9 @@
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
 import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
+import { DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from "../../k8s/defaults.ts";
 
 const ID = "readded-pod-restarted";
-const DEFAULT_GRACE_SECONDS = 30;
 const SLACK_MS = 10_000;
 
 interface Readd {
@@ -75,7 +75,7 @@ class Monitor implements InvariantMonitor {
 
 /** The longest grace of the scenario's pods, two housekeeping periods, and slack. */
 export function readdedPodBoundMs(scenario: Scenario): number {
-  const graceS = Math.max(0, ...scenario.pods.map((p) => p.manifest.spec?.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS));
+  const graceS = Math.max(0, ...scenario.pods.map((p) => p.manifest.spec?.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS));
   return graceS * 1000 + 2 * scenario.kubelet.housekeepingPeriodMs + SLACK_MS;
 }
 

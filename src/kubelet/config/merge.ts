@@ -6,7 +6,7 @@ import { freeze, produce } from "immer";
 import type { Pod } from "../../k8s/pod.ts";
 import { getPodFullName } from "../../k8s/podutil.ts";
 import { formatRFC3339Nano } from "../../apiserver/time.ts";
-import { jsonEqual } from "../container/helpers.ts";
+import { jsonEqual } from "../../k8s/json.ts";
 import { ConfigFirstSeenAnnotationKey, ConfigMirrorAnnotationKey, ConfigSourceAnnotationKey } from "../types.ts";
 import type { PodUpdate } from "./pod_update.ts";
 

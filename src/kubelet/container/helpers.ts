@@ -1,8 +1,9 @@
 // Models pkg/kubelet/container/helpers.go (ShouldContainerBeRestarted, HashContainer, GetContainerSpec, IsHostNetworkPod).
 import type { Container, EphemeralContainer, Pod } from "../../k8s/pod.ts";
 import { canonicalJSON } from "../../k8s/json.ts";
+import { perFrozenObject } from "../../k8s/memo.ts";
 
-export { canonicalJSON, jsonEqual } from "../../k8s/json.ts";
+export { canonicalJSON } from "../../k8s/json.ts";
 import {
   ContainerStateCreated,
   ContainerStateRunning,
@@ -40,18 +41,12 @@ export function ShouldContainerBeRestarted(container: Container, pod: Pod, podSt
  * so the value differs from Go's but is stable, and changes exactly when a hashed field changes.
  */
 export function HashContainer(container: Container): number {
-  // Pods handed around the kubelet are frozen, so a frozen container's hash never changes: keep it
-  // (computePodActions asks for it on every sync of every container).
-  if (!Object.isFrozen(container)) return fnv32a(canonicalJSON(container));
-  let hash = containerHashes.get(container);
-  if (hash === undefined) {
-    hash = fnv32a(canonicalJSON(container));
-    containerHashes.set(container, hash);
-  }
-  return hash;
+  return hashOfContainer(container);
 }
 
-const containerHashes = new WeakMap<Container, number>();
+// Pods handed around the kubelet are frozen, so a frozen container's hash never changes (and
+// computePodActions asks for it on every sync of every container).
+const hashOfContainer = perFrozenObject((container: Container) => fnv32a(canonicalJSON(container)));
 
 /** The ephemeral container viewed as a v1.Container, as `(*v1.Container)(&ec.EphemeralContainerCommon)` does. */
 export function ephemeralContainerCommon(ec: EphemeralContainer): Container {

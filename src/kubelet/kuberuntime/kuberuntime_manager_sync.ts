@@ -67,6 +67,9 @@ interface StartContext {
   ctx: CallContext | null;
 }
 
+/** The release modelled when the caller names none. */
+const DEFAULT_MINOR = 29;
+
 export class KubeGenericRuntimeManager {
   readonly m: ManagerContext;
   private readonly livenessManager: ProbeResultsGetter;
@@ -76,6 +79,7 @@ export class KubeGenericRuntimeManager {
 
   constructor(o: RuntimeManagerOptions) {
     const group = o.group ?? "kubelet";
+    const minor = o.minor ?? DEFAULT_MINOR;
     const recorder = o.recorder ?? new TraceEventRecorder(o.sim);
     const clock = { nowMs: () => o.sim.nowMs };
     const puller = o.serializeImagePulls === false
@@ -88,11 +92,11 @@ export class KubeGenericRuntimeManager {
       runtimeService: o.runtimeService,
       imageService: o.imageService,
       recorder,
-      imagePuller: new ImageManager(o.sim, o.imageService, recorder, imageBackOff, puller, (o.minor ?? 29) >= 32),
+      imagePuller: new ImageManager(o.sim, o.imageService, recorder, imageBackOff, puller, minor >= 32),
       runner: new HandlerRunner(o.runtimeService, o.network),
       podStateProvider: o.podStateProvider ?? noTerminationRequested,
       group,
-      skipVanishedOnStatus: (o.minor ?? 29) >= 24,
+      skipVanishedOnStatus: minor >= 24,
     };
     this.livenessManager = o.livenessManager ?? noProbeResults;
     this.startupManager = o.startupManager ?? noProbeResults;

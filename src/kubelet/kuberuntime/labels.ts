@@ -3,6 +3,8 @@
 //
 // The runtime keeps them opaque; GetPodStatus reads the hash and restart count back from them, and
 // killContainer restores a pod's grace periods and preStop hook from them when the pod is gone.
+import { freeze } from "immer";
+import { perFrozenObject } from "../../k8s/memo.ts";
 import type { Container, LifecycleHandler, Pod } from "../../k8s/pod.ts";
 import { HashContainer } from "../container/helpers.ts";
 
@@ -93,26 +95,13 @@ export interface AnnotatedContainerInfo {
 
 /** getContainerInfoFromAnnotations: unparsable values read as zero/nil, as upstream logs and goes on. */
 export function getContainerInfoFromAnnotations(annotations: Readonly<Labels>): AnnotatedContainerInfo {
-  // The runtime hands out a container's annotations as one frozen object for its whole life, and
-  // PLEG and the runtime cache read them every second: parse each such object once.
-  if (!Object.isFrozen(annotations)) return parseContainerAnnotations(annotations);
-  let info = annotatedInfos.get(annotations);
-  if (info === undefined) {
-    info = parseContainerAnnotations(annotations);
-    Object.freeze(info);
-    if (info.PreStopHandler !== null) deepFreeze(info.PreStopHandler);
-    annotatedInfos.set(annotations, info);
-  }
-  return info;
+  return annotatedInfoOf(annotations);
 }
 
-const annotatedInfos = new WeakMap<Readonly<Labels>, AnnotatedContainerInfo>();
-
-function deepFreeze(value: unknown): void {
-  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const v of Object.values(value)) deepFreeze(v);
-}
+// The runtime hands out a container's annotations as one frozen object for its whole life, and
+// PLEG and the runtime cache read them every second: parse each such object once (the result is
+// shared, so it is frozen too).
+const annotatedInfoOf = perFrozenObject((annotations: Readonly<Labels>) => freeze(parseContainerAnnotations(annotations), true));
 
 function parseContainerAnnotations(annotations: Readonly<Labels>): AnnotatedContainerInfo {
   const int = (key: string): number | null => {

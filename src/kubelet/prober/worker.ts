@@ -27,6 +27,7 @@ import type { Prober } from "./prober.ts";
 import type { ProberEra } from "./era.ts";
 import { parseMetaTime } from "../status/metatime.ts";
 import { isRestartableInitContainer } from "../../k8s/podutil.ts";
+import { perFrozenObject } from "../../k8s/memo.ts";
 
 /** What a worker needs from its probe manager. */
 export interface WorkerHost {
@@ -189,18 +190,12 @@ function probeOf(container: Container, probeType: ProbeType): Probe {
 
 /** The status manager's v1.PodStatus as the core reads it; times parsed from the API's RFC 3339 text. */
 export function toWorkerPodStatus(s: PodStatus): WorkerPodStatus {
-  // The status manager's statuses are frozen and every worker of the pod reads the same one at
-  // every tick until it changes: convert each once.
-  if (!Object.isFrozen(s)) return convertPodStatus(s);
-  let converted = workerPodStatuses.get(s);
-  if (converted === undefined) {
-    converted = convertPodStatus(s);
-    workerPodStatuses.set(s, converted);
-  }
-  return converted;
+  return workerPodStatusOf(s);
 }
 
-const workerPodStatuses = new WeakMap<PodStatus, WorkerPodStatus>();
+// The status manager's statuses are frozen and every worker of the pod reads the same one at
+// every tick until it changes: convert each once.
+const workerPodStatusOf = perFrozenObject((s: PodStatus) => convertPodStatus(s));
 
 function convertPodStatus(s: PodStatus): WorkerPodStatus {
   return {
