@@ -21,7 +21,10 @@ export interface SimulateOptions {
   sinks?: readonly TraceSink[];
   /** Keep the records in memory even when other sinks are given (default: only without sinks). */
   keepRecords?: boolean;
-  /** The scenario's file name, for the replay key. */
+  /**
+   * The scenario's file name as the user typed it, for the replay key. The trace names the
+   * scenario by its `name:` only, so that its hash does not depend on the path.
+   */
   scenarioFile?: string;
   /** The name of the original strategy when replaying a recorded run. */
   strategyLabel?: string;
@@ -49,8 +52,9 @@ export function simulate(scenario: Scenario, opts: SimulateOptions = {}): Simula
     strategy,
     sinks,
     bounds: { untilMs: opts.untilMs ?? scenario.untilMs, ...opts.bounds },
+    ...(opts.scenarioFile === undefined ? {} : { replayScenario: opts.scenarioFile }),
     runInfo: {
-      scenario: opts.scenarioFile ?? scenario.name,
+      scenario: scenario.name,
       ...(opts.strategyLabel === undefined ? {} : { strategy: opts.strategyLabel }),
     },
     beforeEnd: () => checker.finish(sim),

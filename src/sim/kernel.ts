@@ -26,8 +26,13 @@ export interface SimOptions {
   hash?: boolean;
   /** Called once when the run ends, before the "end" record: checkers write their verdicts here. */
   beforeEnd?: () => void;
-  /** Written into the "run" record and the replay key. */
+  /** Written into the "run" record (and, unless `replayScenario` is given, the replay key). */
   runInfo?: Readonly<Record<string, unknown>> & { scenario?: string };
+  /**
+   * The scenario as the replay key names it (a file path as the user typed it). Not traced: the
+   * trace must not depend on the working directory or on how a path was spelled.
+   */
+  replayScenario?: string;
 }
 
 export interface RunResult {
@@ -237,7 +242,7 @@ export class Sim implements Waker, TimerHost {
   }
 
   replayKey(): string {
-    const scenario = this.opts.runInfo?.scenario ?? "<scenario>";
+    const scenario = this.opts.replayScenario ?? this.opts.runInfo?.scenario ?? "<scenario>";
     return `kubelet-sim run ${scenario} --seed ${String(this.opts.seed)} --strategy ${this.strategyName}`;
   }
 

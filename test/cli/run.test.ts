@@ -26,7 +26,7 @@ describe("kubelet-sim run: exit codes", () => {
     expect(r.code).toBe(0);
     const lines = r.out.split("\n");
     expect(lines[0]).toBe(`# replay: kubelet-sim run ${PASS} --seed 1 --strategy fifo`);
-    expect(lines[1]).toMatch(/^scenario test\/fixtures\/cli\/pass.yaml {2}seed 1 {2}strategy fifo/);
+    expect(lines[1]).toMatch(/^scenario cli-pass {2}seed 1 {2}strategy fifo/);
     expect(r.out).toContain("\nEvents:\n");
     expect(r.out).toContain("expectations (2 of 2 held):\n  PASS  ");
     expect(lines.at(-2)).toMatch(/^verdict: PASS {2}every expectation held; the run ended at 20\.000s \(until\)/);
