@@ -3,9 +3,10 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Bounds } from "../sim/index.ts";
-import { VERSION } from "../version.ts";
+import { divergence } from "../record/replay.ts";
 import { EXIT_INTERNAL, UserError } from "./exit.ts";
 import type { CliIo } from "./io.ts";
+import { bundledScenario } from "./scenario_arg.ts";
 import { fileSha256, readRunRecord, type RunRecord } from "./run_record.ts";
 import { executeRun, humanStream, shellWord, type OutputRequest, type RunOutcome } from "./session.ts";
 
@@ -56,25 +57,17 @@ function locateScenario(record: RunRecord, req: ReplayRequest): string {
   }
   const besideRecord = join(dirname(req.recordFile), record.scenario);
   for (const candidate of [record.scenario, besideRecord]) if (existsSync(candidate)) return candidate;
+  const bundled = bundledScenario(record.scenario);
+  if (bundled !== null) return bundled;
   throw new UserError(`${req.recordFile}: cannot find the scenario ${record.scenario} (looked here and next to the record); pass --scenario PATH`);
 }
 
 function checkReproduced(record: RunRecord, outcome: RunOutcome, req: ReplayRequest, io: CliIo): number {
   const { result } = outcome;
   if (result === null) return outcome.exitCode;
-  const why =
-    record.tool === VERSION
-      ? "its choices were edited, the models changed since it was recorded, or kubelet-sim is not deterministic (a bug)"
-      : `the record was made by kubelet-sim ${record.tool} and this is ${VERSION}; models that changed ask other questions`;
-  if (result.run.verdict === "diverged") {
+  const why = divergence(record, result);
+  if (why !== null) {
     io.stderr.write(`kubelet-sim: replay of ${req.recordFile} diverged: ${why}\n`);
-    return EXIT_INTERNAL;
-  }
-  if (result.run.traceHash !== record.traceHash) {
-    io.stderr.write(
-      `kubelet-sim: replay of ${req.recordFile} diverged: trace sha256:${result.run.traceHash.slice(0, 12)}, ` +
-        `the record says sha256:${record.traceHash.slice(0, 12)}; ${why}\n`,
-    );
     return EXIT_INTERNAL;
   }
   const human = humanStream(req.output, io);

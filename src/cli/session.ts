@@ -1,17 +1,18 @@
 // One run of a scenario as `run` and `replay` show it: the replay key first, then the outputs
 // (to stdout or atomically to --out), then the expectations and the verdict; an exit code back.
+import { readFileSync } from "node:fs";
 import { ScenarioError, formatIssue, type LoadResult, type Scenario } from "../scenario/index.ts";
-import { hasOverrides, loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from "../scenario/overrides.ts";
+import { loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from "../scenario/overrides.ts";
 import { simulate, type SimulationResult } from "../simulate.ts";
 import { formatDuration, formatStrategy, isFailureVerdict, LineSink, type Bounds, type StrategySpec } from "../sim/index.ts";
 import { UnknownInvariantError } from "../check/invariants.ts";
 import { render, type Format, type RenderOptions } from "../report/index.ts";
-import { VERSION } from "../version.ts";
 import { AtomicFile, writeFileAtomic } from "./atomic.ts";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, InternalError, UserError } from "./exit.ts";
 import { explainFormat, explainRun, explainSummary, lanesOf } from "./guide.ts";
 import type { CliIo, OutStream } from "./io.ts";
-import { fileSha256, formatRunRecord, RUN_RECORD_FORMAT } from "./run_record.ts";
+import { formatRunRecord } from "../record/run_record.ts";
+import { makeRunRecord, type RecordedRun } from "../record/replay.ts";
 import { renderDiagnosis, renderSummary } from "./summary.ts";
 
 export interface OutputRequest {
@@ -55,8 +56,8 @@ export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
   const loaded = loadOrReport(req.readFrom ?? req.file, req.kubelet, io);
   if (loaded === null) return { exitCode: EXIT_USAGE, result: null };
   const { scenario } = loaded;
-  // Hashed as loaded, so a record pins the text that ran even if the file changes during the run.
-  const scenarioSha256 = req.recordFile === null ? "" : fileSha256(req.readFrom ?? req.file);
+  // Read as loaded, so a record pins the text that ran even if the file changes during the run.
+  const scenarioText = req.recordFile === null ? "" : readFileSync(req.readFrom ?? req.file, "utf8");
   checkPodFilter(scenario, req.output.render.pod);
   const seed = req.seed ?? scenario.seed;
   const strategy = req.strategy ?? scenario.strategy;
@@ -84,11 +85,12 @@ export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
     if (err instanceof UnknownInvariantError) throw new UserError(`${req.file}: ${err.message}`);
     throw new InternalError(key, err);
   }
-  if (!streaming) target.write(renderOutputs(result, req.output));
+  if (!streaming) target.write(renderOutputs(result, req.output, human === io.stdout ? null : human));
   target.commit();
   if (req.output.outFile !== null) human.write(`${human.palette.dim(`# wrote ${req.output.formats.join(", ")} to ${req.output.outFile}`)}\n`);
   if (req.recordFile !== null) {
-    writeRecord(req.recordFile, { file: req.file, scenarioSha256, seed, strategy: req.strategyLabel ?? formatStrategy(strategy), untilMs, key, kubelet: req.kubelet }, result);
+    const run: RecordedRun = { scenarioText, scenario: req.file, seed, strategy: req.strategyLabel ?? formatStrategy(strategy), untilMs, replayKey: key };
+    writeRecord(req.recordFile, req.kubelet === undefined ? run : { ...run, kubelet: req.kubelet }, result);
   }
   return { exitCode: finish(result, key, req.output, human, io), result };
 }
@@ -148,9 +150,16 @@ export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-/** Human lines go to stdout, unless stdout carries JSON lines (then they would corrupt it). */
+/**
+ * Formats that other programs read: on stdout they must be the whole of it (a JSON lines stream, a
+ * Mermaid document that starts with `sequenceDiagram`), so the replay key, the guide and the
+ * verdict go to stderr instead.
+ */
+export const MACHINE_FORMATS: ReadonlySet<Format> = new Set<Format>(["jsonl", "mermaid"]);
+
+/** Human lines go to stdout, unless stdout carries a machine format (then they would corrupt it). */
 export function humanStream(output: OutputRequest, io: CliIo): OutStream {
-  return output.outFile === null && output.formats.includes("jsonl") ? io.stderr : io.stdout;
+  return output.outFile === null && output.formats.some((f) => MACHINE_FORMATS.has(f)) ? io.stderr : io.stdout;
 }
 
 interface Target {
@@ -164,36 +173,24 @@ function openTarget(outFile: string | null, stdout: OutStream): Target {
   return { write: (text) => stdout.write(text), commit: () => {}, abort: () => {} };
 }
 
-/** Every requested format, in the order asked, separated by a blank line. */
-function renderOutputs(result: SimulationResult, output: OutputRequest): string {
+/**
+ * Every requested format, in the order asked, separated by a blank line. With --explain, the guide
+ * to each format comes before it, or on `guideTo` when the output must stay a pure machine format.
+ */
+function renderOutputs(result: SimulationResult, output: OutputRequest, guideTo: OutStream | null): string {
   const records = result.records ?? [];
   return output.formats
     .map((format) => {
       const body = render(format, records, output.render);
-      return output.explain ? explainFormat(format, format === "text" ? lanesOf(body) : []) + body : body;
+      if (!output.explain) return body;
+      const guide = explainFormat(format, format === "text" ? lanesOf(body) : []);
+      if (guideTo === null) return guide + body;
+      guideTo.write(guide);
+      return body;
     })
     .join("\n");
 }
 
-function writeRecord(
-  path: string,
-  run: { file: string; scenarioSha256: string; seed: number; strategy: string; untilMs: number; key: string; kubelet: KubeletOverrides | undefined },
-  result: SimulationResult,
-): void {
-  const text = formatRunRecord({
-    format: RUN_RECORD_FORMAT,
-    tool: VERSION,
-    scenario: run.file,
-    scenarioSha256: run.scenarioSha256,
-    seed: run.seed,
-    strategy: run.strategy,
-    untilMs: run.untilMs,
-    ...(hasOverrides(run.kubelet) ? { kubelet: run.kubelet } : {}),
-    choices: result.run.choices.encode(),
-    verdict: result.run.verdict,
-    ok: result.ok,
-    traceHash: result.run.traceHash,
-    replayKey: run.key,
-  });
-  writeFileAtomic(path, text);
+function writeRecord(path: string, run: RecordedRun, result: SimulationResult): void {
+  writeFileAtomic(path, formatRunRecord(makeRunRecord(run, result)));
 }

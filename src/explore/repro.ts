@@ -4,7 +4,6 @@
 // lies the (shrunk) scenario as YAML, pinned by its sha256; the record also carries a `repro`
 // section: the failure, where it was found, what shrinking did, and the scenario text itself, so
 // the record alone is enough (loadRepro falls back to it when the YAML file is missing).
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { stringify } from "yaml";
@@ -19,10 +18,9 @@ import { writeFileAtomic } from "./files.ts";
 import { parseYaml } from "../scenario/yaml.ts";
 import { deviationCount, type Found, type ShrinkResult } from "./shrink.ts";
 
-/** The run-record format of src/cli/run_record.ts (test/explore/repro.test.ts keeps the two equal). */
-export const RUN_RECORD_FORMAT = "kubelet-sim/run-record/v1";
+import { RUN_RECORD_FORMAT, runRecordSchema, textSha256 as sha256 } from "../record/run_record.ts";
 
-const SHA256 = /^[0-9a-f]{64}$/;
+export { RUN_RECORD_FORMAT };
 
 const failureSchema = z.object({
   kind: z.enum(["invariant", "verdict", "expectation"]),
@@ -52,21 +50,8 @@ const reproSectionSchema = z.object({
   scenarioText: z.string(),
 });
 
-export const reproRecordSchema = z.object({
-  format: z.literal(RUN_RECORD_FORMAT),
-  tool: z.string(),
-  scenario: z.string().min(1),
-  scenarioSha256: z.string().regex(SHA256),
-  seed: z.number().int().min(0).max(2 ** 32 - 1),
-  strategy: z.string().min(1),
-  untilMs: z.number().int().min(0),
-  choices: z.string(),
-  verdict: z.string(),
-  ok: z.boolean(),
-  traceHash: z.string().regex(SHA256),
-  replayKey: z.string(),
-  repro: reproSectionSchema,
-});
+/** A run record with a `repro` section: what was found, and the scenario text itself. */
+export const reproRecordSchema = runRecordSchema.extend({ repro: reproSectionSchema });
 
 export type ReproRecord = z.output<typeof reproRecordSchema>;
 
@@ -85,7 +70,6 @@ export interface WrittenRepro {
   record: ReproRecord;
 }
 
-const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
 function slug(f: Failure): string {
   if (f.kind === "expectation") return `expectation-${f.expectIndex ?? 0}`;

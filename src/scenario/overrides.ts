@@ -2,7 +2,7 @@
 // on `run` and `explore`, and the buggy and fixed sides of every race. An override is written into
 // the scenario's YAML value before the schema sees it, so it means exactly what writing it in the
 // file would: defaults that depend on the version (feature gates) follow the new version.
-import { checkScenarioText, loadScenarioFile, type LoadResult } from "./load.ts";
+import { checkScenarioText, loadScenarioFile, loadScenarioText, type LoadResult } from "./load.ts";
 import { ScenarioError, type LocatedIssue } from "./errors.ts";
 import { readSource } from "./source.ts";
 import { parseYaml } from "./yaml.ts";
@@ -39,8 +39,19 @@ export function loadScenarioWithOverrides(path: string, o: KubeletOverrides | un
   const loaded = loadScenarioFile(path);
   if (!hasOverrides(o)) return loaded;
   const source = readSource(path);
-  const yaml = source.ok ? parseYaml(source.text, path) : null;
-  if (yaml === null || !yaml.ok) throw new Error(`${path}: changed while it was read`);
+  if (!source.ok) throw new Error(`${path}: changed while it was read`);
+  return withOverrides(loaded, source.text, path, o);
+}
+
+/** loadScenarioWithOverrides for a text; `fileName` is what error messages call it. */
+export function loadScenarioTextWithOverrides(text: string, fileName: string, o: KubeletOverrides | undefined): LoadResult {
+  const loaded = loadScenarioText(text, fileName);
+  return hasOverrides(o) ? withOverrides(loaded, text, fileName, o) : loaded;
+}
+
+function withOverrides(loaded: LoadResult, text: string, path: string, o: KubeletOverrides): LoadResult {
+  const yaml = parseYaml(text, path);
+  if (!yaml.ok) throw new Error(`${path}: changed while it was read`);
   const checked = checkScenarioText(JSON.stringify(applyKubeletOverrides(yaml.value, o)), path);
   if (!checked.ok) {
     // Positions in the JSON rendering mean nothing to the user: place each issue at its field (or

@@ -5,7 +5,9 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const EXEMPT_DIRS = ["src/cli/", "src/bench/"];
+// src/explore/async.ts is the library's promise around the callback-driven explorer: it resolves
+// when the runs are done and decides nothing in them.
+const EXEMPT_DIRS = ["src/cli/", "src/bench/", "src/explore/async.ts"];
 const BANNED: readonly [RegExp, string][] = [
   [/\bDate\.now\b/, "Date.now"],
   [/\bnew Date\(/, "new Date("],

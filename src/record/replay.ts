@@ -1,0 +1,92 @@
+// Recording and replaying a run through the library, as `run --record` and `replay` do on the
+// command line: makeRunRecord after simulate(), replayRunRecord to reproduce it exactly.
+import { ChoiceLog, formatStrategy, type Bounds, type TraceSink } from "../sim/index.ts";
+import { loadScenarioTextWithOverrides, hasOverrides, type KubeletOverrides } from "../scenario/overrides.ts";
+import { simulate, type SimulationResult } from "../simulate.ts";
+import { VERSION } from "../version.ts";
+import { RUN_RECORD_FORMAT, RunRecordError, textSha256, type RunRecord } from "./run_record.ts";
+
+export interface RecordedRun {
+  /** The scenario text that ran, byte for byte: the record pins it by its sha256. */
+  scenarioText: string;
+  /** How the scenario is named (the path as typed); replay looks for it there. */
+  scenario: string;
+  seed: number;
+  /** The strategy as its name is written, e.g. `pct:3:1000`. */
+  strategy: string;
+  untilMs: number;
+  kubelet?: KubeletOverrides;
+  /** The command that reproduces the run. */
+  replayKey: string;
+}
+
+/** The run record of a finished run. */
+export function makeRunRecord(run: RecordedRun, result: SimulationResult): RunRecord {
+  return {
+    format: RUN_RECORD_FORMAT,
+    tool: VERSION,
+    scenario: run.scenario,
+    scenarioSha256: textSha256(run.scenarioText),
+    seed: run.seed,
+    strategy: run.strategy,
+    untilMs: run.untilMs,
+    ...(hasOverrides(run.kubelet) ? { kubelet: run.kubelet } : {}),
+    choices: result.run.choices.encode(),
+    verdict: result.run.verdict,
+    ok: result.ok,
+    traceHash: result.run.traceHash,
+    replayKey: run.replayKey,
+  };
+}
+
+export interface ReplayOptions {
+  sinks?: readonly TraceSink[];
+  keepRecords?: boolean;
+  bounds?: Partial<Bounds>;
+}
+
+export interface ReplayResult {
+  result: SimulationResult;
+  /** null when the replay gave the recorded trace hash; otherwise why it did not. */
+  divergence: string | null;
+}
+
+/**
+ * Replays a record against the scenario text it names: the recorded seed, until, kubelet overrides
+ * and choices. Throws a RunRecordError when the text is not the one recorded, and ScenarioError
+ * when it does not load.
+ */
+export function replayRunRecord(record: RunRecord, scenarioText: string, opts: ReplayOptions = {}): ReplayResult {
+  const sha = textSha256(scenarioText);
+  if (sha !== record.scenarioSha256) {
+    throw new RunRecordError(
+      `the scenario changed since this run was recorded: its text has sha256 ${sha.slice(0, 12)}, ` +
+        `the record pins ${record.scenarioSha256.slice(0, 12)}; a recording replays only against the exact text it was made from`,
+    );
+  }
+  const { scenario } = loadScenarioTextWithOverrides(scenarioText, record.scenario, record.kubelet);
+  const result = simulate(scenario, {
+    seed: record.seed,
+    strategy: { name: "replay", tape: ChoiceLog.decode(record.choices), whenExhausted: "diverge" },
+    strategyLabel: record.strategy,
+    untilMs: record.untilMs,
+    scenarioFile: record.scenario,
+    ...opts,
+  });
+  return { result, divergence: divergence(record, result) };
+}
+
+/** Why a replay did not reproduce its record, or null when it did (the same trace hash). */
+export function divergence(record: RunRecord, result: SimulationResult): string | null {
+  const why =
+    record.tool === VERSION
+      ? "its choices were edited, the models changed since it was recorded, or kubelet-sim is not deterministic (a bug)"
+      : `the record was made by kubelet-sim ${record.tool} and this is ${VERSION}; models that changed ask other questions`;
+  if (result.run.verdict === "diverged") return why;
+  if (result.run.traceHash !== record.traceHash) {
+    return `trace sha256:${result.run.traceHash.slice(0, 12)}, the record says sha256:${record.traceHash.slice(0, 12)}; ${why}`;
+  }
+  return null;
+}
+
+export { formatStrategy };

@@ -1,0 +1,95 @@
+// The run record: the small JSON document that `kubelet-sim run --record` writes, `explore` writes
+// as a repro file (with a `repro` section), and `replay` reads back. A run is a function of
+// (scenario text, seed, strategy, until, kubelet overrides); the record pins the scenario by the
+// sha256 of its text and carries the run's choice tape, so a replay feeds back the very choices
+// the run made and can demand the identical trace hash. Pure: text in, text out, no file system,
+// so the library and a browser page make and read the same bytes (docs/cli.md has the format).
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import { z } from "zod";
+import { ChoiceLog, parseStrategy } from "../sim/index.ts";
+
+export const RUN_RECORD_FORMAT = "kubelet-sim/run-record/v1";
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+export const runRecordSchema = z.object({
+  format: z.literal(RUN_RECORD_FORMAT, { error: `expected format "${RUN_RECORD_FORMAT}"` }),
+  tool: z.string().describe("the kubelet-sim version that made the run"),
+  scenario: z.string().min(1).describe("the scenario path as given to `run`"),
+  scenarioSha256: z.string().regex(SHA256, { error: "expected 64 hex digits" }),
+  seed: z.number().int().min(0).max(2 ** 32 - 1),
+  strategy: z.string().min(1).describe("the strategy that made the choices, e.g. pct:3:1000"),
+  untilMs: z.number().int().min(0),
+  kubelet: z
+    .object({ version: z.string().optional(), variants: z.record(z.string(), z.boolean()).optional() })
+    .optional()
+    .describe("--kubelet-version and --variant, when the run had them"),
+  choices: z.string().describe("the choice tape, ChoiceLog.encode()"),
+  verdict: z.string(),
+  ok: z.boolean(),
+  traceHash: z.string().regex(SHA256, { error: "expected 64 hex digits" }),
+  replayKey: z.string(),
+});
+
+export type RunRecord = z.output<typeof runRecordSchema>;
+
+/** A text that is not a run record; the message names the source and every bad field. */
+export class RunRecordError extends Error {
+  override name = "RunRecordError";
+}
+
+/** The sha256 of a text's UTF-8 bytes, in hex: how a record pins its scenario. */
+export function textSha256(text: string): string {
+  return bytesToHex(sha256(utf8ToBytes(text)));
+}
+
+/** The record as written: two-space JSON with a fixed key order, so equal runs give equal files. */
+export function formatRunRecord(record: RunRecord): string {
+  const ordered: RunRecord = {
+    format: record.format,
+    tool: record.tool,
+    scenario: record.scenario,
+    scenarioSha256: record.scenarioSha256,
+    seed: record.seed,
+    strategy: record.strategy,
+    untilMs: record.untilMs,
+    ...(record.kubelet === undefined ? {} : { kubelet: record.kubelet }),
+    choices: record.choices,
+    verdict: record.verdict,
+    ok: record.ok,
+    traceHash: record.traceHash,
+    replayKey: record.replayKey,
+  };
+  const extra = Object.fromEntries(Object.entries(record).filter(([k]) => !(k in ordered)));
+  return `${JSON.stringify({ ...ordered, ...extra }, null, 2)}\n`;
+}
+
+/**
+ * Reads a record from its text; `source` names it in errors (a file path). Throws a RunRecordError
+ * listing every problem. Fields beyond the run record's (a repro's `repro` section) are kept.
+ */
+export function parseRunRecord(text: string, source: string): { record: RunRecord; tape: ChoiceLog } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new RunRecordError(`${source}: not a run record: not JSON (${(err as Error).message})`);
+  }
+  const parsed = runRecordSchema.loose().safeParse(json);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${source}: ${i.path.map(String).join(".") || "(top level)"}: ${i.message}`);
+    throw new RunRecordError(`not a run record (written by \`kubelet-sim run --record\`):\n${lines.join("\n")}`);
+  }
+  const record = parsed.data as RunRecord;
+  try {
+    parseStrategy(record.strategy);
+  } catch (err) {
+    throw new RunRecordError(`${source}: strategy: ${(err as Error).message}`);
+  }
+  try {
+    return { record, tape: ChoiceLog.decode(record.choices) };
+  } catch (err) {
+    throw new RunRecordError(`${source}: choices: ${(err as Error).message}`);
+  }
+}
