@@ -2,23 +2,33 @@
 // parses its flags with yargs, calls the library, renders, and returns an exit code.
 import yargs from "yargs";
 import type { Argv } from "yargs";
-import { EXIT_INTERNAL, EXIT_USAGE, InternalError, UserError } from "./exit.ts";
+import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, InternalError, UserError } from "./exit.ts";
 import { VERSION } from "../version.ts";
-import { commands } from "./commands/index.ts";
+import { COMMANDS } from "./commands/index.ts";
 
 /** The result slot a command handler fills; yargs' own exit handling is turned off. */
 export interface CommandContext {
   exitCode: number;
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
+const EPILOGUE =
+  "Exit codes: 0 ok, 1 an expectation, invariant or vector failed, 2 usage or input error, " +
+  "3 internal error (a deadlock, panic or bound in a run: printed with the replay key). See docs/cli.md.";
+
+export async function main(argv: readonly string[], write: (text: string) => void = (t) => void process.stdout.write(t)): Promise<number> {
+  if (argv.length === 0) {
+    write(overview());
+    return EXIT_OK;
+  }
+  const unknown = unknownCommand(argv);
+  if (unknown !== null) return reportError(new UserError(unknown));
   const ctx: CommandContext = { exitCode: 0 };
   let parser: Argv = yargs([...argv])
     .scriptName("kubelet-sim")
     .usage("$0 <command> [options]\n\nA deterministic simulator of the Kubernetes kubelet's pod lifecycle.")
     .version(VERSION)
     .strict()
-    .demandCommand(1, "Name a command; see the list above.")
+    .demandCommand(1, "Name a command (kubelet-sim with no arguments lists them).")
     .recommendCommands()
     .exitProcess(false)
     .wrap(Math.min(100, process.stdout.columns || 100))
@@ -26,20 +36,62 @@ export async function main(argv: readonly string[]): Promise<number> {
     .example("$0 list", "the bundled scenarios, one line each")
     .example("$0 run x.yaml --record run.json && $0 replay run.json", "record a run, then reproduce it exactly")
     .example("$0 validate my.yaml", "check a scenario you wrote; every error with file:line:col")
-    .epilogue(
-      "Exit codes: 0 ok, 1 an expectation, invariant or vector failed, 2 usage or input error, " +
-        "3 internal error (a deadlock, panic or bound in a run: printed with the replay key). See docs/cli.md.",
-    )
+    .epilogue(EPILOGUE)
     .fail((msg, err) => {
       throw err ?? new UserError(msg);
     });
-  for (const make of commands) parser = parser.command(make(ctx));
+  for (const c of COMMANDS) parser = parser.command(c.make(ctx));
   try {
     await parser.parseAsync();
     return ctx.exitCode;
   } catch (err) {
     return reportError(err);
   }
+}
+
+/** The command's name as it is typed: the first word of its yargs `command` string. */
+export function commandNames(): string[] {
+  const ctx: CommandContext = { exitCode: 0 };
+  return COMMANDS.map((c) => String(c.make(ctx).command).split(" ")[0]!);
+}
+
+/** What a bare `kubelet-sim` prints: every command, what it does, and one example of it. */
+export function overview(): string {
+  const ctx: CommandContext = { exitCode: 0 };
+  const rows = COMMANDS.map((c) => {
+    const m = c.make(ctx);
+    return { usage: String(m.command), describe: String(m.describe), example: c.example.replaceAll("$0", "kubelet-sim") };
+  });
+  const width = Math.max(...rows.map((r) => r.usage.length));
+  const lines = rows.map((r) => `  ${r.usage.padEnd(width)}  ${r.describe}\n  ${"".padEnd(width)}  e.g. ${r.example}`);
+  return (
+    `kubelet-sim ${VERSION}: a deterministic simulator of the Kubernetes kubelet's pod lifecycle.\n\n` +
+    `Usage: kubelet-sim <command> [options]\n\nCommands:\n${lines.join("\n")}\n\n` +
+    "A scenario can be a file or the name of a bundled one (kubelet-sim list shows them).\n" +
+    "kubelet-sim <command> --help lists a command's options; kubelet-sim --version prints the version.\n" +
+    `${EPILOGUE}\n`
+  );
+}
+
+/** A first word that is no option and no command: say so, and name the commands. */
+function unknownCommand(argv: readonly string[]): string | null {
+  const first = argv[0]!;
+  if (first.startsWith("-")) return null;
+  const names = commandNames();
+  if (names.includes(first)) return null;
+  const near = names.filter((n) => editDistance(n, first) <= 2);
+  const hint = near.length === 0 ? "" : ` (did you mean ${near.join(" or ")}?)`;
+  return `unknown command '${first}'${hint}; the commands are: ${names.join(", ")} (kubelet-sim with no arguments shows an example of each)`;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
 }
 
 /** Prints an error the way the CLI does and returns its exit code: a UserError as one message, anything else as a bug. */

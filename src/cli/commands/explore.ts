@@ -8,6 +8,7 @@ import { ScenarioError, formatIssue } from "../../scenario/index.ts";
 import { UnknownInvariantError } from "../../check/invariants.ts";
 import { exploreParallel, humanSummary, jsonLine, parseShard, type ExploreOptions, type ExploreProgress, type ExploreReport } from "../../explore/index.ts";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_VIOLATION, UserError } from "../exit.ts";
+import { resolveScenarioArg } from "../scenario_arg.ts";
 import type { CommandFactory } from "./index.ts";
 import { kubeletOverridesOf } from "./run.ts";
 
@@ -38,7 +39,7 @@ export const exploreCommand: CommandFactory = (ctx) => ({
   describe: "Hunt races: many runs under random or pct scheduling, every invariant checked; shrink the first failure to a repro file",
   builder: (y: Argv) =>
     y
-      .positional("file", { type: "string", describe: "a scenario file (YAML)" })
+      .positional("file", { type: "string", describe: "a scenario file (YAML), or a bundled scenario's name (r05)" })
       .option("kubelet-version", { type: "string", describe: 'explore under this kubelet instead of the scenario\'s kubelet.version, e.g. "1.22"' })
       .option("variant", { type: "string", array: true, describe: "switch a model variant on (NAME) or off (NAME=false), over kubelet.variants; repeatable" })
       .option("runs", { type: "number", default: 1000, describe: "how many runs (run i's seed derives from --seed and i)" })
@@ -94,7 +95,7 @@ export function exploreOptions(argv: Args): ExploreOptions {
   const steps = whole("steps", argv.steps, 1);
   const seed = whole("seed", argv.seed, 0, 2 ** 32 - 1);
   return {
-    source: { file: argv.file },
+    source: { file: resolveScenarioArg(argv.file) },
     ...kubeletOverridesOf(argv),
     runs: whole("runs", argv.runs, 0)!,
     strategy: argv.strategy === "random" ? "random" : "pct",

@@ -12,5 +12,21 @@ import { validateCommand } from "./validate.ts";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type CommandFactory = (ctx: CommandContext) => CommandModule<any, any>;
 
+export interface CommandEntry {
+  make: CommandFactory;
+  /** The one example a bare `kubelet-sim` shows for this command (`$0` is the program). */
+  example: string;
+}
+
 /** In the order `--help` lists them: the everyday commands first. */
-export const commands: CommandFactory[] = [runCommand, replayCommand, listCommand, exploreCommand, validateCommand, conformanceCommand, actionsCommand];
+export const COMMANDS: readonly CommandEntry[] = [
+  { make: runCommand, example: "$0 run scenarios/default.yaml" },
+  { make: replayCommand, example: "$0 replay run.json" },
+  { make: listCommand, example: "$0 list" },
+  { make: exploreCommand, example: "$0 explore scenarios/races/r05-pw-kill-pinning.yaml --runs 2000" },
+  { make: validateCommand, example: "$0 validate my-scenario.yaml" },
+  { make: conformanceCommand, example: "$0 conformance test/fixtures/oracle/*.yaml" },
+  { make: actionsCommand, example: "$0 actions examples/actions/liveness-failed.yaml" },
+];
+
+export const commands: readonly CommandFactory[] = COMMANDS.map((c) => c.make);

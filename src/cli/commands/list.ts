@@ -1,15 +1,13 @@
 // `kubelet-sim list [DIR]`: the bundled scenarios, one line each: path, name, first sentence.
 import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { ArgumentsCamelCase, Argv } from "yargs";
 import { checkScenarioFile } from "../../scenario/index.ts";
 import { EXIT_OK, EXIT_USAGE, UserError } from "../exit.ts";
 import { processIo, type CliIo } from "../io.ts";
+import { BUNDLED_SCENARIOS_DIR } from "../scenario_arg.ts";
 import type { CommandFactory } from "./index.ts";
 
-/** The scenarios that ship with kubelet-sim, wherever it is installed. */
-export const BUNDLED_SCENARIOS_DIR = fileURLToPath(new URL("../../../scenarios", import.meta.url));
 
 interface Args {
   dir?: string;

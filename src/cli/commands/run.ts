@@ -6,6 +6,7 @@ import { processIo } from "../io.ts";
 import { outputRequest, withOutputOptions, type OutputArgs } from "../output_options.ts";
 import type { RunRequest } from "../session.ts";
 import { hasOverrides, parseVariantFlags, type KubeletOverrides } from "../../scenario/overrides.ts";
+import { resolveScenarioArg } from "../scenario_arg.ts";
 import type { CommandFactory } from "./index.ts";
 
 interface Args extends OutputArgs {
@@ -22,7 +23,7 @@ export const runCommand: CommandFactory = (ctx) => ({
   command: "run <file>",
   describe: "Simulate a scenario: the replay key, a timeline and Events, then whether each expectation held",
   builder: (y: Argv) =>
-    withOutputOptions(y.positional("file", { type: "string", describe: "a scenario file (YAML, see docs/scenarios.md)" }))
+    withOutputOptions(y.positional("file", { type: "string", describe: "a scenario file (YAML, see docs/scenarios.md), or a bundled scenario's name (basics/01-pod-starts, r05)" }))
       .option("seed", { type: "number", describe: "override the scenario's seed (a whole number, 0 to 2^32-1)" })
       .option("strategy", { type: "string", describe: "override the scenario's strategy: fifo, random, pct, pct:DEPTH[:STEPS]" })
       .option("until", { type: "string", describe: "override when the run ends, in virtual time (e.g. 90s, 5m)" })
@@ -48,8 +49,10 @@ export const runCommand: CommandFactory = (ctx) => ({
 
 /** The flags as a run request; every malformed value is a UserError (exit 2). */
 export function runRequest(argv: Args): RunRequest {
+  const readFrom = resolveScenarioArg(argv.file);
   return {
     file: argv.file,
+    ...(readFrom === argv.file ? {} : { readFrom }),
     ...(argv.seed === undefined ? {} : { seed: seedOf(argv.seed) }),
     ...(argv.strategy === undefined ? {} : { strategy: strategyOf(argv.strategy) }),
     ...(argv.until === undefined ? {} : { untilMs: untilOf(argv.until) }),

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { ArgumentsCamelCase, Argv } from "yargs";
 import { checkScenarioFile, formatIssue, type CheckResult, type IgnoredFieldWarning, type LocatedIssue } from "../../scenario/index.ts";
 import { EXIT_OK, EXIT_USAGE } from "../exit.ts";
+import { resolveScenarioArg } from "../scenario_arg.ts";
 import type { CommandFactory } from "./index.ts";
 
 interface Args {
@@ -45,7 +46,7 @@ function expand(paths: readonly string[]): string[] {
       // A missing file is reported by the loader, with the others.
     }
     if (dir) out.push(...yamlFilesUnder(p, 0));
-    else out.push(p);
+    else out.push(resolveScenarioArg(p));
   }
   return out;
 }
