@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Entry point of the `kubelet-sim` command: load the TypeScript sources through tsx, then run the CLI.
-import { register } from "tsx/esm/api";
+// Entry point of the `kubelet-sim` command: the compiled CLI in dist/ (`npm run build`; a clone
+// builds it on `npm install` through the `prepare` script).
+import { existsSync } from "node:fs";
 
 // A reader that went away (`kubelet-sim run x.yaml | head`) is not an error of ours: stop quietly.
 for (const stream of [process.stdout, process.stderr]) {
@@ -10,6 +11,20 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-register();
-const { main } = await import("../src/cli/main.ts");
-process.exitCode = await main(process.argv.slice(2));
+// `--version` alone needs no parser and no models: answer it before loading them (start-up time).
+const args = process.argv.slice(2);
+if (args.length === 1 && args[0] === "--version") {
+  const { VERSION } = await import(new URL("../dist/version.js", import.meta.url).href).catch(() => ({ VERSION: null }));
+  if (VERSION !== null) {
+    process.stdout.write(`${VERSION}\n`);
+    process.exit(0);
+  }
+}
+
+const main = new URL("../dist/cli/main.js", import.meta.url);
+if (!existsSync(main)) {
+  process.stderr.write("kubelet-sim: dist/ is missing: in a clone, run `npm install` (it builds) or `npm run build`\n");
+  process.exit(3);
+}
+const cli = await import(main.href);
+process.exitCode = await cli.main(args);

@@ -1,4 +1,6 @@
-// Where exploration worker threads start from. Loading the ~280 TypeScript modules of a run through
+// Where exploration worker threads start from. Installed from npm (or after `npm run build`) this
+// module is compiled JavaScript in dist/, and threads start from dist/explore/worker.js as it is.
+// Run from the TypeScript sources (tests, tsx), loading the ~280 TypeScript modules of a run through
 // tsx's loader costs each thread about 2 s (every module is a round trip to the loader's hooks
 // thread); one bundled JavaScript file loads in about 0.2 s. So the first pool of a process
 // bundles src/explore/worker.ts with esbuild (the compiler tsx itself uses) into a temporary file,
@@ -7,8 +9,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { buildSync } from "esbuild";
 
 export interface WorkerEntry {
   /** The module the thread runs. */
@@ -26,16 +28,24 @@ const REQUIRE_BANNER = "import { createRequire as __kubeletSimCreateRequire } fr
 
 let entry: WorkerEntry | null = null;
 
-/** The entry every worker of this process starts from; bundled on first use. */
+/** The entry every worker of this process starts from; bundled on first use when run from sources. */
 export function workerEntry(): WorkerEntry {
-  entry ??= bundleWorker() ?? FALLBACK;
+  entry ??= compiledWorker() ?? bundleWorker() ?? FALLBACK;
   return entry;
+}
+
+/** dist/explore/worker.js, when this module is itself the compiled one. */
+function compiledWorker(): WorkerEntry | null {
+  if (!import.meta.url.endsWith(".js")) return null;
+  return { url: new URL("./worker.js", import.meta.url), execArgv: [], bundled: true };
 }
 
 function bundleWorker(): WorkerEntry | null {
   if (process.env.KUBELET_SIM_WORKER_BUNDLE === "0") return null;
   let dir: string | null = null;
   try {
+    // esbuild is a development tool: required here, on the sources' path only, never by dist/.
+    const { buildSync } = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
     const result = buildSync({
       entryPoints: [fileURLToPath(new URL("./worker.ts", import.meta.url))],
       bundle: true,
