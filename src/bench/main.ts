@@ -4,14 +4,16 @@
 import { benchKernel, benchPingPong, benchSelect, type BenchLine } from "./kernel.ts";
 import { benchNode } from "./node.ts";
 import { benchExplore } from "./explore.ts";
+import { benchStartup } from "./startup.ts";
 
-type Bench = () => BenchLine;
+type Bench = () => BenchLine | BenchLine[];
 const BENCHES: readonly [string, Bench][] = [
   ["kernel", benchKernel],
   ["channel-ping-pong", benchPingPong],
   ["select-heavy", benchSelect],
   ["node-110-pods-1h", benchNode],
   ["explore", benchExplore],
+  ["cli-startup", benchStartup],
 ];
 
 function main(argv: readonly string[]): number {
@@ -19,8 +21,7 @@ function main(argv: readonly string[]): number {
   const only = argv.filter((a) => !a.startsWith("--"));
   for (const [name, bench] of BENCHES) {
     if (only.length > 0 && !only.includes(name)) continue;
-    const line = bench();
-    process.stdout.write(json ? `${JSON.stringify(line)}\n` : `${formatLine(line)}\n`);
+    for (const line of [bench()].flat()) process.stdout.write(json ? `${JSON.stringify(line)}\n` : `${formatLine(line)}\n`);
   }
   return 0;
 }
