@@ -14,10 +14,10 @@ export const conformanceCommand: CommandFactory = (ctx) => ({
   describe: "Check computePodActions, the restart backoff and the prober worker against oracle vector files",
   builder: (y: Argv) =>
     y
-      .positional("files", { type: "string", array: true, describe: "vector files (YAML, see oracle/README.md)" })
+      .positional("files", { type: "string", array: true, describe: "vector files (YAML; the format is in test/fixtures/oracle/README.md)" })
       .option("verbose", { alias: "v", type: "boolean", default: false, describe: "also list the vectors that pass" })
       .example("$0 conformance test/fixtures/oracle/*.yaml", "run every vector file; exit 1 if any vector fails")
-      .example("$0 conformance -v compute_pod_actions.yaml", "list each vector with its verdict")
+      .example("$0 conformance -v test/fixtures/oracle/compute_pod_actions.yaml", "list each vector with its verdict")
       .epilogue("Exit codes: 0 every vector passed, 1 some vector failed, 2 a file is not a valid vector file."),
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
