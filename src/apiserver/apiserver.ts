@@ -41,6 +41,8 @@ export interface ApiServerOptions {
   partitions?: readonly Partition[];
   /** Told of every stored write (see RegistryOptions.onWrite). */
   onWrite?: (event: StoredEvent) => void;
+  /** Pods ("namespace/name") stored without validation; their Create and Update records say so. */
+  skipValidation?: ReadonlySet<string>;
 }
 
 export class ApiServer {
@@ -64,6 +66,7 @@ export class ApiServer {
       watchDelayMs: () => draw(watchDelay, () => watchRng),
       newUID: () => uuidV4(() => uidRng.uint32()),
       onWrite: opts.onWrite,
+      skipValidation: opts.skipValidation,
     });
     for (const p of opts.partitions ?? []) this.addPartition(p);
   }
@@ -144,8 +147,14 @@ class ActorClient implements PodsClient {
 
   createPod(pod: Pod): Proc<ApiResult<Pod>> {
     const ns = pod.metadata.namespace || "default";
-    return this.server.request(this.actor, "Create", "POST", `/api/v1/namespaces/${ns}/pods`, { pod: `${ns}/${pod.metadata.name}` },
+    const fields = { pod: `${ns}/${pod.metadata.name}`, ...this.skipped(ns, pod.metadata.name) };
+    return this.server.request(this.actor, "Create", "POST", `/api/v1/namespaces/${ns}/pods`, fields,
       () => withPod(this.server.registry.create(pod)));
+  }
+
+  /** The trace field that marks a request whose pod skips validation (skipApiValidation). */
+  private skipped(namespace: string, name: string): Record<string, unknown> {
+    return this.server.registry.skipsValidation(`${namespace}/${name}`) ? { apiValidation: "skipped (skipApiValidation)" } : {};
   }
 
   getPod(namespace: string, name: string): Proc<ApiResult<Pod>> {
@@ -170,7 +179,8 @@ class ActorClient implements PodsClient {
 
   updatePod(pod: Pod): Proc<ApiResult<Pod>> {
     const ns = pod.metadata.namespace || "default";
-    return this.server.request(this.actor, "Update", "PUT", podPath(ns, pod.metadata.name), { pod: `${ns}/${pod.metadata.name}` },
+    const fields = { pod: `${ns}/${pod.metadata.name}`, ...this.skipped(ns, pod.metadata.name) };
+    return this.server.request(this.actor, "Update", "PUT", podPath(ns, pod.metadata.name), fields,
       () => withPod(this.server.registry.update(pod)));
   }
 

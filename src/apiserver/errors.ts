@@ -57,6 +57,11 @@ export function newBadRequest(message: string): StatusError {
   return new StatusError(400, "BadRequest", message);
 }
 
+/** errors.NewInvalid, with the message validation/ already built (`Pod "web" is invalid: ...`). */
+export function newInvalidStatus(message: string): StatusError {
+  return new StatusError(422, "Invalid", message);
+}
+
 /** errors.NewInvalid, reduced to one field error's text. */
 export function newInvalid(name: string, detail: string): StatusError {
   return new StatusError(422, "Invalid", `Pod "${name}" is invalid: ${detail}`);

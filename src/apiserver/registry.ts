@@ -30,6 +30,11 @@ export interface RegistryOptions {
    * of the report, which must see each state without a watch's delay or its scheduling points.
    */
   onWrite?: (event: StoredEvent) => void;
+  /**
+   * Pods ("namespace/name") whose creates and updates skip validation: a scenario's
+   * `skipApiValidation`, to study a pod that only a bug could store. Simulator-only.
+   */
+  skipValidation?: ReadonlySet<string>;
 }
 
 /** The storage key of a pod: "namespace/name" (registry/generic NamespaceKeyFunc, without the prefix). */
@@ -55,9 +60,9 @@ export class PodRegistry {
   }
 
   create(input: Pod): ApiResult<Pod> {
-    const invalid = validateCreate(input);
-    if (invalid !== null) return { value: null, err: invalid };
     const key = storageKey(input.metadata.namespace || DEFAULT_NAMESPACE, input.metadata.name);
+    const invalid = this.skipsValidation(key) ? null : validateCreate(input);
+    if (invalid !== null) return { value: null, err: invalid };
     if (this.state.pods[key] !== undefined) return { value: null, err: newAlreadyExists(input.metadata.name) };
     return ok(this.write(key, prepareForCreate(input, this.opts.newUID(), this.sim.nowMs)));
   }
@@ -102,8 +107,12 @@ export class PodRegistry {
     if (rv !== undefined && rv !== "" && rv !== old.metadata.resourceVersion) {
       return { value: null, err: newConflict("pods", pod.metadata.name, OBJECT_MODIFIED) };
     }
-    const next = produce(pod, (d) => prepareForUpdate(d, old));
-    const invalid = validateUpdate(next, old);
+    const next = produce(pod, (d) => {
+      // doUnconditionalUpdate: an update without a resourceVersion takes the stored one.
+      if (!d.metadata.resourceVersion) d.metadata.resourceVersion = old.metadata.resourceVersion;
+      prepareForUpdate(d, old);
+    });
+    const invalid = this.skipsValidation(key) ? null : validateUpdate(next, old);
     if (invalid !== null) return { value: null, err: invalid };
     return ok(this.writeUnlessUnchanged(key, next, old));
   }
@@ -180,6 +189,11 @@ export class PodRegistry {
   }
 
   // ---- internals -----------------------------------------------------------------------------
+
+  /** Whether this pod's creates and updates skip validation (see RegistryOptions.skipValidation). */
+  skipsValidation(key: string): boolean {
+    return this.opts.skipValidation?.has(key) ?? false;
+  }
 
   private newWatcher(opts: ListOptions, actor: string): Watcher {
     const wo: WatcherOptions = {

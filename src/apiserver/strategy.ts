@@ -2,11 +2,11 @@
 //
 // Pure functions from values to values: the server calls them inside one immer `produce`, so a
 // strategy never sees a frozen object it must not touch, and never hands out a draft.
-import { jsonEqual } from "../k8s/json.ts";
 import type { Draft } from "immer";
-import { podSchema, type Pod, type PodStatus } from "../k8s/pod.ts";
+import type { Pod, PodStatus } from "../k8s/pod.ts";
 import { defaultPod } from "../k8s/defaults.ts";
-import { newInvalid, type StatusError } from "./errors.ts";
+import { newBadRequest, newInvalid, newInvalidStatus, type StatusError } from "./errors.ts";
+import { validatePodForCreate, validatePodForUpdate, type PodValidationResult } from "./validation/index.ts";
 import { formatRFC3339 } from "./time.ts";
 
 /**
@@ -24,12 +24,17 @@ export function prepareForCreate(input: Pod, uid: string, nowMs: number): Pod {
   return pod;
 }
 
-/** ValidatePodCreate, reduced to the schema (names, at least one container). */
+/**
+ * podStrategy.Validate: ValidatePodCreate on the pod as decoded with its defaults (validation/).
+ * A pod the decoder refuses is a 400 BadRequest, one validation refuses a 422 Invalid.
+ */
 export function validateCreate(pod: Pod): StatusError | null {
-  const parsed = podSchema.safeParse(pod);
-  if (parsed.success) return null;
-  const issue = parsed.error.issues[0]!;
-  return newInvalid(pod.metadata?.name ?? "", `${issue.path.join(".")}: ${issue.message}`);
+  return statusOf(validatePodForCreate(pod));
+}
+
+function statusOf(r: PodValidationResult): StatusError | null {
+  if (r.ok) return null;
+  return r.code === 400 ? newBadRequest(r.statusMessage) : newInvalidStatus(r.statusMessage);
 }
 
 /**
@@ -69,27 +74,9 @@ export function validateMetaUpdate(next: Pod, old: Pod): StatusError | null {
   return null;
 }
 
-/** The mutable parts of a pod spec, as ValidatePodUpdate allows them to change. */
-function mutableSpecView(spec: Pod["spec"]): unknown {
-  const strip = (cs: readonly Pod["spec"]["containers"][number][] | undefined) =>
-    (cs ?? []).map((c) => ({ ...c, image: undefined }));
-  return { ...spec, containers: strip(spec.containers), initContainers: strip(spec.initContainers), activeDeadlineSeconds: undefined };
-}
-
-/**
- * ValidatePodUpdate: a pod's spec may only change its images and activeDeadlineSeconds.
- * Simplification: tolerations and the negative-grace fix-up are not special-cased.
- */
+/** podStrategy.ValidateUpdate: ValidatePodUpdate (validation/), which includes the metadata checks. */
 export function validateUpdate(next: Pod, old: Pod): StatusError | null {
-  const metaErr = validateMetaUpdate(next, old);
-  if (metaErr !== null) return metaErr;
-  if (!jsonEqual(mutableSpecView(next.spec), mutableSpecView(old.spec))) {
-    return newInvalid(
-      old.metadata.name,
-      "spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`, `spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` (only additions to existing tolerations) or `spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
-    );
-  }
-  return null;
+  return statusOf(validatePodForUpdate(next, old));
 }
 
 /**

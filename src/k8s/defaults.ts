@@ -84,3 +84,31 @@ function defaultHostNetworkPorts(c: Container): void {
     if (!port.hostPort) port.hostPort = port.containerPort;
   }
 }
+
+/**
+ * The defaults of defaults.go for fields the models do not read (SetDefaults_PodSpec dnsPolicy,
+ * SetDefaults_ContainerPort protocol, SetDefaults_ObjectFieldSelector apiVersion, SetDefaults_Volume).
+ * The apiserver applies them before it validates, so validation sees them; defaultPod leaves them
+ * out so that what the models read (and a static pod's hash) stays as it was.
+ */
+export function defaultUnmodelledFields(input: Pod): Pod {
+  const pod = structuredClone(input);
+  const spec = pod.spec as Pod["spec"] & { volumes?: unknown };
+  spec.dnsPolicy ||= "ClusterFirst";
+  for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? []), ...(spec.ephemeralContainers ?? [])]) {
+    for (const port of c.ports ?? []) port.protocol ||= "TCP";
+    for (const env of c.env ?? []) {
+      const fieldRef = (env.valueFrom as { fieldRef?: { apiVersion?: string } } | undefined)?.fieldRef;
+      if (fieldRef !== null && typeof fieldRef === "object") fieldRef.apiVersion ||= "v1";
+    }
+  }
+  if (Array.isArray(spec.volumes)) {
+    for (const v of spec.volumes as Array<Record<string, unknown>>) {
+      // SetDefaults_Volume: a volume with no source at all is an emptyDir.
+      if (v !== null && typeof v === "object" && Object.keys(v).every((k) => k === "name" || v[k] === undefined || v[k] === null)) {
+        v.emptyDir = {};
+      }
+    }
+  }
+  return pod;
+}

@@ -45,6 +45,8 @@ export interface KubeletInstanceOptions {
   runtime: SimRuntime;
   /** The static pod directory, when the scenario has file pods. */
   manifestDir: ManifestDir | null;
+  /** Static pods ("namespace/name") the kubelet takes without validating them (skipApiValidation). */
+  skipStaticPodValidation?: ReadonlySet<string>;
 }
 
 /** A kubelet-internal kill (eviction): how the era's kubelet terminates a pod abnormally. */
@@ -65,6 +67,7 @@ export class KubeletInstance {
       kubeClient,
       ...(o.manifestDir === null ? {} : { manifestDir: o.manifestDir }),
       fileCheckFrequencyMs: settings.fileCheckFrequencyMs,
+      ...(o.skipStaticPodValidation === undefined ? {} : { skipStaticPodValidation: o.skipStaticPodValidation }),
     });
     const sources = o.manifestDir === null ? ["api"] : ["file", "api"];
     const liveness = new ResultsManager(sim, "liveness");

@@ -28,7 +28,11 @@ export class SimNode {
   ) {
     this.settings = kubeletSettings(scenario);
     const { minMs, maxMs } = scenario.apiserver.latency;
-    this.api = new ApiServer(sim, { latencyMs: minMs === maxMs ? minMs : [minMs, maxMs], onWrite: (e) => this.onApiWrite(e) });
+    this.api = new ApiServer(sim, {
+      latencyMs: minMs === maxMs ? minMs : [minMs, maxMs],
+      onWrite: (e) => this.onApiWrite(e),
+      skipValidation: skippingValidation(scenario, "api"),
+    });
     this.runtime = new SimRuntime(sim, scenario.runtime, {
       requestTimeoutMs: this.settings.runtimeRequestTimeoutMs,
       failedStartStaysCreated: this.settings.variants.dockerFailedStartStaysCreated === true,
@@ -52,6 +56,7 @@ export class SimNode {
     this.sim.emit("kubelet", "KubeletStart", { version: this.settings.version, nodeName: this.settings.nodeName });
     this.kubelet = new KubeletInstance({
       sim: this.sim, settings: this.settings, api: this.api, runtime: this.runtime, manifestDir: this.manifestDir,
+      skipStaticPodValidation: skippingValidation(this.scenario, "file"),
     });
   }
 
@@ -102,4 +107,9 @@ export class SimNode {
     const m = p.manifest as Pod;
     return { ...m, spec: { ...m.spec, nodeName: m.spec.nodeName ?? this.settings.nodeName } };
   }
+}
+
+/** The pods of one source that the scenario lets past validation (skipApiValidation), by key. */
+function skippingValidation(scenario: Scenario, source: "api" | "file"): ReadonlySet<string> {
+  return new Set(scenario.pods.filter((p) => p.source === source && p.skipApiValidation === true).map((p) => p.key));
 }

@@ -1,6 +1,7 @@
 // Loads a scenario file: read safely, parse YAML, validate against the schema and across fields,
 // and report every problem at once as `file:line:col: path: message`.
 import type { Document, LineCounter } from "yaml";
+import { checkPodsAgainstApi } from "./api_validation.ts";
 import { crossCheck } from "./crossref.ts";
 import { dedupeIssues, formatPath, ScenarioError, sortIssues, type LocatedIssue } from "./errors.ts";
 import { ignoredManifestFields } from "./ignored.ts";
@@ -61,13 +62,15 @@ function checkSource(source: SourceResult, file: string): CheckResult {
   // A value the schema already refused needs no second complaint about what it refers to.
   const refused = new Set(schemaIssues.map((i) => formatPath(i.path)));
   const crossIssues = cross.issues.filter((i) => !refused.has(formatPath(i.path)));
-  const issues = dedupeIssues(sortIssues(place([...schemaIssues, ...crossIssues])));
+  // Only a pod the schema accepted can be defaulted and judged as the apiserver would.
+  const api = parsed.success ? checkPodsAgainstApi(parsed.data) : { issues: [], warnings: [] };
+  const issues = dedupeIssues(sortIssues(place([...schemaIssues, ...crossIssues, ...api.issues])));
   if (!parsed.success || issues.length > 0) return { ok: false, issues };
   const ignored = ignoredManifestFields(yaml.value.pods).map((f) => ({
     ...placeIssue({ path: f.path, atKey: true, message: IGNORED_MESSAGE }, file, yaml.doc, yaml.lineCounter),
     field: f.field,
   }));
-  const warnings = sortIssues([...place(cross.warnings), ...ignored]);
+  const warnings = sortIssues([...place(cross.warnings), ...place(api.warnings), ...ignored]);
   return { ok: true, scenario: resolveScenario(parsed.data), warnings, ignored };
 }
 

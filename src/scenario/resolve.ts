@@ -16,6 +16,8 @@ export interface ScenarioPod {
   manifest: Pod;
   /** A behaviour for every container of the manifest (init containers and sidecars included). */
   behaviour: Record<string, ContainerBehaviour>;
+  /** Stored and run even though the apiserver (or the kubelet's static pod check) would refuse it. */
+  skipApiValidation: boolean;
 }
 
 /** The scenario as the simulator reads it. */
@@ -30,7 +32,15 @@ function resolvePod(entry: ParsedScenario["pods"][number], sidecars: boolean): S
     behaviour[c.name] = entry.behaviour[c.name] ?? defaultBehaviour(kind);
   }
   for (const c of manifest.spec.containers) behaviour[c.name] = entry.behaviour[c.name] ?? defaultBehaviour("regular");
-  return { key: `${namespace}/${manifest.metadata.name}`, name: manifest.metadata.name, namespace, source: entry.source, manifest, behaviour };
+  return {
+    key: `${namespace}/${manifest.metadata.name}`,
+    name: manifest.metadata.name,
+    namespace,
+    source: entry.source,
+    manifest,
+    behaviour,
+    skipApiValidation: entry.skipApiValidation,
+  };
 }
 
 /** Spells a pod reference as "namespace/name"; cross-checks made sure it names exactly one pod. */

@@ -2,14 +2,12 @@
 import { createHash } from "node:crypto";
 import { freeze } from "immer";
 import { podSchema, type Pod } from "../../k8s/pod.ts";
-import { defaultPod, DEFAULT_NAMESPACE } from "../../k8s/defaults.ts";
+import { defaultPod } from "../../k8s/defaults.ts";
 import { canonicalJSON } from "../container/helpers.ts";
-import { ConfigHashAnnotationKey } from "../types.ts";
+import { decodeErrors } from "../../apiserver/validation/index.ts";
+import { applyDefaultsAfterUID, validateStaticPod } from "./static_pod.ts";
 
-/** generatePodName: a name unique among nodes, "<name>-<lowercased node name>". */
-export function generatePodName(name: string, nodeName: string): string {
-  return `${name}-${nodeName.toLowerCase()}`;
-}
+export { generatePodName } from "./static_pod.ts";
 
 /**
  * applyDefaults (isFile = true): when metadata.uid is unset, the UID is the md5 of the pod and
@@ -30,37 +28,33 @@ export function applyDefaults(input: Pod, source: string, nodeName: string): Pod
     hasher.update(`file:${source}`);
     pod.metadata.uid = hasher.digest("hex");
   }
-  pod.metadata.name = generatePodName(pod.metadata.name, nodeName);
-  if (!pod.metadata.namespace) pod.metadata.namespace = DEFAULT_NAMESPACE;
-  pod.spec.nodeName = nodeName;
-  pod.metadata.annotations = { ...(pod.metadata.annotations ?? {}), [ConfigHashAnnotationKey]: pod.metadata.uid };
-  addOrUpdateToleration(pod, { operator: "Exists", effect: "NoExecute" });
-  pod.status = { ...(pod.status ?? {}), phase: "Pending" };
+  applyDefaultsAfterUID(pod, nodeName);
   return pod;
 }
 
-/** helper.AddOrUpdateTolerationInPod: add the toleration unless an equal one is there. */
-function addOrUpdateToleration(pod: Pod, toleration: Record<string, string>): void {
-  const spec = pod.spec as Pod["spec"] & { tolerations?: Record<string, unknown>[] };
-  const list = spec.tolerations ?? [];
-  if (!list.some((t) => canonicalJSON(t) === canonicalJSON(toleration))) list.push(toleration);
-  spec.tolerations = list;
-}
-
-export type DecodeResult = { pod: Pod; err: null } | { pod: null; err: Error };
+/** `validationSkipped`: the error a skipped validation would have given (skipApiValidation). */
+export type DecodeResult = { pod: Pod; err: null; validationSkipped?: string } | { pod: null; err: Error };
 
 /**
- * tryDecodeSinglePod: decode (with the API defaults), require a name, applyDefaults, validate.
- * A manifest here is the parsed object (the YAML layer is the scenario loader's); anything that is
- * not a valid pod is an error, and the file is skipped, as upstream logs and skips it.
+ * tryDecodeSinglePod: decode (with the API defaults), require a name, applyDefaults, then
+ * ValidatePodCreate with zero options ("invalid pod: [...]"). A manifest here is the parsed object
+ * (the YAML layer is the scenario loader's); anything that is not a valid pod is an error, and the
+ * file is skipped, as upstream logs and skips it. `skipValidation` is a scenario's
+ * skipApiValidation: the check a bug would have to bypass.
  */
-export function tryDecodeSinglePod(manifest: unknown, source: string, nodeName: string): DecodeResult {
+export function tryDecodeSinglePod(manifest: unknown, source: string, nodeName: string, skipValidation = false): DecodeResult {
   const parsed = podSchema.safeParse(manifest);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     return { pod: null, err: new Error(`${source}: couldn't parse as pod(${issue.path.join(".")}: ${issue.message}), please check config file`) };
   }
+  const undecodable = decodeErrors(parsed.data);
+  if (undecodable.length > 0) {
+    return { pod: null, err: new Error(`${source}: couldn't parse as pod(${undecodable[0]!.message}), please check config file`) };
+  }
   if (!parsed.data.metadata.name) return { pod: null, err: new Error("invalid pod: name is needed for the pod") };
   const pod = applyDefaults(defaultPod(parsed.data), source, nodeName);
-  return { pod: freeze(pod, true), err: null };
+  const invalid = validateStaticPod(pod);
+  if (invalid !== null && !skipValidation) return { pod: null, err: new Error(invalid) };
+  return { pod: freeze(pod, true), err: null, ...(invalid === null ? {} : { validationSkipped: invalid }) };
 }

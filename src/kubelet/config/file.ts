@@ -26,8 +26,9 @@ interface WatchEvent {
 }
 
 /** NewSourceFile: watches the directory and starts the list loop and the watch loop. */
-export function NewSourceFile(sim: Sim, dir: ManifestDir, nodeName: string, periodMs: number, updates: Chan<PodUpdate>): SourceFile {
-  const s = new SourceFile(sim, dir, nodeName, periodMs, updates);
+export function NewSourceFile(sim: Sim, dir: ManifestDir, nodeName: string, periodMs: number, updates: Chan<PodUpdate>,
+  skipValidation: ReadonlySet<string> = new Set()): SourceFile {
+  const s = new SourceFile(sim, dir, nodeName, periodMs, updates, skipValidation);
   s.run();
   return s;
 }
@@ -44,6 +45,8 @@ export class SourceFile {
     private readonly nodeName: string,
     private readonly periodMs: number,
     private readonly updates: Chan<PodUpdate>,
+    /** Static pods ("namespace/name" as written) the scenario lets past validation (skipApiValidation). */
+    private readonly skipValidation: ReadonlySet<string> = new Set(),
   ) {
     const updatesCh = updates;
     function* push(pods: Pod[]) {
@@ -96,8 +99,11 @@ export class SourceFile {
   private extractFromFile(fileName: string): DecodeResult {
     const data = this.dir.read(fileName);
     if (data === undefined) return { pod: null, err: new Error(`open ${fileName}: no such file or directory`) };
-    const r = tryDecodeSinglePod(data, fileName, this.nodeName);
+    const r = tryDecodeSinglePod(data, fileName, this.nodeName, this.skipValidation.has(manifestKey(data)));
     if (r.err === null) this.fileKeyMapping.set(fileName, podKey(r.pod));
+    if (r.err === null && r.validationSkipped !== undefined) {
+      this.sim.emit("config", "ValidationSkipped", { file: fileName, pod: podKey(r.pod), why: "skipApiValidation", error: r.validationSkipped });
+    }
     return r;
   }
 
@@ -135,6 +141,13 @@ export class SourceFile {
     yield* this.store.Delete(pod);
     this.fileKeyMapping.delete(e.fileName);
   }
+}
+
+/** The pod a manifest names, as written: "namespace/name" before the node suffix. */
+function manifestKey(data: unknown): string {
+  const meta = (data as { metadata?: { name?: unknown; namespace?: unknown } } | null)?.metadata;
+  const ns = typeof meta?.namespace === "string" && meta.namespace !== "" ? meta.namespace : "default";
+  return `${ns}/${typeof meta?.name === "string" ? meta.name : ""}`;
 }
 
 /** produceWatchEvent: dot files are ignored; Create → add, Write/Chmod → modify, Remove/Rename → delete. */

@@ -32,6 +32,8 @@ export interface PodSourceConfigOptions {
   readonly fileCheckFrequencyMs?: number;
   /** The reflector's backoff (default upstream's). */
   readonly reflectorBackoff?: BackoffParams;
+  /** Static pods ("namespace/name") whose validation the scenario skips (skipApiValidation). */
+  readonly skipStaticPodValidation?: ReadonlySet<string>;
 }
 
 export interface PodSourceConfig {
@@ -47,7 +49,7 @@ export function makePodSourceConfig(sim: Sim, opts: PodSourceConfigOptions): Pod
   let reflector: Reflector | null = null;
   if (opts.manifestDir !== undefined) {
     const period = opts.fileCheckFrequencyMs ?? DEFAULT_FILE_CHECK_FREQUENCY_MS;
-    fileSource = NewSourceFile(sim, opts.manifestDir, opts.nodeName, period, podConfig.Channel(FileSource));
+    fileSource = NewSourceFile(sim, opts.manifestDir, opts.nodeName, period, podConfig.Channel(FileSource), opts.skipStaticPodValidation);
   }
   if (opts.kubeClient !== undefined) {
     const backoff = opts.reflectorBackoff === undefined ? {} : { backoff: opts.reflectorBackoff };

@@ -43,18 +43,40 @@ function durationProblem(value: unknown): string | undefined {
   }
 }
 
-function parseDurationValue(value: unknown, ctx: z.core.$RefinementCtx<unknown>): number {
+/** Bounds a duration field may add to "a duration": a positive period, or a simulator limit. */
+export interface DurationBounds {
+  /** Zero is refused: a period of 0 would make the loop it drives spin at one instant. */
+  positive?: boolean;
+  /** The largest value, and what it is, for the message ("the longest run a scenario may ask for"). */
+  max?: { ms: number; what: string };
+}
+
+function boundsProblem(ms: number, text: string, bounds: DurationBounds): string | undefined {
+  if (bounds.positive === true && ms <= 0) return `expected a duration greater than 0s (a period the kubelet repeats), found "${text}"`;
+  if (bounds.max !== undefined && ms > bounds.max.ms) {
+    return `expected a duration of at most ${formatDuration(bounds.max.ms)} (${bounds.max.what}), found "${text}"`;
+  }
+  return undefined;
+}
+
+function parseDurationValue(value: unknown, ctx: z.core.$RefinementCtx<unknown>, bounds: DurationBounds): number {
   const problem = durationProblem(value);
   if (problem !== undefined) {
     ctx.addIssue({ code: "custom", message: problem });
     return z.NEVER;
   }
-  return parseDuration(value as string);
+  const ms = parseDuration(value as string);
+  const outside = boundsProblem(ms, value as string, bounds);
+  if (outside !== undefined) {
+    ctx.addIssue({ code: "custom", message: outside });
+    return z.NEVER;
+  }
+  return ms;
 }
 
 /** A Go-style duration ("1m30s", "500ms") parsed to integer milliseconds. */
-export function duration(description: string): DurationSchema {
-  const schema = z.unknown().transform(parseDurationValue).meta({ description, typeName: "duration" });
+export function duration(description: string, bounds: DurationBounds = {}): DurationSchema {
+  const schema = z.unknown().transform((v, ctx) => parseDurationValue(v, ctx, bounds)).meta({ description, typeName: "duration" });
   return schema as unknown as DurationSchema;
 }
 

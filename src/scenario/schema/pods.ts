@@ -17,6 +17,14 @@ export const podEntrySchema = obj({
       "Where the kubelet gets the pod: api (created through the apiserver by `create` steps) or file (a static " +
         "pod manifest, added by `staticAdd` steps; the kubelet mirrors it to the apiserver).",
     ),
+  skipApiValidation: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Store and run this pod even though the apiserver would reject it as invalid (for a static pod: even though " +
+        "the kubelet's own check would), to study what the kubelet does with a pod that only a bug could create. " +
+        "The trace marks the pod's apiserver requests `apiValidation: skipped (skipApiValidation)`.",
+    ),
   behaviour: z
     .record(z.string(), containerBehaviourSchema)
     .default({})

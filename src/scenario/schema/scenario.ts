@@ -14,6 +14,36 @@ import { stepSchema } from "./timeline.ts";
 export const MAX_PODS = 200;
 export const MAX_STEPS = 10_000;
 export const MAX_EXPECTATIONS = 1_000;
+/** Containers in all the scenario's pods together: init, regular and ephemeral. */
+export const MAX_CONTAINERS = 1_000;
+/** The longest run a scenario may ask for, in virtual time. */
+export const MAX_UNTIL_MS = 24 * 60 * 60 * 1000;
+
+/** A list bound whose message names the limit and what it bounds. */
+const atMost = (n: number, what: string) => ({
+  error: (iss: { input?: unknown }) =>
+    `expected at most ${n} ${what} (a bound of the simulator), found ${Array.isArray(iss.input) ? iss.input.length : "more"}`,
+});
+
+/** The containers of each pod, counted across the scenario; too many is refused at the pod that crosses the bound. */
+function checkContainerCount(pods: ReadonlyArray<{ manifest: { spec: Record<string, unknown> } }>, ctx: z.core.$RefinementCtx<unknown>): void {
+  let total = 0;
+  for (let i = 0; i < pods.length; i++) {
+    const spec = pods[i]!.manifest.spec;
+    for (const kind of ["initContainers", "containers", "ephemeralContainers"]) {
+      const list = spec[kind];
+      total += Array.isArray(list) ? list.length : 0;
+    }
+    if (total > MAX_CONTAINERS) {
+      ctx.addIssue({
+        code: "custom",
+        path: [i, "manifest", "spec", "containers"],
+        message: `expected at most ${MAX_CONTAINERS} containers in all the pods of a scenario (a bound of the simulator), found ${total} by this pod`,
+      });
+      return;
+    }
+  }
+}
 
 export const scenarioSchema = obj({
   name: z
@@ -38,19 +68,26 @@ export const scenarioSchema = obj({
     .max(2 ** 32 - 1)
     .default(1)
     .describe("The run's seed: every random draw and scheduling choice derives from it. --seed overrides it."),
-  until: duration("When the run ends, in virtual time.").prefault("5m"),
+  until: duration("When the run ends, in virtual time; at most 24h.", {
+    max: { ms: MAX_UNTIL_MS, what: "the longest run a scenario may ask for" },
+  }).prefault("5m"),
   kubelet: kubeletSchema.prefault({}),
   runtime: runtimeSchema.prefault({}),
   apiserver: apiserverSchema.prefault({}),
-  pods: z.array(podEntrySchema).max(MAX_PODS).default([]).describe("The pods the scenario can create."),
+  pods: z
+    .array(podEntrySchema)
+    .max(MAX_PODS, atMost(MAX_PODS, "pods"))
+    .superRefine(checkContainerCount)
+    .default([])
+    .describe(`The pods the scenario can create: at most ${MAX_PODS}, with at most ${MAX_CONTAINERS} containers in all.`),
   timeline: z
     .array(stepSchema)
-    .max(MAX_STEPS)
+    .max(MAX_STEPS, atMost(MAX_STEPS, "timeline steps"))
     .default([])
     .describe("What happens when. Steps run in time order; steps at the same time run in file order."),
   expect: z
     .array(expectationSchema)
-    .max(MAX_EXPECTATIONS)
+    .max(MAX_EXPECTATIONS, atMost(MAX_EXPECTATIONS, "expectations"))
     .default([])
     .describe("What the run must show. `kubelet-sim run` exits 1 when one fails."),
   strategy: strategySchema.prefault("fifo"),
