@@ -190,13 +190,18 @@ function changedSpecFields(next: PodSpec, old: PodSpec): string[] {
   return lines;
 }
 
-/** JSON where nulls, empty lists and empty maps vanish and resource quantities are canonical. */
+/**
+ * JSON where Go's zero values vanish (null, "", false, empty lists and maps, a hostPort of 0) and
+ * resource quantities are canonical. Simplification: pointer fields whose zero is not nil
+ * (*bool, *int64) are treated like plain ones when false; integers keep their 0, since the
+ * pod's integer pointers (grace periods, deadlines) must tell 0 from unset.
+ */
 function semanticJSON(v: unknown): string {
   return canonicalJSON(normalize(v, ""));
 }
 
 function normalize(v: unknown, key: string): unknown {
-  if (v === null || v === undefined) return undefined;
+  if (v === null || v === undefined || v === "" || v === false || (key === "hostPort" && v === 0)) return undefined;
   if (Array.isArray(v)) return v.length === 0 ? undefined : v.map((x) => normalize(x, "") ?? null);
   if (isObj(v)) {
     const out: Record<string, unknown> = {};

@@ -164,13 +164,15 @@ export const sign = (q: Quantity) => (q.unscaled > 0n ? 1 : q.unscaled < 0n ? -1
 
 /** MilliValue % 1000 !== 0: whether the value, rounded up to milli-units, is not a whole number. */
 export function hasFraction(q: Quantity): boolean {
-  const milliScale = q.scale - 3;
-  if (milliScale <= 0) return false;
-  const div = 10n ** BigInt(milliScale);
   const abs = q.unscaled < 0n ? -q.unscaled : q.unscaled;
-  const milli = abs / div + (abs % div === 0n ? 0n : 1n);
+  const milliScale = q.scale - 3;
+  // A value with no digits below the unit is whole; only scales down to nano reach here otherwise.
+  if (q.scale <= 0) return false;
+  const milli = milliScale <= 0 ? abs * 10n ** BigInt(-milliScale) : ceilDiv(abs, 10n ** BigInt(milliScale));
   return milli % 1000n !== 0n;
 }
+
+const ceilDiv = (a: bigint, b: bigint) => a / b + (a % b === 0n ? 0n : 1n);
 
 /** Quantity.String: the text as written when canonical, else the canonical form. */
 export function quantityString(q: Quantity): string {
