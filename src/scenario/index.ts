@@ -10,7 +10,7 @@ export {
 } from "./load.ts";
 export { ScenarioError, formatIssue, formatIssues, type LocatedIssue } from "./errors.ts";
 export type { Scenario, ScenarioPod } from "./resolve.ts";
-export { scenarioSchema, type ParsedScenario } from "./schema/scenario.ts";
+export { scenarioSchema, type ParsedScenario, MAX_PODS, MAX_CONTAINERS, MAX_STEPS, MAX_EXPECTATIONS, MAX_UNTIL_MS } from "./schema/scenario.ts";
 export type { KubeletConfig, FeatureGate } from "./schema/kubelet.ts";
 export { FEATURE_GATES, FEATURE_GATE_NAMES, featureGateDefault } from "./schema/kubelet.ts";
 export type { RuntimeConfig, ImageConfig, CriFault, CriMethod } from "./schema/runtime.ts";

@@ -1,6 +1,7 @@
 // `kubelet-sim run FILE`: simulate a scenario; print the replay key, the outputs, the expectations.
 import type { ArgumentsCamelCase, Argv } from "yargs";
-import { parseDuration, parseStrategy, type StrategySpec } from "../../sim/index.ts";
+import { formatDuration, parseDuration, parseStrategy, type StrategySpec } from "../../sim/index.ts";
+import { MAX_UNTIL_MS } from "../../scenario/bounds.ts";
 import { UserError } from "../exit.ts";
 import { processIo } from "../io.ts";
 import { outputRequest, withOutputOptions, type OutputArgs } from "../output_options.ts";
@@ -76,11 +77,14 @@ function strategyOf(text: string): StrategySpec {
 }
 
 function untilOf(text: string): number {
+  let ms: number;
   try {
-    return parseDuration(text);
+    ms = parseDuration(text);
   } catch (err) {
     throw new UserError(`--until: ${(err as Error).message}`);
   }
+  if (ms > MAX_UNTIL_MS) throw new UserError(`--until ${text}: at most ${formatDuration(MAX_UNTIL_MS)}, the longest run a scenario may ask for`);
+  return ms;
 }
 
 /** --kubelet-version and --variant as overrides; the version's range is the schema's to check. */

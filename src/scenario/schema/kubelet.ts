@@ -5,6 +5,9 @@ import { VARIANTS } from "./variants.ts";
 import { duration, obj } from "./common.ts";
 import { quantity } from "./quantity.ts";
 
+/** A ticker's period: zero would make its loop spin at one virtual instant. */
+const POSITIVE = { positive: true } as const;
+
 export const MIN_KUBELET_MINOR = 19;
 export const MAX_KUBELET_MINOR = 33;
 export const DEFAULT_KUBELET_VERSION = "1.30";
@@ -100,10 +103,10 @@ const kubeletObject = obj({
     .regex(/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/, { error: "expected an IPv4 address such as 192.168.0.10" })
     .default("192.168.0.10")
     .describe("--node-ip: the node's address. Pods get it as status.hostIP (and hostIPs from 1.29), host-network pods as their pod IP."),
-  syncFrequency: duration("KubeletConfiguration: the period of the pod workers' periodic resync.").prefault("1m"),
-  fileCheckFrequency: duration("KubeletConfiguration: how often the static pod directory is re-read.").prefault("20s"),
-  httpCheckFrequency: duration("KubeletConfiguration: how often the static pod URL is re-fetched.").prefault("20s"),
-  nodeStatusUpdateFrequency: duration("KubeletConfiguration: how often the kubelet posts node status.").prefault("10s"),
+  syncFrequency: duration("KubeletConfiguration: the period of the pod workers' periodic resync.", POSITIVE).prefault("1m"),
+  fileCheckFrequency: duration("KubeletConfiguration: how often the static pod directory is re-read.", POSITIVE).prefault("20s"),
+  httpCheckFrequency: duration("KubeletConfiguration: how often the static pod URL is re-fetched.", POSITIVE).prefault("20s"),
+  nodeStatusUpdateFrequency: duration("KubeletConfiguration: how often the kubelet posts node status.", POSITIVE).prefault("10s"),
   runtimeRequestTimeout: duration("KubeletConfiguration: the timeout of every CRI call except long-running ones.").prefault(
     "2m",
   ),
@@ -112,12 +115,12 @@ const kubeletObject = obj({
     .boolean()
     .default(true)
     .describe("KubeletConfiguration: pull one image at a time (true) or in parallel (false)."),
-  housekeepingPeriod: duration("kubelet.go constant: the period of HandlePodCleanups.").prefault("2s"),
-  plegRelistPeriod: duration("kubelet.go constant: the generic PLEG's relist period.").prefault("1s"),
+  housekeepingPeriod: duration("kubelet.go constant: the period of HandlePodCleanups.", POSITIVE).prefault("2s"),
+  plegRelistPeriod: duration("kubelet.go constant: the generic PLEG's relist period.", POSITIVE).prefault("1s"),
   plegRelistThreshold: duration("pleg/generic.go constant: PLEG is unhealthy when relist is older than this.").prefault(
     "3m",
   ),
-  statusSyncPeriod: duration("status_manager.go constant: the status manager's batch sync period.").prefault("10s"),
+  statusSyncPeriod: duration("status_manager.go constant: the status manager's batch sync period.", POSITIVE).prefault("10s"),
   backOffPeriod: duration("kubelet.go constant: the first crash-loop and image-pull back-off delay.").prefault("10s"),
   maxContainerBackOff: duration("kubelet.go constant: the cap of the crash-loop and image-pull back-off.").prefault("5m"),
   allocatable: allocatable.prefault({}).describe("Node allocatable resources used by admission."),

@@ -9,15 +9,9 @@ import { podEntrySchema } from "./pods.ts";
 import { runtimeSchema } from "./runtime.ts";
 import { strategySchema, swarmSchema } from "./strategy.ts";
 import { stepSchema } from "./timeline.ts";
+import { MAX_CONTAINERS, MAX_EXPECTATIONS, MAX_PODS, MAX_STEPS, MAX_UNTIL_MS } from "../bounds.ts";
 
-/** Upper bounds on list lengths, so a hostile file cannot ask for unbounded work. */
-export const MAX_PODS = 200;
-export const MAX_STEPS = 10_000;
-export const MAX_EXPECTATIONS = 1_000;
-/** Containers in all the scenario's pods together: init, regular and ephemeral. */
-export const MAX_CONTAINERS = 1_000;
-/** The longest run a scenario may ask for, in virtual time. */
-export const MAX_UNTIL_MS = 24 * 60 * 60 * 1000;
+export { MAX_CONTAINERS, MAX_EXPECTATIONS, MAX_PODS, MAX_STEPS, MAX_UNTIL_MS };
 
 /** A list bound whose message names the limit and what it bounds. */
 const atMost = (n: number, what: string) => ({
