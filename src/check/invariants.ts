@@ -11,7 +11,7 @@ export function makeMonitors(ids: readonly string[], scenario: Scenario): Invari
   return ids.map((id) => {
     const info = INVARIANTS.find((i) => i.id === id);
     if (info === undefined) {
-      throw new UnknownInvariantError(`unknown invariant "${id}"; known: ${INVARIANTS.map((i) => i.id).join(", ")}`);
+      throw new UnknownInvariantError(`unknown invariant "${id}"; known: ${INVARIANTS.map((i) => i.id).join(", ")}`, id);
     }
     return info.make(scenario);
   });
@@ -19,4 +19,11 @@ export function makeMonitors(ids: readonly string[], scenario: Scenario): Invari
 
 export class UnknownInvariantError extends Error {
   override name = "UnknownInvariantError";
+  constructor(
+    message: string,
+    /** The id that is not known, so a caller can find where the scenario names it. */
+    readonly id = "",
+  ) {
+    super(message);
+  }
 }

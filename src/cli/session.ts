@@ -6,6 +6,7 @@ import { loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from 
 import { simulate, type SimulationResult } from "../simulate.ts";
 import { formatDuration, formatStrategy, isFailureVerdict, LineSink, type Bounds, type StrategySpec } from "../sim/index.ts";
 import { UnknownInvariantError } from "../check/invariants.ts";
+import { invariantPlace } from "../scenario/locate_value.ts";
 import { render, type Format, type RenderOptions } from "../report/index.ts";
 import { AtomicFile, writeFileAtomic } from "./atomic.ts";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, InternalError, UserError } from "./exit.ts";
@@ -82,7 +83,7 @@ export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
     });
   } catch (err) {
     target.abort();
-    if (err instanceof UnknownInvariantError) throw new UserError(`${req.file}: ${err.message}`);
+    if (err instanceof UnknownInvariantError) throw new UserError(`${invariantPlace(req.file, err.id)}${err.message}`);
     throw new InternalError(key, err);
   }
   if (!streaming) target.write(renderOutputs(result, req.output, human === io.stdout ? null : human));

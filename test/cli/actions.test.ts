@@ -79,7 +79,7 @@ describe("kubelet-sim actions", () => {
     writeFileSync(file, "pod: {}\n");
     const r = cli("actions", file);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^kubelet-sim: .*bad\.yaml: not a pod snapshot: pod\.containers/);
+    expect(r.err).toMatch(/^kubelet-sim: .*bad\.yaml:\d+:\d+: not a pod snapshot: pod\.containers/);
   });
 
   it("has --help with examples", () => {

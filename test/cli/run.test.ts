@@ -57,7 +57,7 @@ describe("kubelet-sim run: exit codes", () => {
   it("exits 2 on an unknown invariant id, naming the known ones", () => {
     const r = cli(["run", `${FIXTURES}/unknown-invariant.yaml`]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^kubelet-sim: test\/fixtures\/cli\/unknown-invariant.yaml: unknown invariant "no-such-invariant"; known: start-after-termination-requested, /);
+    expect(r.err).toMatch(/^kubelet-sim: test\/fixtures\/cli\/unknown-invariant.yaml:12:12: expect\[0\]\.never: unknown invariant "no-such-invariant"; known: start-after-termination-requested, /);
     noStackTrace(r.err);
   });
 

@@ -1,0 +1,90 @@
+// The hostile-input property, shared by the bounded fuzz test in `npm test` and the longer
+// `npm run fuzz`: every mutant of a bundled scenario (or of a snapshot under examples/) either
+// loads and runs to a verdict within the run bounds, or is refused with exit 2 and a located
+// message; never a stack trace, an internal error, or a run that takes too long.
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { parse, stringify } from "yaml";
+import { main } from "../../src/cli/main.ts";
+import { applyMutations, type Mutation, type Value } from "./mutate.ts";
+
+export const ROOT = join(import.meta.dirname, "..", "..");
+
+export interface Seed {
+  /** Relative to the repository root. */
+  readonly file: string;
+  /** `run` for scenarios, `actions` for the computePodActions snapshots under examples/. */
+  readonly command: "run" | "actions";
+  readonly value: Value;
+}
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir).sort().flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return yamlFiles(p);
+    return /\.ya?ml$/.test(name) ? [p] : [];
+  });
+}
+
+/** The bundled scenarios and the example snapshots, parsed. */
+export function loadSeeds(): Seed[] {
+  const seed = (path: string, command: Seed["command"]): Seed => ({
+    file: relative(ROOT, path), command, value: parse(readFileSync(path, "utf8")) as Value,
+  });
+  return [
+    ...yamlFiles(join(ROOT, "scenarios")).map((p) => seed(p, "run")),
+    ...yamlFiles(join(ROOT, "examples")).map((p) => seed(p, "actions")),
+  ];
+}
+
+export interface CliRun {
+  code: number;
+  out: string;
+  err: string;
+  ms: number;
+}
+
+/** main(argv) in this process, with what it writes to stdout and stderr captured. */
+export async function runCli(argv: readonly string[]): Promise<CliRun> {
+  let out = "";
+  let err = "";
+  const stdout = process.stdout.write;
+  const stderr = process.stderr.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => ((out += String(chunk)), true)) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => ((err += String(chunk)), true)) as typeof process.stderr.write;
+  const started = process.hrtime.bigint();
+  try {
+    const code = await main(argv);
+    return { code, out, err, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+  } finally {
+    process.stdout.write = stdout;
+    process.stderr.write = stderr;
+  }
+}
+
+/** How long one mutant may take (load and a run capped at `UNTIL` of virtual time) before it counts as a hang. */
+export const MAX_MS = 30_000;
+/** Runs are capped in virtual time so that a long `until` costs no more than a short one here. */
+export const UNTIL = "3m";
+
+const STACK = /\n\s+at .+:\d+:\d+\)?$/m;
+const LOCATED = /^\S.*:\d+:\d+: .+/m;
+
+/** The mutant's text as a user would write it. */
+export function mutantText(seed: Seed, mutations: readonly Mutation[]): string {
+  return stringify(applyMutations(seed.value, mutations), { lineWidth: 0 });
+}
+
+/** Runs one mutant; returns what is wrong with the outcome, or null when the property holds. */
+export async function checkMutant(seed: Seed, mutations: readonly Mutation[], dir: string): Promise<string | null> {
+  const file = join(dir, `mutant-${seed.command}.yaml`);
+  writeFileSync(file, mutantText(seed, mutations));
+  const argv = seed.command === "run" ? ["run", file, "--until", UNTIL, "--format", "events"] : ["actions", file];
+  const r = await runCli(argv);
+  const all = `${r.out}\n${r.err}`;
+  if (STACK.test(all)) return `a stack trace (exit ${r.code}):\n${r.err.slice(0, 2000)}`;
+  if (r.ms > MAX_MS) return `took ${Math.round(r.ms)} ms`;
+  if (r.code === 2 && !LOCATED.test(r.err)) return `exit 2 without a located message:\n${r.err.slice(0, 2000)}`;
+  if (r.code !== 0 && r.code !== 1 && r.code !== 2) return `exit ${r.code}:\n${r.err.slice(0, 2000)}`;
+  return null;
+}
