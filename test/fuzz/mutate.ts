@@ -13,7 +13,8 @@ export type Mutation =
   | { op: "number"; at: number; value: number }
   | { op: "duration"; at: number; value: string }
   | { op: "string"; at: number; value: string }
-  | { op: "nest"; at: number; depth: number };
+  | { op: "nest"; at: number; depth: number }
+  | { op: "knob"; path: readonly string[]; value: Value };
 
 const isMap = (v: Value): v is { [key: string]: Value } => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -35,10 +36,25 @@ function places(root: Value): Array<{ parent: Value[] | { [key: string]: Value }
   return out;
 }
 
+/** Sets a configuration field by its path, making the maps on the way. */
+function applyKnob(root: Value, path: readonly string[], value: Value): void {
+  let target: Value = root;
+  for (const k of path.slice(0, -1)) {
+    if (!isMap(target)) return;
+    if (!isMap(target[k] ?? null)) target[k] = {};
+    target = target[k]!;
+  }
+  if (isMap(target)) target[path.at(-1)!] = value;
+}
+
 /** Applies the mutations in order to a copy of the value. */
 export function applyMutations(input: Value, mutations: readonly Mutation[]): Value {
   const root = structuredClone(input);
   for (const m of mutations) {
+    if (m.op === "knob") {
+      applyKnob(root, m.path, m.value);
+      continue;
+    }
     const all = places(root);
     if (all.length === 0) continue;
     const { parent, key } = all[m.at % all.length]!;
@@ -94,7 +110,18 @@ const strings = fc.oneof(
 
 const at = fc.nat({ max: 10_000 });
 
+/** The configuration a scenario can turn: the kubelet's periods and limits, latencies, the run's own. */
+const KNOBS: ReadonlyArray<readonly string[]> = [
+  ...["syncFrequency", "fileCheckFrequency", "httpCheckFrequency", "nodeStatusUpdateFrequency", "runtimeRequestTimeout",
+    "housekeepingPeriod", "plegRelistPeriod", "plegRelistThreshold", "statusSyncPeriod", "backOffPeriod", "maxContainerBackOff",
+    "maxPods", "version", "runOnce", "nodeName", "serializeImagePulls", "nodeIP"].map((k) => ["kubelet", k]),
+  ["apiserver", "latency"], ["runtime", "latency", "PullImage"], ["runtime", "latency", "StopContainer"], ["until"], ["seed"],
+  ["strategy"],
+];
+const knobValues: fc.Arbitrary<Value> = fc.oneof(durations, numbers, scalar, fc.record({ min: durations, max: durations }));
+
 export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.record({ op: fc.constant("knob" as const), path: fc.constantFrom(...KNOBS), value: knobValues }),
   fc.record({ op: fc.constant("retype" as const), at, to: shallow }),
   fc.record({ op: fc.constant("drop" as const), at }),
   fc.record({ op: fc.constant("extra" as const), at, key: fc.oneof(fc.constantFrom("bogus", "skipApiValidation", "image", "hostPort"), fc.string({ maxLength: 8 })), value: shallow }),

@@ -2,6 +2,7 @@
 // (and kubelet.go constants) the models read, under their upstream names and with upstream defaults.
 import { z } from "zod";
 import { VARIANTS } from "./variants.ts";
+import { formatDuration } from "../../sim/duration.ts";
 import { duration, obj } from "./common.ts";
 import { quantity } from "./quantity.ts";
 
@@ -129,6 +130,14 @@ const kubeletObject = obj({
 });
 
 function checkGates(k: z.output<typeof kubeletObject>, ctx: z.core.$RefinementCtx<unknown>): void {
+  // flowcontrol.NewBackOff needs initial <= max; a cap below the first delay cannot be modelled.
+  if (k.maxContainerBackOffMs < k.backOffPeriodMs) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["maxContainerBackOff"],
+      message: `expected maxContainerBackOff >= backOffPeriod (${formatDuration(k.backOffPeriodMs)}), found ${formatDuration(k.maxContainerBackOffMs)}`,
+    });
+  }
   for (const gate of FEATURE_GATE_NAMES) {
     const since = FEATURE_GATES[gate].since;
     if (k.featureGates[gate] !== undefined && k.version.minor < since) {
