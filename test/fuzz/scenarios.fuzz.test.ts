@@ -10,7 +10,7 @@ import { mutations } from "./mutate.ts";
 import { checkMutant, loadSeeds } from "./property.ts";
 
 /** Enough to touch every seed file a few times in about ten seconds on the CI machine. */
-const RUNS = Number(process.env.KUBELET_SIM_FUZZ_RUNS ?? 40);
+const RUNS = Number(process.env.KUBELET_SIM_FUZZ_RUNS ?? 60);
 
 describe("hostile scenarios (fuzz)", () => {
   const seeds = loadSeeds();

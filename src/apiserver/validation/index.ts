@@ -41,7 +41,7 @@ export function invalidMessage(name: string, errs: readonly FieldError[]): strin
   return errs.length === 0 ? `Pod ${goQuote(name)} is invalid` : `Pod ${goQuote(name)} is invalid: ${aggregateText(errs)}`;
 }
 
-function result(name: string, pod: Pod, errs: readonly FieldError[]): PodValidationResult {
+function result(name: string, errs: readonly FieldError[]): PodValidationResult {
   if (errs.length === 0) return ACCEPTED;
   return {
     ok: false,
@@ -67,12 +67,12 @@ function decodeResult(pod: Pod): PodValidationResult | null {
 export function validatePodForCreate(pod: Pod, opts: PodValidationOptions = APISERVER_POD_OPTIONS): PodValidationResult {
   const decoded = decodeResult(pod);
   if (decoded !== null) return decoded;
-  return result(pod.metadata.name, pod, ValidatePodCreate(defaultedForValidation(pod), opts));
+  return result(pod.metadata.name, ValidatePodCreate(defaultedForValidation(pod), opts));
 }
 
 /** What the apiserver answers to an update of `old` (as stored) to `next` (as sent). */
 export function validatePodForUpdate(next: Pod, old: Pod, opts: PodValidationOptions = APISERVER_POD_OPTIONS): PodValidationResult {
   const decoded = decodeResult(next);
   if (decoded !== null) return decoded;
-  return result(old.metadata.name, next, ValidatePodUpdate(defaultedForValidation(next), defaultedForValidation(old), opts));
+  return result(old.metadata.name, ValidatePodUpdate(defaultedForValidation(next), defaultedForValidation(old), opts));
 }
