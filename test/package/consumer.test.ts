@@ -49,7 +49,10 @@ beforeAll(() => {
 
 afterAll(() => {
   if (work !== "") rmSync(work, { recursive: true, force: true });
-});
+}, 120_000);
+
+// A loaded CI machine runs tsc over every declaration of the package in well over a minute.
+const SLOW_MS = 240_000;
 
 describe("the npm package, installed from its tarball", () => {
   it("ships the build, the scenarios and the docs' front page, and no tests", () => {
@@ -69,21 +72,21 @@ describe("the npm package, installed from its tarball", () => {
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(out).toMatchObject({ version: own.version, ok: true, events: true, divergence: null });
     expect(out.replayedHash).toBe(out.traceHash);
-  });
+  }, SLOW_MS);
 
   it("(b) type-checks a consumer under strict and exactOptionalPropertyTypes", () => {
     const r = run(process.execPath, [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", "."]);
     expect(r.status, explain(r)).toBe(0);
-  });
+  }, SLOW_MS);
 
   it("(c) runs a vitest property test with assertInvariantHolds", () => {
     const r = run(process.execPath, [join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--reporter=dot"]);
     expect(r.status, explain(r)).toBe(0);
-  });
+  }, SLOW_MS);
 
   it("(d) npx kubelet-sim runs a bundled scenario by its repository path", () => {
     const r = run("npx", ["--no", "kubelet-sim", "run", "scenarios/basics/01-pod-starts.yaml"]);
     expect(r.status, explain(r)).toBe(0);
     expect(r.stdout).toContain("verdict: PASS");
-  });
+  }, SLOW_MS);
 });
