@@ -1,12 +1,11 @@
-// Models pkg/kubelet/kubelet_pods.go (generateAPIPodStatus, getPhase, convertStatusToAPIStatus, convertToAPIContainerStatuses), 1.21–1.30 forms.
+// Models pkg/kubelet/kubelet_pods.go (generateAPIPodStatus, getPhase, convertStatusToAPIStatus, convertToAPIContainerStatuses), 1.21–1.33 forms.
 //
 // Pure functions: the kubelet's collaborators (status manager, probe manager, PodSyncHandlers) come
 // in as hooks, the conditions from status/generate.ts, and nothing given is mutated. The release
 // differences are KubeletPodsEra flags. Not modelled: QOSClass (left unset), InPlacePodVerticalScaling
 // resources, volume mount statuses, the container user, PodDisruptionConditions (the DisruptionTarget
-// copy), sortPodIPs' node-family preference beyond "IPv4 first", and the 1.32 getPhase changes
-// (#126653 split counters, #128516 active statuses, both merged after 1.31.0): 1.32 and later use
-// the 1.30 form, which 1.31 still had.
+// copy), sortPodIPs' node-family preference beyond "IPv4 first". getPhase follows upstream up to the
+// 1.33 line (3 arguments); the later podHasInitialized argument (#128516) is not modelled.
 import type { Container, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus as APIPodStatus } from "../k8s/pod.ts";
 import { isRestartableInitContainer, podRestartPolicy } from "../k8s/podutil.ts";
 import { ephemeralContainerCommon } from "./container/helpers.ts";
@@ -37,6 +36,12 @@ export interface KubeletPodsEra {
   podIsTerminal: boolean;
   /** ≥1.28 (KEP-753): restartable init containers (sidecars) count apart, with HasAnyRegularContainerStarted. */
   restartableInitContainers: boolean;
+  /**
+   * ≥1.32 (#126653, merged for 1.32, no cherry-pick found): getPhase counts pending regular and
+   * restartable init containers apart, and only the restartable ones are excused once a regular
+   * container has started; a running regular init container keeps the pod Pending (#126650).
+   */
+  splitPendingInit: boolean;
   /** ≥1.29 (PodHostIPs beta, on by default; GA 1.30): status.hostIPs beside status.hostIP. */
   hostIPsField: boolean;
 }
@@ -50,6 +55,7 @@ export function kubeletPodsEra(minor: number): KubeletPodsEra {
     createdIsWaiting: minor >= 24,
     podIsTerminal: minor >= 27,
     restartableInitContainers: minor >= 28,
+    splitPendingInit: minor >= 32,
     hostIPsField: minor >= 29,
   };
 }
@@ -185,49 +191,23 @@ export function getPhase(pod: Pod, info: readonly ContainerStatus[], podIsTermin
   const spec = pod.spec;
   const restartPolicy = podRestartPolicy(pod);
   const sidecars = era.restartableInitContainers;
-  let pendingInitialization = 0;
-  let failedInitialization = 0;
+  const n = { pendingRegularInit: 0, pendingRestartableInit: 0, failedInitialization: 0, unknown: 0, running: 0, waiting: 0, stopped: 0, succeeded: 0 };
   for (const container of spec.initContainers ?? []) {
     if (sidecars && isRestartableInitContainer(container)) continue; // Handled with the regular containers below.
-    const cs = getContainerStatus(info, container.name);
-    const st = cs?.state ?? {};
-    if (cs === undefined || st.running) pendingInitialization++;
-    else if (st.terminated) failedInitialization += st.terminated.exitCode !== 0 ? 1 : 0;
-    else if (st.waiting && cs.lastState?.terminated) failedInitialization += cs.lastState.terminated.exitCode !== 0 ? 1 : 0;
-    else pendingInitialization++;
+    countRegularInit(n, getContainerStatus(info, container.name));
   }
-  const n = { unknown: 0, running: 0, waiting: 0, stopped: 0, succeeded: 0 };
   for (const container of sidecars ? (spec.initContainers ?? []).filter(isRestartableInitContainer) : []) {
-    const cs = getContainerStatus(info, container.name);
-    const st = cs?.state ?? {};
-    if (cs === undefined) n.unknown++;
-    else if (st.running) {
-      if (cs.started !== true) pendingInitialization++;
-      n.running++;
-    } else if (st.terminated || (st.waiting && cs.lastState?.terminated)) {
-      // Terminated restartable init containers are not taken into account for the pod phase.
-    } else if (st.waiting) {
-      pendingInitialization++;
-      n.waiting++;
-    } else {
-      pendingInitialization++;
-      n.unknown++;
-    }
+    countRestartableInit(n, getContainerStatus(info, container.name));
   }
-  for (const container of spec.containers) {
-    const cs = getContainerStatus(info, container.name);
-    const st = cs?.state ?? {};
-    if (cs === undefined) n.unknown++;
-    else if (st.running) n.running++;
-    else if (st.terminated) {
-      n.stopped++;
-      if (st.terminated.exitCode === 0) n.succeeded++;
-    } else if (st.waiting) cs.lastState?.terminated ? n.stopped++ : n.waiting++;
-    else n.unknown++;
-  }
-  if (failedInitialization > 0 && restartPolicy === "Never") return "Failed";
-  // ≥1.28: a pod whose regular containers have run is not put back to Pending by a restarting sidecar.
-  if ((pendingInitialization > 0 && !(sidecars && hasAnyRegularContainerStarted(pod, info))) || n.waiting > 0) return "Pending";
+  for (const container of spec.containers) countRegular(n, getContainerStatus(info, container.name));
+  if (n.failedInitialization > 0 && restartPolicy === "Never") return "Failed";
+  // ≥1.28: a pod whose regular containers have run is not put back to Pending by a restarting
+  // sidecar; before 1.32 the same excuse covered regular init containers too (#126653).
+  const excused = sidecars && hasAnyRegularContainerStarted(pod, info);
+  const pendingInit = era.splitPendingInit
+    ? n.pendingRegularInit > 0 || (n.pendingRestartableInit > 0 && !excused)
+    : n.pendingRegularInit + n.pendingRestartableInit > 0 && !excused;
+  if (pendingInit || n.waiting > 0) return "Pending";
   if (n.running > 0 && n.unknown === 0) return "Running"; // All started, at least one running.
   if (n.running === 0 && n.stopped > 0 && n.unknown === 0) {
     // The pod is terminal so its containers won't be restarted regardless of the restart policy.
@@ -238,6 +218,56 @@ export function getPhase(pod: Pod, info: readonly ContainerStatus[], podIsTermin
     return "Running"; // OnFailure, at least one in failure and in the process of restarting.
   }
   return "Pending";
+}
+
+interface PhaseCounters {
+  pendingRegularInit: number;
+  pendingRestartableInit: number;
+  failedInitialization: number;
+  unknown: number;
+  running: number;
+  waiting: number;
+  stopped: number;
+  succeeded: number;
+}
+
+/** A regular init container: running or not yet run is pending; a non-zero exit (now or last) failed. */
+function countRegularInit(n: PhaseCounters, cs: ContainerStatus | undefined): void {
+  const st = cs?.state ?? {};
+  if (cs === undefined || st.running) n.pendingRegularInit++;
+  else if (st.terminated) n.failedInitialization += st.terminated.exitCode !== 0 ? 1 : 0;
+  else if (st.waiting && cs.lastState?.terminated) n.failedInitialization += cs.lastState.terminated.exitCode !== 0 ? 1 : 0;
+  else n.pendingRegularInit++;
+}
+
+/** A restartable init container (sidecar): pending until started; terminated ones do not count. */
+function countRestartableInit(n: PhaseCounters, cs: ContainerStatus | undefined): void {
+  const st = cs?.state ?? {};
+  if (cs === undefined) n.unknown++;
+  else if (st.running) {
+    if (cs.started !== true) n.pendingRestartableInit++;
+    n.running++;
+  } else if (st.terminated || (st.waiting && cs.lastState?.terminated)) {
+    // Terminated restartable init containers are not taken into account for the pod phase.
+  } else if (st.waiting) {
+    n.pendingRestartableInit++;
+    n.waiting++;
+  } else {
+    n.pendingRestartableInit++;
+    n.unknown++;
+  }
+}
+
+/** A regular container: a waiting one with a last termination is stopped, never succeeded. */
+function countRegular(n: PhaseCounters, cs: ContainerStatus | undefined): void {
+  const st = cs?.state ?? {};
+  if (cs === undefined) n.unknown++;
+  else if (st.running) n.running++;
+  else if (st.terminated) {
+    n.stopped++;
+    if (st.terminated.exitCode === 0) n.succeeded++;
+  } else if (st.waiting) cs.lastState?.terminated ? n.stopped++ : n.waiting++;
+  else n.unknown++;
 }
 
 /** podutil.GetContainerStatus: the first status with that name. */
