@@ -2,10 +2,11 @@
 //
 // Pure functions: the kubelet's collaborators (status manager, probe manager, PodSyncHandlers) come
 // in as hooks, the conditions from status/generate.ts, and nothing given is mutated. The release
-// differences are KubeletPodsEra flags. Not modelled: QOSClass (left unset), InPlacePodVerticalScaling
-// resources, volume mount statuses, the container user, PodDisruptionConditions (the DisruptionTarget
-// copy), sortPodIPs' node-family preference beyond "IPv4 first". getPhase follows upstream up to the
-// 1.33 line (3 arguments); the later podHasInitialized argument (#128516) is not modelled.
+// differences are KubeletPodsEra flags. Not modelled: resize conditions and the CRI's reported
+// resources (InPlacePodVerticalScaling: a status's resources are the spec's), volume mount statuses
+// (RecursiveReadOnlyMounts), the container user (the simulated CRI reports none), the allocated
+// resources health status, ObservedGeneration. getPhase follows upstream up to the 1.33 line (3
+// arguments); the later podHasInitialized argument (#128516) is not modelled.
 import type { Container, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus as APIPodStatus } from "../k8s/pod.ts";
 import { isRestartableInitContainer, podRestartPolicy } from "../k8s/podutil.ts";
 import { ephemeralContainerCommon } from "./container/helpers.ts";
@@ -15,6 +16,9 @@ import { PodSandboxChanged } from "./kuberuntime/util/util.ts";
 import { statusEra } from "./status/era.ts";
 import { GenerateContainersReadyCondition, GeneratePodInitializedCondition, GeneratePodReadyCondition } from "./status/generate.ts";
 import { IsStaticPod } from "./types.ts";
+import { GetPodQOS } from "../k8s/qos.ts";
+import { IPFamilyOfString, IsIPv4, IsIPv6, ParseIPSloppy, ipString, type IP } from "../k8s/net.ts";
+import { ReplaceOrAppendPodCondition } from "./status/status_helpers.ts";
 
 export {
   ContainerCreating,
@@ -42,8 +46,17 @@ export interface KubeletPodsEra {
    * container has started; a running regular init container keeps the pod Pending (#126650).
    */
   splitPendingInit: boolean;
-  /** ≥1.29 (PodHostIPs beta, on by default; GA 1.30): status.hostIPs beside status.hostIP. */
+  /**
+   * ≥1.29 (PodHostIPs beta, on by default; GA 1.30): status.hostIPs beside status.hostIP, and a
+   * host-network pod's IPs are immutable once set, except that a missing second family is added
+   * (#105320). Before, both node IPs were given at once, and only while the pod had no IP. ≈: the two
+   * forms differ only on a dual-stack node, which no scenario declares.
+   */
   hostIPsField: boolean;
+  /** ≥1.26 (PodDisruptionConditions beta, on by default): DisruptionTarget is copied from the status manager's status. */
+  copyDisruptionTarget: boolean;
+  /** ≥1.33 (InPlacePodVerticalScaling beta, on by default): a container seen in the runtime reports resources. */
+  containerStatusResources: boolean;
 }
 
 export function kubeletPodsEra(minor: number): KubeletPodsEra {
@@ -57,6 +70,8 @@ export function kubeletPodsEra(minor: number): KubeletPodsEra {
     restartableInitContainers: minor >= 28,
     splitPendingInit: minor >= 32,
     hostIPsField: minor >= 29,
+    copyDisruptionTarget: minor >= 26,
+    containerStatusResources: minor >= 33,
   };
 }
 
@@ -73,8 +88,10 @@ export interface GenerateAPIPodStatusDeps extends ContainerStatusesDeps {
   sidecarContainers?: boolean;
   /** kl.PodSyncHandlers: the first ShouldEvict that says evict (active deadline), or null. */
   shouldEvict?(pod: Pod): { reason: string; message: string } | null;
-  /** The node's IPs when the kubelet has an API client (getHostIPsAnyWay); unset leaves hostIP alone. */
+  /** The node's IPs when the kubelet has an API client (getHostIPsAnyWay, at most one per family); unset leaves hostIP alone. */
   hostIPs?: readonly string[];
+  /** kl.nodeIPs (--node-ip): the first one's family comes first in status.podIPs; none means IPv4. */
+  nodeIPs?: readonly string[];
   /** PodReadyToStartContainersCondition gate: that condition type is then kubelet-owned too. */
   readyToStartContainersCondition?: boolean;
 }
@@ -108,6 +125,13 @@ export function generateAPIPodStatus(pod: Pod, podStatus: PodStatus, podIsTermin
   // Pods are not allowed to transition out of terminal phases: force back to the API server's phase.
   if (isTerminal(apiPhase) && s.phase !== apiPhase) s.phase = apiPhase;
   deps.probeManagerUpdatePodStatus?.(pod, s);
+  // Copy over the pod disruption conditions from state which is already updated during the eviction
+  // (not re-generated from container statuses: they are added on one-time events).
+  const disruption = oldPodStatus.conditions?.find((c) => c.type === "DisruptionTarget");
+  if (era.copyDisruptionTarget && disruption !== undefined) {
+    s.conditions ??= [];
+    ReplaceOrAppendPodCondition(s.conditions, structuredClone(disruption));
+  }
   // Set all Kubelet-owned conditions; when the kubelet sees the pod, PodScheduled must be true.
   const owned = deps.generateKubeletConditions?.(pod, podStatus, s) ?? kubeletConditions(pod, podStatus, s, deps);
   s.conditions = [...(s.conditions ?? []), ...owned, { type: "PodScheduled", status: "True" }];
@@ -141,16 +165,62 @@ export function GeneratePodReadyToStartContainersCondition(pod: Pod, podStatus: 
   return { type: "PodReadyToStartContainers", status: PodSandboxChanged(pod, podStatus).changed ? "False" : "True" };
 }
 
-/** HostIP, and PodIP/PodIPs of a host-network pod that has none yet. */
+/**
+ * HostIP/HostIPs, and the PodIP/PodIPs of a host-network pod: the node's IPs, immutable once set
+ * (≥1.29), except that the other family's IP is added when the node becomes dual-stack.
+ */
 function setHostIP(pod: Pod, s: APIPodStatus, hostIPs: readonly string[] | undefined, hostIPsField: boolean): void {
   if (hostIPs === undefined || hostIPs.length === 0) return;
   s.hostIP = hostIPs[0]!;
-  // Simplified: one node address, so hostIPs holds just it (no second IP family).
-  if (hostIPsField) s.hostIPs = [{ ip: hostIPs[0]! }];
-  if (pod.spec.hostNetwork === true && !s.podIP) {
-    s.podIP = hostIPs[0]!;
-    s.podIPs = [{ ip: hostIPs[0]! }];
+  if (hostIPsField) s.hostIPs = hostIPs.slice(0, 2).map((ip) => ({ ip }));
+  if (pod.spec.hostNetwork !== true) return;
+  if (!hostIPsField) {
+    if (!s.podIP) {
+      s.podIP = hostIPs[0]!;
+      s.podIPs = hostIPs.slice(0, 2).map((ip) => ({ ip }));
+    }
+    return;
   }
+  // Primary IP is not set.
+  if (!s.podIP) {
+    s.podIP = hostIPs[0]!;
+    s.podIPs = [{ ip: s.podIP }];
+  }
+  // Secondary IP is not set (#105320).
+  if (hostIPs.length === 2 && s.podIPs?.length === 1 && IPFamilyOfString(s.podIPs[0]!.ip) !== IPFamilyOfString(hostIPs[1]!)) {
+    s.podIPs = [...s.podIPs, { ip: hostIPs[1]! }];
+  }
+}
+
+/**
+ * sortPodIPs: the first IP of the node IP's family (IPv4 when the kubelet has no node IP), then the
+ * first of the other family, each parsed and re-formatted (the runtime may use an irregular form).
+ */
+export function sortPodIPs(podIPs: readonly string[], nodeIPs: readonly string[] = []): string[] {
+  const v4First = nodeIPs.length === 0 || IsIPv4(ParseIPSloppy(nodeIPs[0]!));
+  const [primary, secondary] = v4First ? [IsIPv4, IsIPv6] : [IsIPv6, IsIPv4];
+  const parsed = podIPs.map((text) => ParseIPSloppy(text));
+  const first = (valid: (ip: IP | null) => boolean): string[] => {
+    const ip = parsed.find(valid);
+    return ip === undefined || ip === null ? [] : [ipString(ip)];
+  };
+  return [...first(primary), ...first(secondary)];
+}
+
+/** GetNodeHostIPs (component-helpers/node/util): InternalIPs before ExternalIPs, then one IP of the other family. */
+export function GetNodeHostIPs(addresses: readonly { type: string; address: string }[]): string[] {
+  const allIPs: IP[] = [];
+  for (const type of ["InternalIP", "ExternalIP"]) {
+    for (const a of addresses) {
+      const ip = a.type === type ? ParseIPSloppy(a.address) : null;
+      if (ip !== null) allIPs.push(ip);
+    }
+  }
+  if (allIPs.length === 0) return [];
+  const nodeIPs = [allIPs[0]!];
+  const other = allIPs.find((ip) => IsIPv6(ip) !== IsIPv6(nodeIPs[0]!));
+  if (other !== undefined) nodeIPs.push(other);
+  return nodeIPs.map(ipString);
 }
 
 function setOrDelete(s: APIPodStatus, key: "reason" | "message", value: string | undefined): void {
@@ -161,14 +231,14 @@ function setOrDelete(s: APIPodStatus, key: "reason" | "message", value: string |
 /** convertStatusToAPIStatus initializes an API PodStatus from the internal pod status and the previous status. */
 export function convertStatusToAPIStatus(pod: Pod, podStatus: PodStatus, oldPodStatus: APIPodStatus, deps: GenerateAPIPodStatusDeps): APIPodStatus {
   const s: APIPodStatus = {};
-  // Simplified sortPodIPs: the first IPv4 then the first IPv6 (a node with an IPv4 primary address).
-  const v4 = podStatus.ips.find((ip) => !ip.includes(":"));
-  const v6 = podStatus.ips.find((ip) => ip.includes(":"));
-  const podIPs = [v4, v6].filter((ip): ip is string => ip !== undefined);
+  // Make podIPs order match node IP family preference (#97979).
+  const podIPs = sortPodIPs(podStatus.ips, deps.nodeIPs);
   if (podIPs.length > 0) {
     s.podIPs = podIPs.map((ip) => ({ ip }));
     s.podIP = podIPs[0]!;
   }
+  // Set status for Pods created on versions of kube older than 1.6.
+  s.qosClass = GetPodQOS(pod);
   const hasInit = (pod.spec.initContainers ?? []).length > 0;
   const convert = (prev: ContainerStatus[] | undefined, cs: Container[], isInit: boolean) =>
     convertToAPIContainerStatuses(pod, podStatus, prev ?? [], cs, hasInit, isInit, deps);

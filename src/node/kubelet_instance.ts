@@ -147,6 +147,7 @@ export class KubeletInstance {
             shouldEvict: (p) => activeDeadline.ShouldEvict(p),
             // getHostIPsAnyWay: the node's address (the kubelet always has an API client here).
             hostIPs: [settings.nodeIP],
+            nodeIPs: [settings.nodeIP],
           }),
       },
       reasonCache,
