@@ -59,7 +59,7 @@ describe("the kubelet server's routes", () => {
   });
 
   it("GetPods gives a static pod the status manager's status, without touching the cached pod", () => {
-    const staticPod: Pod = Object.freeze({ metadata: { name: "s", uid: "u1", annotations: { "kubernetes.io/config.source": "file" } }, spec: { containers: [] }, status: { phase: "Pending" } });
+    const staticPod: Pod = Object.freeze<Pod>({ metadata: { name: "s", uid: "u1", annotations: { "kubernetes.io/config.source": "file" } }, spec: { containers: [] }, status: { phase: "Pending" } });
     const apiPod: Pod = { metadata: { name: "a", uid: "u2" }, spec: { containers: [] }, status: { phase: "Pending" } };
     const pods = GetPods({ podManager: { GetPods: () => [staticPod, apiPod] }, statusManager: { GetPodStatus: () => ({ phase: "Running" }) } });
     expect(pods.map((p) => p.status?.phase)).toEqual(["Running", "Pending"]);

@@ -6,6 +6,7 @@ import { EXIT_OK, EXIT_USAGE, UserError } from "../exit.ts";
 import { processIo, type CliIo } from "../io.ts";
 import type { Listening } from "../serve_http.ts";
 import type { ServeSession } from "../../server/index.ts";
+import { resolveScenarioArg } from "../scenario_arg.ts";
 import { kubeletOverridesOf, seedOf, strategyOf } from "./run.ts";
 import type { CommandFactory } from "./index.ts";
 
@@ -27,7 +28,7 @@ export const serveCommand: CommandFactory = (ctx) => ({
   describe: "Run a scenario to a virtual instant and serve the kubelet's read-only HTTP endpoints there",
   builder: (y: Argv) =>
     y
-      .positional("file", { type: "string", describe: "a scenario file (YAML, see docs/scenarios.md)" })
+      .positional("file", { type: "string", describe: "a scenario file (YAML, see docs/scenarios.md), or a bundled scenario's name (default, r05)" })
       .option("at", { type: "string", array: true, describe: "the virtual instant to serve (e.g. 30s); repeat it for the instants POST /-/advance steps through. Default: the scenario's end" })
       .option("step", { type: "string", describe: "how far POST /-/advance moves the clock once the --at instants are used up (e.g. 5s)" })
       .option("port", { type: "number", default: DEFAULT_SERVE_PORT, describe: "the port on 127.0.0.1 (0: any free port)" })
@@ -36,7 +37,7 @@ export const serveCommand: CommandFactory = (ctx) => ({
       .option("kubelet-version", { type: "string", describe: 'serve the scenario under this kubelet, e.g. "1.22"' })
       .option("variant", { type: "string", array: true, describe: "switch a model variant on (NAME) or off (NAME=false); repeatable" })
       .example("$0 serve scenarios/default.yaml --at 30s", "then: curl localhost:10255/pods, or kubectl get --raw")
-      .example("$0 serve x.yaml --at 10s --at 40s --step 5s --port 0", "POST /-/advance moves to 40s, then 5s at a time")
+      .example("$0 serve scenarios/basics/02-crash-loop-backoff.yaml --at 10s --at 40s --step 5s --port 0", "POST /-/advance moves to 40s, then 5s at a time")
       .epilogue("Ctrl-C (SIGINT) or SIGTERM stops the server; exit 0. Exit 2 for a bad scenario or flag, or a port in use. See docs/serve.md."),
   handler: async (raw: ArgumentsCamelCase) => {
     const io = processIo();
@@ -68,7 +69,7 @@ export async function startServe(argv: ServeArgs, io: CliIo): Promise<RunningSer
   const { loadOrReport, replayKey } = await import("../session.ts");
   const { ServeSession, serveHandler } = await import("../../server/index.ts");
   const { listen } = await import("../serve_http.ts");
-  const loaded = loadOrReport(argv.file, overrides.kubelet, io);
+  const loaded = loadOrReport(resolveScenarioArg(argv.file), overrides.kubelet, io);
   if (loaded === null) return null;
   const { scenario } = loaded;
   const atMs = (argv.at ?? [formatDuration(scenario.untilMs)]).map((t) => durationOf("--at", t));
