@@ -8,7 +8,7 @@ import type { SyncPodType } from "../kubelet/types.ts";
 import { diffValues, show } from "./diff.ts";
 import { goValue } from "./go_equal.ts";
 import { PodWorkersHarness, type SyncRecord } from "./pod_workers_harness.ts";
-import { podFrom, updateTypeOf, updateTypeSchema } from "./pod_workers_vectors.ts";
+import { podFrom, updateTypeOf, updateTypeSchema } from "./pod_workers_encoding.ts";
 
 type Step = Record<string, unknown>;
 
