@@ -1,7 +1,8 @@
 // simulate(): one run of a scenario, the library's front door. Builds the kernel and the node,
 // starts the kubelet and the scenario's timeline, checks expectations and invariants online, and
 // returns the verdict with the trace's hash and the replay key. The kubelet boots after the
-// timeline's steps at 0s (see node/timeline.ts).
+// timeline's steps at 0s (see node/timeline.ts). startSimulation() is the same run, handed back
+// before it runs, for callers that look at it at virtual instants.
 import { Sim, MemorySink, type RunResult, type StrategySpec, type TraceRecord, type TraceSink, type Bounds } from "./sim/index.ts";
 import { formatStrategy } from "./sim/strategy/index.ts";
 import type { Scenario } from "./scenario/resolve.ts";
@@ -41,6 +42,22 @@ export interface SimulationResult {
 }
 
 export function simulate(scenario: Scenario, opts: SimulateOptions = {}): SimulationResult {
+  return startSimulation(scenario, opts).finish();
+}
+
+/**
+ * A run built and started but not yet run: step it with `sim.runUntil` to look at the node at
+ * virtual instants (as `serve` does), then `finish()` runs it to its end and checks it, exactly as
+ * simulate() would have.
+ */
+export interface SimulationHandle {
+  readonly sim: Sim;
+  readonly node: SimNode;
+  /** Runs the rest of the run (nothing when it already ended) and returns its verdict and checks. */
+  finish(): SimulationResult;
+}
+
+export function startSimulation(scenario: Scenario, opts: SimulateOptions = {}): SimulationHandle {
   checkVariants(scenario.kubelet.variants);
   const keep = opts.keepRecords ?? opts.sinks === undefined;
   const memory = keep ? new MemorySink() : null;
@@ -62,10 +79,19 @@ export function simulate(scenario: Scenario, opts: SimulateOptions = {}): Simula
   const node = new SimNode(sim, scenario);
   checker.attach(sim, node);
   startTimeline(sim, node, scenario.timeline);
-  const run = sim.run();
-  const checks = checker.report();
-  const ok = (run.verdict === "until" || run.verdict === "completed" || run.verdict === "quiescent") && checks.failed.length === 0;
-  return { run, checks, ok, records: memory === null ? null : memory.records };
+  let result: SimulationResult | null = null;
+  return {
+    sim,
+    node,
+    finish: () => {
+      if (result !== null) return result;
+      const run = sim.run();
+      const checks = checker.report();
+      const ok = (run.verdict === "until" || run.verdict === "completed" || run.verdict === "quiescent") && checks.failed.length === 0;
+      result = { run, checks, ok, records: memory === null ? null : memory.records };
+      return result;
+    },
+  };
 }
 
 export { formatStrategy };

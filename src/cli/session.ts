@@ -109,7 +109,7 @@ function finish(result: SimulationResult, key: string, output: OutputRequest, hu
 }
 
 /** The scenario, or null after printing every located error (and the warnings of a valid one). */
-function loadOrReport(path: string, kubelet: KubeletOverrides | undefined, io: CliIo): LoadResult | null {
+export function loadOrReport(path: string, kubelet: KubeletOverrides | undefined, io: CliIo): LoadResult | null {
   let loaded: LoadResult;
   try {
     loaded = loadScenarioWithOverrides(path, kubelet);

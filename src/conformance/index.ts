@@ -1,5 +1,6 @@
 // Conformance against Kubernetes' own test vectors (the oracle files): load, run, compare.
-export { loadVectorFile, parseVectorFile, kindOf, VectorFileError, type VectorFile, type VectorKind } from "./load.ts";
+export { loadVectorFile, parseVectorFile, kindOf, minorOfReleaseLine, VectorFileError, type VectorFile, type VectorKind } from "./load.ts";
+export { skip, isSkip, type Outcome, type RunContext, type Skip } from "./outcome.ts";
 export { runVectorFile, runVectorFiles, summarize, type FileResult, type VectorResult, type Summary } from "./run.ts";
 export { diffValues, equalish } from "./diff.ts";
 export { podActionsVectorSchema, snapshotFromVector, projectActions, type PodActionsVector, type PodActionsSnapshot } from "./pod_actions_vectors.ts";

@@ -32,10 +32,21 @@ const runtimeErrorBackoffMaxMs = 5000;
 export const syncTickerPeriodMs = 1000;
 
 export class Kubelet {
+  /**
+   * syncLoopMonitor: when syncLoop last entered or left an iteration (null before the first).
+   * LatestLoopEntryTime reads it for the kubelet server's syncloop health check.
+   */
+  private syncLoopMonitorMs: number | null = null;
+
   constructor(
     readonly core: KubeletCore,
     private readonly handler: SyncHandler,
   ) {}
+
+  /** LatestLoopEntryTime: the syncLoopMonitor's time, or null (Go's zero time) before the loop ran. */
+  LatestLoopEntryTime(): number | null {
+    return this.syncLoopMonitorMs;
+  }
 
   /** Run: starts syncLoop as the kubelet's main goroutine. */
   Run(): void {
@@ -57,8 +68,10 @@ export class Kubelet {
         continue;
       }
       durationMs = runtimeErrorBackoffBaseMs;
+      this.syncLoopMonitorMs = sim.nowMs;
       const cases = this.iterationCases(syncTicker.C, housekeepingTicker.C, plegCh);
       if (!(yield* this.syncLoopIteration(cases))) break;
+      this.syncLoopMonitorMs = sim.nowMs;
     }
   }
 

@@ -1,12 +1,12 @@
-// Models pkg/kubelet/kubelet_pods.go (generateAPIPodStatus, getPhase, convertStatusToAPIStatus, convertToAPIContainerStatuses), 1.21–1.30 forms.
+// Models pkg/kubelet/kubelet_pods.go (generateAPIPodStatus, getPhase, convertStatusToAPIStatus, convertToAPIContainerStatuses), 1.21–1.33 forms.
 //
 // Pure functions: the kubelet's collaborators (status manager, probe manager, PodSyncHandlers) come
 // in as hooks, the conditions from status/generate.ts, and nothing given is mutated. The release
-// differences are KubeletPodsEra flags. Not modelled: QOSClass (left unset), InPlacePodVerticalScaling
-// resources, volume mount statuses, the container user, PodDisruptionConditions (the DisruptionTarget
-// copy), sortPodIPs' node-family preference beyond "IPv4 first", and the 1.32 getPhase changes
-// (#126653 split counters, #128516 active statuses, both merged after 1.31.0): 1.32 and later use
-// the 1.30 form, which 1.31 still had.
+// differences are KubeletPodsEra flags. Not modelled: resize conditions and the CRI's reported
+// resources (InPlacePodVerticalScaling: a status's resources are the spec's), volume mount statuses
+// (RecursiveReadOnlyMounts), the container user (the simulated CRI reports none), the allocated
+// resources health status, ObservedGeneration. getPhase follows upstream up to the 1.33 line (3
+// arguments); the later podHasInitialized argument (#128516) is not modelled.
 import type { Container, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus as APIPodStatus } from "../k8s/pod.ts";
 import { isRestartableInitContainer, podRestartPolicy } from "../k8s/podutil.ts";
 import { ephemeralContainerCommon } from "./container/helpers.ts";
@@ -16,7 +16,11 @@ import { PodSandboxChanged } from "./kuberuntime/util/util.ts";
 import { statusEra } from "./status/era.ts";
 import { GenerateContainersReadyCondition, GeneratePodInitializedCondition, GeneratePodReadyCondition } from "./status/generate.ts";
 import { IsStaticPod } from "./types.ts";
+import { GetPodQOS } from "../k8s/qos.ts";
+import { setHostIP, sortPodIPs } from "./kubelet_pods_ips.ts";
+import { ReplaceOrAppendPodCondition } from "./status/status_helpers.ts";
 
+export { GetNodeHostIPs, sortPodIPs } from "./kubelet_pods_ips.ts";
 export {
   ContainerCreating,
   ContainerReasonStatusUnknown,
@@ -37,8 +41,23 @@ export interface KubeletPodsEra {
   podIsTerminal: boolean;
   /** ≥1.28 (KEP-753): restartable init containers (sidecars) count apart, with HasAnyRegularContainerStarted. */
   restartableInitContainers: boolean;
-  /** ≥1.29 (PodHostIPs beta, on by default; GA 1.30): status.hostIPs beside status.hostIP. */
+  /**
+   * ≥1.32 (#126653, merged for 1.32, no cherry-pick found): getPhase counts pending regular and
+   * restartable init containers apart, and only the restartable ones are excused once a regular
+   * container has started; a running regular init container keeps the pod Pending (#126650).
+   */
+  splitPendingInit: boolean;
+  /**
+   * ≥1.29 (PodHostIPs beta, on by default; GA 1.30): status.hostIPs beside status.hostIP, and a
+   * host-network pod's IPs are immutable once set, except that a missing second family is added
+   * (#105320). Before, both node IPs were given at once, and only while the pod had no IP. ≈: the two
+   * forms differ only on a dual-stack node, which no scenario declares.
+   */
   hostIPsField: boolean;
+  /** ≥1.26 (PodDisruptionConditions beta, on by default): DisruptionTarget is copied from the status manager's status. */
+  copyDisruptionTarget: boolean;
+  /** ≥1.33 (InPlacePodVerticalScaling beta, on by default): a container seen in the runtime reports resources. */
+  containerStatusResources: boolean;
 }
 
 export function kubeletPodsEra(minor: number): KubeletPodsEra {
@@ -50,7 +69,10 @@ export function kubeletPodsEra(minor: number): KubeletPodsEra {
     createdIsWaiting: minor >= 24,
     podIsTerminal: minor >= 27,
     restartableInitContainers: minor >= 28,
+    splitPendingInit: minor >= 32,
     hostIPsField: minor >= 29,
+    copyDisruptionTarget: minor >= 26,
+    containerStatusResources: minor >= 33,
   };
 }
 
@@ -67,8 +89,10 @@ export interface GenerateAPIPodStatusDeps extends ContainerStatusesDeps {
   sidecarContainers?: boolean;
   /** kl.PodSyncHandlers: the first ShouldEvict that says evict (active deadline), or null. */
   shouldEvict?(pod: Pod): { reason: string; message: string } | null;
-  /** The node's IPs when the kubelet has an API client (getHostIPsAnyWay); unset leaves hostIP alone. */
+  /** The node's IPs when the kubelet has an API client (getHostIPsAnyWay, at most one per family); unset leaves hostIP alone. */
   hostIPs?: readonly string[];
+  /** kl.nodeIPs (--node-ip): the first one's family comes first in status.podIPs; none means IPv4. */
+  nodeIPs?: readonly string[];
   /** PodReadyToStartContainersCondition gate: that condition type is then kubelet-owned too. */
   readyToStartContainersCondition?: boolean;
 }
@@ -102,6 +126,13 @@ export function generateAPIPodStatus(pod: Pod, podStatus: PodStatus, podIsTermin
   // Pods are not allowed to transition out of terminal phases: force back to the API server's phase.
   if (isTerminal(apiPhase) && s.phase !== apiPhase) s.phase = apiPhase;
   deps.probeManagerUpdatePodStatus?.(pod, s);
+  // Copy over the pod disruption conditions from state which is already updated during the eviction
+  // (not re-generated from container statuses: they are added on one-time events).
+  const disruption = oldPodStatus.conditions?.find((c) => c.type === "DisruptionTarget");
+  if (era.copyDisruptionTarget && disruption !== undefined) {
+    s.conditions ??= [];
+    ReplaceOrAppendPodCondition(s.conditions, structuredClone(disruption));
+  }
   // Set all Kubelet-owned conditions; when the kubelet sees the pod, PodScheduled must be true.
   const owned = deps.generateKubeletConditions?.(pod, podStatus, s) ?? kubeletConditions(pod, podStatus, s, deps);
   s.conditions = [...(s.conditions ?? []), ...owned, { type: "PodScheduled", status: "True" }];
@@ -135,18 +166,6 @@ export function GeneratePodReadyToStartContainersCondition(pod: Pod, podStatus: 
   return { type: "PodReadyToStartContainers", status: PodSandboxChanged(pod, podStatus).changed ? "False" : "True" };
 }
 
-/** HostIP, and PodIP/PodIPs of a host-network pod that has none yet. */
-function setHostIP(pod: Pod, s: APIPodStatus, hostIPs: readonly string[] | undefined, hostIPsField: boolean): void {
-  if (hostIPs === undefined || hostIPs.length === 0) return;
-  s.hostIP = hostIPs[0]!;
-  // Simplified: one node address, so hostIPs holds just it (no second IP family).
-  if (hostIPsField) s.hostIPs = [{ ip: hostIPs[0]! }];
-  if (pod.spec.hostNetwork === true && !s.podIP) {
-    s.podIP = hostIPs[0]!;
-    s.podIPs = [{ ip: hostIPs[0]! }];
-  }
-}
-
 function setOrDelete(s: APIPodStatus, key: "reason" | "message", value: string | undefined): void {
   if (value) s[key] = value;
   else delete s[key];
@@ -155,14 +174,14 @@ function setOrDelete(s: APIPodStatus, key: "reason" | "message", value: string |
 /** convertStatusToAPIStatus initializes an API PodStatus from the internal pod status and the previous status. */
 export function convertStatusToAPIStatus(pod: Pod, podStatus: PodStatus, oldPodStatus: APIPodStatus, deps: GenerateAPIPodStatusDeps): APIPodStatus {
   const s: APIPodStatus = {};
-  // Simplified sortPodIPs: the first IPv4 then the first IPv6 (a node with an IPv4 primary address).
-  const v4 = podStatus.ips.find((ip) => !ip.includes(":"));
-  const v6 = podStatus.ips.find((ip) => ip.includes(":"));
-  const podIPs = [v4, v6].filter((ip): ip is string => ip !== undefined);
+  // Make podIPs order match node IP family preference (#97979).
+  const podIPs = sortPodIPs(podStatus.ips, deps.nodeIPs);
   if (podIPs.length > 0) {
     s.podIPs = podIPs.map((ip) => ({ ip }));
     s.podIP = podIPs[0]!;
   }
+  // Set status for Pods created on versions of kube older than 1.6.
+  s.qosClass = GetPodQOS(pod);
   const hasInit = (pod.spec.initContainers ?? []).length > 0;
   const convert = (prev: ContainerStatus[] | undefined, cs: Container[], isInit: boolean) =>
     convertToAPIContainerStatuses(pod, podStatus, prev ?? [], cs, hasInit, isInit, deps);
@@ -185,49 +204,23 @@ export function getPhase(pod: Pod, info: readonly ContainerStatus[], podIsTermin
   const spec = pod.spec;
   const restartPolicy = podRestartPolicy(pod);
   const sidecars = era.restartableInitContainers;
-  let pendingInitialization = 0;
-  let failedInitialization = 0;
+  const n = { pendingRegularInit: 0, pendingRestartableInit: 0, failedInitialization: 0, unknown: 0, running: 0, waiting: 0, stopped: 0, succeeded: 0 };
   for (const container of spec.initContainers ?? []) {
     if (sidecars && isRestartableInitContainer(container)) continue; // Handled with the regular containers below.
-    const cs = getContainerStatus(info, container.name);
-    const st = cs?.state ?? {};
-    if (cs === undefined || st.running) pendingInitialization++;
-    else if (st.terminated) failedInitialization += st.terminated.exitCode !== 0 ? 1 : 0;
-    else if (st.waiting && cs.lastState?.terminated) failedInitialization += cs.lastState.terminated.exitCode !== 0 ? 1 : 0;
-    else pendingInitialization++;
+    countRegularInit(n, getContainerStatus(info, container.name));
   }
-  const n = { unknown: 0, running: 0, waiting: 0, stopped: 0, succeeded: 0 };
   for (const container of sidecars ? (spec.initContainers ?? []).filter(isRestartableInitContainer) : []) {
-    const cs = getContainerStatus(info, container.name);
-    const st = cs?.state ?? {};
-    if (cs === undefined) n.unknown++;
-    else if (st.running) {
-      if (cs.started !== true) pendingInitialization++;
-      n.running++;
-    } else if (st.terminated || (st.waiting && cs.lastState?.terminated)) {
-      // Terminated restartable init containers are not taken into account for the pod phase.
-    } else if (st.waiting) {
-      pendingInitialization++;
-      n.waiting++;
-    } else {
-      pendingInitialization++;
-      n.unknown++;
-    }
+    countRestartableInit(n, getContainerStatus(info, container.name));
   }
-  for (const container of spec.containers) {
-    const cs = getContainerStatus(info, container.name);
-    const st = cs?.state ?? {};
-    if (cs === undefined) n.unknown++;
-    else if (st.running) n.running++;
-    else if (st.terminated) {
-      n.stopped++;
-      if (st.terminated.exitCode === 0) n.succeeded++;
-    } else if (st.waiting) cs.lastState?.terminated ? n.stopped++ : n.waiting++;
-    else n.unknown++;
-  }
-  if (failedInitialization > 0 && restartPolicy === "Never") return "Failed";
-  // ≥1.28: a pod whose regular containers have run is not put back to Pending by a restarting sidecar.
-  if ((pendingInitialization > 0 && !(sidecars && hasAnyRegularContainerStarted(pod, info))) || n.waiting > 0) return "Pending";
+  for (const container of spec.containers) countRegular(n, getContainerStatus(info, container.name));
+  if (n.failedInitialization > 0 && restartPolicy === "Never") return "Failed";
+  // ≥1.28: a pod whose regular containers have run is not put back to Pending by a restarting
+  // sidecar; before 1.32 the same excuse covered regular init containers too (#126653).
+  const excused = sidecars && hasAnyRegularContainerStarted(pod, info);
+  const pendingInit = era.splitPendingInit
+    ? n.pendingRegularInit > 0 || (n.pendingRestartableInit > 0 && !excused)
+    : n.pendingRegularInit + n.pendingRestartableInit > 0 && !excused;
+  if (pendingInit || n.waiting > 0) return "Pending";
   if (n.running > 0 && n.unknown === 0) return "Running"; // All started, at least one running.
   if (n.running === 0 && n.stopped > 0 && n.unknown === 0) {
     // The pod is terminal so its containers won't be restarted regardless of the restart policy.
@@ -238,6 +231,56 @@ export function getPhase(pod: Pod, info: readonly ContainerStatus[], podIsTermin
     return "Running"; // OnFailure, at least one in failure and in the process of restarting.
   }
   return "Pending";
+}
+
+interface PhaseCounters {
+  pendingRegularInit: number;
+  pendingRestartableInit: number;
+  failedInitialization: number;
+  unknown: number;
+  running: number;
+  waiting: number;
+  stopped: number;
+  succeeded: number;
+}
+
+/** A regular init container: running or not yet run is pending; a non-zero exit (now or last) failed. */
+function countRegularInit(n: PhaseCounters, cs: ContainerStatus | undefined): void {
+  const st = cs?.state ?? {};
+  if (cs === undefined || st.running) n.pendingRegularInit++;
+  else if (st.terminated) n.failedInitialization += st.terminated.exitCode !== 0 ? 1 : 0;
+  else if (st.waiting && cs.lastState?.terminated) n.failedInitialization += cs.lastState.terminated.exitCode !== 0 ? 1 : 0;
+  else n.pendingRegularInit++;
+}
+
+/** A restartable init container (sidecar): pending until started; terminated ones do not count. */
+function countRestartableInit(n: PhaseCounters, cs: ContainerStatus | undefined): void {
+  const st = cs?.state ?? {};
+  if (cs === undefined) n.unknown++;
+  else if (st.running) {
+    if (cs.started !== true) n.pendingRestartableInit++;
+    n.running++;
+  } else if (st.terminated || (st.waiting && cs.lastState?.terminated)) {
+    // Terminated restartable init containers are not taken into account for the pod phase.
+  } else if (st.waiting) {
+    n.pendingRestartableInit++;
+    n.waiting++;
+  } else {
+    n.pendingRestartableInit++;
+    n.unknown++;
+  }
+}
+
+/** A regular container: a waiting one with a last termination is stopped, never succeeded. */
+function countRegular(n: PhaseCounters, cs: ContainerStatus | undefined): void {
+  const st = cs?.state ?? {};
+  if (cs === undefined) n.unknown++;
+  else if (st.running) n.running++;
+  else if (st.terminated) {
+    n.stopped++;
+    if (st.terminated.exitCode === 0) n.succeeded++;
+  } else if (st.waiting) cs.lastState?.terminated ? n.stopped++ : n.waiting++;
+  else n.unknown++;
 }
 
 /** podutil.GetContainerStatus: the first status with that name. */

@@ -16,8 +16,12 @@ export const ContainerReasonStatusUnknown = "ContainerStatusUnknown";
 
 /** The era flag and the reason cache convertToAPIContainerStatuses reads. */
 export interface ContainerStatusesDeps {
-  /** ≥1.24 (#107845): a created-but-not-started container is Waiting; before, Terminated with its exit code. */
-  era: { createdIsWaiting: boolean };
+  /**
+   * createdIsWaiting ≥1.24 (#107845): a created-but-not-started container is Waiting; before,
+   * Terminated with its exit code. containerStatusResources ≥1.33 (InPlacePodVerticalScaling on by
+   * default): a container seen in the runtime reports its resources and allocated requests.
+   */
+  era: { createdIsWaiting: boolean; containerStatusResources?: boolean };
   reasonCache: { Get(uid: string, name: string): reasonItem | undefined };
 }
 
@@ -57,6 +61,7 @@ export function convertToAPIContainerStatuses(
     const seen = containerSeen.get(cs.name) ?? 0;
     if (!x.statuses.has(cs.name) || seen >= 2) continue; // This would also ignore the infra container.
     const status = convertContainerStatus(cs, x.oldStatuses.get(cs.name), deps.era);
+    if (deps.era.containerStatusResources === true) setResources(pod, status);
     if (seen === 0) x.statuses.set(cs.name, status);
     else x.statuses.get(cs.name)!.lastState = status.state!;
     containerSeen.set(cs.name, seen + 1);
@@ -106,6 +111,19 @@ function convertContainerStatus(cs: Status, oldStatus: ContainerStatus | undefin
     status.restartCount = (oldStatus.restartCount ?? 0) + 1;
   } else status.state = { waiting: {} }; // Any unknown state collapses to waiting.
   return status;
+}
+
+/**
+ * convertContainerStatusResources, simplified: without a resize or resources reported by the CRI
+ * (the simulated one reports none), the status's resources are the allocated ones, the spec's; a
+ * container without resources still gets an empty, non-nil list.
+ */
+function setResources(pod: Pod, status: ContainerStatus): void {
+  const all = [...pod.spec.containers, ...(pod.spec.initContainers ?? []), ...(pod.spec.ephemeralContainers ?? [])];
+  const allocated = all.find((c) => c.name === status.name);
+  if (allocated === undefined) return;
+  status.resources = structuredClone(allocated.resources ?? {});
+  if (allocated.resources?.requests !== undefined) status.allocatedResources = structuredClone(allocated.resources.requests);
 }
 
 /** A container with no runtime status that used to be running has terminated, even if we don't know how. */

@@ -2,7 +2,7 @@
 // syncing → terminating → terminated → finished, mergeLastUpdate and calculateEffectiveGracePeriod.
 import type { Chan } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
-import type { RunningPod, SyncContext, SyncPodType } from "./types.ts";
+import { SyncPodSync, type RunningPod, type SyncContext, type SyncPodType } from "./types.ts";
 
 /** kubetypes.TerminatePodOptions: how a kubelet-internal kill wants the pod to end. */
 export interface TerminatePodOptions {
@@ -83,10 +83,12 @@ export class PodSyncStatus {
 
   /**
    * mergeLastUpdate: Pod and MirrorPod are replaced by newer ones (a RunningPod never replaces a
-   * real Pod); KillPodOptions accumulate, because a grace period may never grow back.
+   * real Pod); KillPodOptions accumulate, because a grace period may never grow back. The update
+   * type is not merged: the active update keeps Go's zero value, SyncPodSync, so a replayed update
+   * (requeueLastPodUpdate) syncs as SyncPodSync, whatever the last update's type was.
    */
   mergeLastUpdate(other: UpdatePodOptions): void {
-    const opts = this.activeUpdate ?? { UpdateType: other.UpdateType };
+    const opts = this.activeUpdate ?? { UpdateType: SyncPodSync };
     this.activeUpdate = opts;
     if (opts.Pod === undefined || other.RunningPod === undefined) opts.Pod = other.Pod;
     opts.RunningPod = other.RunningPod;
@@ -99,7 +101,6 @@ export class PodSyncStatus {
       }
       opts.KillPodOptions = merged;
     }
-    opts.UpdateType = other.UpdateType;
   }
 }
 

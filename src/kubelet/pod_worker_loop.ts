@@ -29,12 +29,19 @@ const workerBackOffPeriodJitterFactor = 0.5;
 const backOffOnTransientErrorPeriodMs = 1000;
 
 export class PodWorkersCore {
+  // The state below is read and seeded by the conformance harness, as Go's package tests do.
   /** podsSynced: true once SyncKnownPods ran (all working pods were given to UpdatePod). */
-  protected podsSynced = false;
-  protected readonly podUpdates = new Map<string, Chan<true>>();
-  protected readonly podSyncStatuses = new Map<string, PodSyncStatus>();
-  protected readonly startedStaticPodsByFullname = new Map<string, string>();
-  protected readonly waitingToStartStaticPodsByFullname = new Map<string, string[]>();
+  podsSynced = false;
+  readonly podUpdates = new Map<string, Chan<true>>();
+  readonly podSyncStatuses = new Map<string, PodSyncStatus>();
+  readonly startedStaticPodsByFullname = new Map<string, string>();
+  readonly waitingToStartStaticPodsByFullname = new Map<string, string[]>();
+  /**
+   * workerChannelFn is exposed for testing to allow unit tests to impose delays in channel
+   * communication (upstream's own seam): invoked once each time a new worker starts, it returns the
+   * channel the worker reads instead of its podUpdates channel. Never set by the kubelet.
+   */
+  workerChannelFn: ((uid: string, podUpdates: Chan<true>) => Chan<true>) | null = null;
 
   constructor(
     protected readonly sim: Sim,
@@ -156,7 +163,7 @@ export class PodWorkersCore {
   }
 
   /** allowPodStart: static pods with the same full name start one at a time, in arrival order. */
-  private allowPodStart(pod: Pod): [boolean, boolean] {
+  allowPodStart(pod: Pod): [boolean, boolean] {
     if (!IsStaticPod(pod)) return [true, true];
     const status = this.podSyncStatuses.get(pod.metadata.uid!);
     if (status === undefined || status.IsTerminationRequested()) return [false, false];

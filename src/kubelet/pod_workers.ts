@@ -182,7 +182,8 @@ export class PodWorkers extends PodWorkersCore {
       this.waitingToStartStaticPodsByFullname.set(status.fullname, [...waiting, uid]);
     }
     const ref = pod === undefined ? uid : `${pod.metadata.namespace ?? "default"}/${pod.metadata.name}`;
-    this.sim.go(`podworker/${ref}`, () => this.podWorkerLoop(uid, ch), { group: this.group, daemon: true });
+    const outCh = this.workerChannelFn === null ? ch : this.workerChannelFn(uid, ch);
+    this.sim.go(`podworker/${ref}`, () => this.podWorkerLoop(uid, outCh), { group: this.group, daemon: true });
   }
 
   /**
@@ -203,7 +204,8 @@ export class PodWorkers extends PodWorkersCore {
     return workers;
   }
 
-  private removeTerminatedWorker(uid: string, status: PodSyncStatus, orphaned: boolean): boolean {
+  /** removeTerminatedWorker: forget a finished worker; start terminating an orphan that may have run. */
+  removeTerminatedWorker(uid: string, status: PodSyncStatus, orphaned: boolean): boolean {
     if (!status.finished) {
       if (!orphaned) return false;
       status.deleted = true; // all orphaned pods are considered deleted

@@ -56,6 +56,9 @@ export class KubeletInstance {
   readonly core: KubeletCore;
   readonly statusManager: StatusManager;
   readonly evict: Evictor;
+  readonly pleg: GenericPLEG;
+  /** The syncLoop's owner (null in runOnce mode, which has no syncLoop). */
+  readonly syncLoop: Kubelet | null;
 
   constructor(o: KubeletInstanceOptions) {
     const { sim, settings } = o;
@@ -92,6 +95,8 @@ export class KubeletInstance {
       relistDuration: { relistPeriodMs: settings.plegRelistPeriodMs, relistThresholdMs: settings.plegRelistThresholdMs },
       setCurrentKeepsMissingPods: settings.variants.plegSetCurrentKeepsMissingPods === true,
     });
+    this.pleg = pleg;
+    let syncLoop: Kubelet | null = null;
     const reasonCache = new ReasonCache();
     const config: KubeletConfig = {
       version: settings.version,
@@ -150,6 +155,7 @@ export class KubeletInstance {
             shouldEvict: (p) => activeDeadline.ShouldEvict(p),
             // getHostIPsAnyWay: the node's address (the kubelet always has an API client here).
             hostIPs: [settings.nodeIP],
+            nodeIPs: [settings.nodeIP],
           }),
       },
       reasonCache,
@@ -187,7 +193,8 @@ export class KubeletInstance {
       const handlers = new LegacyKubeletHandlers(this.core, workers, syncer);
       handlers.Start();
       new LegacyVolumePopulator(this.core, syncer).Start();
-      new Kubelet(this.core, handlers).Run();
+      syncLoop = new Kubelet(this.core, handlers);
+      syncLoop.Run();
       this.evict = (pod, grace, reason, message) => {
         sim.go(`kubelet/evict/${pod.metadata.name}`, function* () {
           yield* workers.killPodNow(pod, { ...(pod.status ?? {}), phase: "Failed", reason, message }, grace);
@@ -205,13 +212,15 @@ export class KubeletInstance {
       terminationRequested = (uid) => w.IsPodTerminationRequested(uid);
       couldHaveRunningContainers = (uid) => w.CouldHaveRunningContainers(uid);
       safetyProvider = deletionSafety((uid) => couldHaveRunningContainers(uid), setup);
-      new Kubelet(this.core, new KubeletHandlers(this.core, w)).Run();
+      syncLoop = new Kubelet(this.core, new KubeletHandlers(this.core, w));
+      syncLoop.Run();
       this.evict = (pod, grace, reason, message) => {
         sim.go(`kubelet/evict/${pod.metadata.name}`, function* () {
           yield* w.TerminatePodAbnormallyAndWait(pod, { Evict: true, GracePeriodSecondsOverride: grace, Reason: reason, Message: message });
         }, { group: "kubelet" });
       };
     }
+    this.syncLoop = syncLoop;
     // Kubelet.Run starts the status manager, the prober manager and the PLEG before syncLoop;
     // RunOnce starts none of them (runonce.go), so in that mode no status reaches the apiserver.
     if (!settings.runOnce) {

@@ -71,6 +71,7 @@ export class Sim implements Waker, TimerHost {
   private events = 0;
   private stepsThisInstant = 0;
   private verdict: Verdict | null = null;
+  private begun = false;
   private diagnosis: string | null = null;
   private running: Process | null = null;
 
@@ -214,15 +215,7 @@ export class Sim implements Waker, TimerHost {
   // ---- the run loop ------------------------------------------------------------------------
 
   run(): RunResult {
-    // A fixed key order: the run record must read the same for a run and for its replay.
-    const { scenario, strategy: _label, ...rest } = this.opts.runInfo ?? {};
-    this.trace.emit(0, "sim", "run", {
-      scenario: scenario ?? null,
-      seed: this.opts.seed,
-      strategy: this.strategyName,
-      version: VERSION,
-      ...rest,
-    });
+    this.begin();
     try {
       while (this.verdict === null) {
         if (this.ready.length === 0 && !this.advanceClock()) break;
@@ -232,6 +225,63 @@ export class Sim implements Waker, TimerHost {
       this.onKernelError(err);
     }
     return this.finish();
+  }
+
+  /**
+   * Runs every step due at or before limitMs, then pauses, so a caller can look at the state at a
+   * virtual instant and go on later (with runUntil again, or run() to finish). Returns "paused"
+   * when the next step is later (the clock then reads limitMs), "idle" when nothing is ready or
+   * scheduled (the clock stays at the last step; run() would end the run here), or the verdict when
+   * the run ended. The steps are the ones run() takes: pausing never changes the trace.
+   */
+  runUntil(limitMs: number): "paused" | "idle" | Verdict {
+    this.begin();
+    try {
+      while (this.verdict === null) {
+        if (this.ready.length > 0) {
+          this.step();
+          continue;
+        }
+        const nextMs = this.nextDueMs();
+        if (nextMs === undefined) return "idle";
+        if (nextMs > limitMs && limitMs < this.bounds.untilMs) {
+          if (limitMs > this.nowMs) {
+            this.nowMs = limitMs;
+            this.stepsThisInstant = 0;
+          }
+          return "paused";
+        }
+        if (!this.advanceClock()) break;
+      }
+    } catch (err) {
+      this.onKernelError(err);
+    }
+    return this.verdict!;
+  }
+
+  /** Emits the "run" record once, before the first step. */
+  private begin(): void {
+    if (this.begun) return;
+    this.begun = true;
+    // A fixed key order: the run record must read the same for a run and for its replay.
+    const { scenario, strategy: _label, ...rest } = this.opts.runInfo ?? {};
+    this.trace.emit(0, "sim", "run", {
+      scenario: scenario ?? null,
+      seed: this.opts.seed,
+      strategy: this.strategyName,
+      version: VERSION,
+      ...rest,
+    });
+  }
+
+  /** When the next live heap entry is due (cancelled ones are dropped); undefined when none is left. */
+  private nextDueMs(): number | undefined {
+    let e = this.heap.peek();
+    while (e !== undefined && e.cancelled) {
+      this.heap.pop();
+      e = this.heap.peek();
+    }
+    return e?.dueMs;
   }
 
   /** The strategy as the replay key names it; a replay keeps the name of the run it replays. */

@@ -1,11 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const ORACLE = join(ROOT, "test", "fixtures", "oracle");
+const ORACLE2 = join(ROOT, "test", "fixtures", "oracle2");
+const SHARED2 = join(ROOT, "..", "shared", "oracle2");
+const ORACLE2_FILES = ["phase.yaml", "pleg_events.yaml", "status_transitions.yaml", "api_status.yaml", "pod_workers.yaml"];
 
 function cli(...args: string[]) {
   const r = spawnSync(process.execPath, [join(ROOT, "bin", "kubelet-sim.mjs"), ...args], { cwd: ROOT, encoding: "utf8" });
@@ -18,6 +21,30 @@ describe("kubelet-sim conformance", () => {
     const r = cli("conformance", ...files);
     expect(r.code).toBe(0);
     expect(r.out.trim().split("\n").at(-1)).toMatch(/^\d+ passed, 0 failed$/);
+  });
+
+  it("runs the five oracle2 kinds: no failure, each skip listed with its reason and counted", () => {
+    const r = cli("conformance", ...ORACLE2_FILES.map((f) => join(ORACLE2, f)));
+    expect(r.code).toBe(0);
+    const last = r.out.trim().split("\n").at(-1)!;
+    const m = /^(\d+) passed, 0 failed, (\d+) skipped$/.exec(last);
+    expect(m).not.toBeNull();
+    const skipLines = r.out.split("\n").filter((l) => l.startsWith("skip  "));
+    expect(skipLines).toHaveLength(Number(m![2]));
+    expect(r.out).toMatch(/skip {2}.*pleg_events\.yaml #\d+ PodStatus has a newer timestamp\n {8}Evented PLEG/);
+    expect(Number(m![2])).toBeLessThanOrEqual((Number(m![1]) + Number(m![2])) / 10);
+  });
+
+  it.runIf(existsSync(join(SHARED2, "phase.yaml")))("passes ../shared/oracle2 too (CI has shared/ beside the clone)", () => {
+    const r = cli("conformance", ...ORACLE2_FILES.map((f) => join(SHARED2, f)));
+    expect(r.code).toBe(0);
+    expect(r.out.trim().split("\n").at(-1)).toMatch(/^\d+ passed, 0 failed(, \d+ skipped)?$/);
+  });
+
+  it("-v lists the passing vectors too", () => {
+    const r = cli("conformance", "-v", join(ORACLE2, "phase.yaml"));
+    expect(r.out).toMatch(/^ok {4}.*phase\.yaml #0 waiting$/m);
+    expect(r.out).toMatch(/^skip {2}.*phase\.yaml #\d+ \(newer line\) /m);
   });
 
   it("prints each failing vector with its diff and exits 1", () => {

@@ -39,7 +39,7 @@ describe("the runner catches wrong expectations", () => {
     const bad = res.results[1]!;
     expect(bad.passed).toBe(false);
     expect(bad.diffs).toEqual(["containersToStart: expected [0,1], got [1]"]);
-    expect(summarize([res])).toEqual({ passed: res.results.length - 1, failed: 1 });
+    expect(summarize([res])).toEqual({ passed: res.results.length - 1, failed: 1, skipped: 0 });
   });
 
   it("containersToKill is compared as a set", () => {

@@ -6,7 +6,9 @@ import type { PodStatus, Status } from "../../src/kubelet/container/runtime.ts";
 import {
   convertToAPIContainerStatuses,
   generateAPIPodStatus,
+  GetNodeHostIPs,
   getPhase,
+  sortPodIPs,
   kubeletPodsEra,
   type GenerateAPIPodStatusDeps,
 } from "../../src/kubelet/kubelet_pods.ts";
@@ -108,6 +110,18 @@ describe("getPhase (TestPodPhaseWith*, 1.30 form)", () => {
     // reboot). The 1.28–1.30 guard HasAnyRegularContainerStarted says Running.
     expect(phase([runningState("containerX"), runningState("containerY"), runningState("containerA")])).toBe("Running");
     expect(phase([runningState("containerX"), runningState("containerY"), stoppedState("containerA")])).toBe("Running");
+  });
+
+  it("TestPodPhaseWithRestartAlwaysAndPodHasRun from 1.32 (#126653): a running regular init container keeps the pod Pending", () => {
+    const pod = mkPod("Always", ["containerA"], ["containerX", ["containerY", "Always"]]);
+    const phase = (info: ContainerStatus[]) => getPhase(pod, info, false, kubeletPodsEra(32));
+    expect(phase([succeededState("containerX"), runningState("containerY"), stoppedState("containerA")])).toBe("Running");
+    expect(phase([succeededState("containerX"), runningState("containerY"), runningState("containerA")])).toBe("Running");
+    expect(phase([runningState("containerX"), runningState("containerY"), runningState("containerA")])).toBe("Pending");
+    expect(phase([runningState("containerX"), runningState("containerY"), stoppedState("containerA")])).toBe("Pending");
+    // A restartable init container not yet started is still excused once a regular container ran.
+    expect(phase([succeededState("containerX"), waitingState("containerY"), runningState("containerA")])).toBe("Pending");
+    expect(phase([succeededState("containerX"), runningState("containerY"), stoppedState("containerA")])).toBe("Running");
   });
 });
 
@@ -394,5 +408,69 @@ describe("generateAPIPodStatus", () => {
     const created = runtimeStatus([rt("a", "created", { exitCode: 128, reason: "StartError" })]);
     expect(generateAPIPodStatus(pod, created, false, gdeps(23)).phase).toBe("Failed");
     expect(generateAPIPodStatus(pod, created, false, gdeps(24)).phase).toBe("Pending");
+  });
+});
+
+describe("generateAPIPodStatus: pod IPs, host IPs, QoS, resources, DisruptionTarget (fixes from oracle2)", () => {
+  it("sortPodIPs puts the node IP's family first, keeps one IP per family and re-formats them", () => {
+    expect(sortPodIPs(["fd01::1234", "10.0.0.1"])).toEqual(["10.0.0.1", "fd01::1234"]);
+    expect(sortPodIPs(["10.0.0.1", "fd01::1234"], ["fd00::5678"])).toEqual(["fd01::1234", "10.0.0.1"]);
+    expect(sortPodIPs(["10.0.0.1", "10.0.0.2", "FD01:0:0::1", "fd01::2"], ["192.168.1.1"])).toEqual(["10.0.0.1", "fd01::1"]);
+    expect(sortPodIPs(["not-an-ip", "010.000.000.001"])).toEqual(["10.0.0.1"]);
+    const s = generateAPIPodStatus(mkPod("Always", ["a"]), runtimeStatus([], { ips: ["fd01::1", "10.0.0.9"] }), false, gdeps(33, undefined, { nodeIPs: ["fd00::1"] }));
+    expect(s.podIPs).toEqual([{ ip: "fd01::1" }, { ip: "10.0.0.9" }]);
+    expect(s.podIP).toBe("fd01::1");
+  });
+
+  it("GetNodeHostIPs: InternalIP before ExternalIP, then the first IP of the other family", () => {
+    expect(GetNodeHostIPs([{ type: "ExternalIP", address: "192.168.0.1" }, { type: "InternalIP", address: "10.0.0.1" }])).toEqual(["10.0.0.1"]);
+    expect(GetNodeHostIPs([{ type: "InternalIP", address: "10.0.0.1" }, { type: "ExternalIP", address: "fd01::1234" }, { type: "InternalIP", address: "10.0.0.2" }])).toEqual(["10.0.0.1", "fd01::1234"]);
+    expect(GetNodeHostIPs([{ type: "Hostname", address: "node" }])).toEqual([]);
+  });
+
+  it("hostIPs holds both families; a host-network pod's IPs are immutable once set, but gain the other family (≥1.29)", () => {
+    const hostNet = (status: APIPodStatus = {}) => ({ ...mkPod("Always", ["a"], [], status), spec: { ...mkPod("Always", ["a"]).spec, hostNetwork: true } });
+    const dual = ["10.0.0.1", "fd01::1"];
+    const fresh = generateAPIPodStatus(hostNet(), runtimeStatus([]), false, gdeps(33, undefined, { hostIPs: dual }));
+    expect(fresh.hostIPs).toEqual([{ ip: "10.0.0.1" }, { ip: "fd01::1" }]);
+    expect(fresh.podIPs).toEqual([{ ip: "10.0.0.1" }, { ip: "fd01::1" }]);
+    // The primary IP is kept (immutable); the node's other family is added as the secondary.
+    const v4only = generateAPIPodStatus(hostNet(), runtimeStatus([], { ips: ["10.0.0.7"] }), false, gdeps(33, undefined, { hostIPs: dual }));
+    expect(v4only.podIPs).toEqual([{ ip: "10.0.0.7" }, { ip: "fd01::1" }]);
+    // No secondary of the same family as the primary.
+    const v6 = generateAPIPodStatus(hostNet(), runtimeStatus([], { ips: ["fd01::7"] }), false, gdeps(33, undefined, { hostIPs: dual, nodeIPs: ["fd01::1"] }));
+    expect(v6.podIPs).toEqual([{ ip: "fd01::7" }]);
+    // Before 1.29 both node IPs were given at once, only while the pod had none.
+    const old = generateAPIPodStatus(hostNet(), runtimeStatus([]), false, gdeps(28, undefined, { hostIPs: dual }));
+    expect(old.podIPs).toEqual([{ ip: "10.0.0.1" }, { ip: "fd01::1" }]);
+    expect(old.hostIPs).toBeUndefined();
+  });
+
+  it("status.qosClass is the pod's QoS class", () => {
+    const pod = mkPod("Always", ["a"]);
+    expect(generateAPIPodStatus(pod, runtimeStatus([]), false, gdeps(30)).qosClass).toBe("BestEffort");
+    const guaranteed = { ...pod, spec: { ...pod.spec, containers: [{ name: "a", resources: { requests: { cpu: "1", memory: "1Gi" }, limits: { cpu: "1", memory: "1Gi" } } }] } };
+    expect(generateAPIPodStatus(guaranteed, runtimeStatus([]), false, gdeps(30)).qosClass).toBe("Guaranteed");
+  });
+
+  it("from 1.33 a container seen in the runtime reports its resources (InPlacePodVerticalScaling)", () => {
+    const pod = { ...mkPod("Always", ["a", "b"]), spec: { ...mkPod("Always", ["a", "b"]).spec, containers: [{ name: "a", resources: { requests: { cpu: "100m" } } }, { name: "b" }] } };
+    const status = runtimeStatus([rt("a", "running"), rt("b", "running")]);
+    const s33 = generateAPIPodStatus(pod, status, false, gdeps(33)).containerStatuses!;
+    expect(s33.map((c) => [c.name, c["resources"], c["allocatedResources"]])).toEqual([
+      ["a", { requests: { cpu: "100m" } }, { cpu: "100m" }],
+      ["b", {}, undefined],
+    ]);
+    expect(generateAPIPodStatus(pod, status, false, gdeps(32)).containerStatuses!.map((c) => c["resources"])).toEqual([undefined, undefined]);
+    // A container the runtime does not report gets none.
+    expect(generateAPIPodStatus(pod, runtimeStatus([]), false, gdeps(33)).containerStatuses!.map((c) => c["resources"])).toEqual([undefined, undefined]);
+  });
+
+  it("DisruptionTarget is copied from the status manager's status from 1.26", () => {
+    const dt = { type: "DisruptionTarget", status: "True" as const, reason: "TerminationByKubelet" };
+    const sm: APIPodStatus = { conditions: [dt] };
+    const s = generateAPIPodStatus(mkPod("Always", ["a"]), runtimeStatus([]), false, gdeps(33, sm));
+    expect(s.conditions!.filter((c) => c.type === "DisruptionTarget")).toEqual([dt]);
+    expect(generateAPIPodStatus(mkPod("Always", ["a"]), runtimeStatus([]), false, gdeps(25, sm)).conditions!.some((c) => c.type === "DisruptionTarget")).toBe(false);
   });
 });

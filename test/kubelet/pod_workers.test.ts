@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { sleep } from "../../src/sim/index.ts";
 import { PodWorkers } from "../../src/kubelet/pod_workers.ts";
 import { WorkQueue } from "../../src/kubelet/util/queue.ts";
-import { SyncPodCreate, SyncPodKill, SyncPodUpdate } from "../../src/kubelet/types.ts";
+import { SyncPodCreate, SyncPodKill, SyncPodSync, SyncPodUpdate } from "../../src/kubelet/types.ts";
 import { FakeSyncer, InstantCache, newSim, pod } from "./pod_workers_fakes.ts";
 
 function setup() {
@@ -164,5 +164,22 @@ describe("pod workers (v1.22+): the one-way state machine", () => {
     expect(result).toBe("600:ok");
     expect(syncer.calls).toContain("500:SyncTerminatingPod(web,grace=2)");
     expect(pw.ShouldPodContentBeRemoved("u1")).toBe(true);
+  });
+});
+
+describe("mergeLastUpdate keeps Go's zero update type (SyncPodSync) on the active update", () => {
+  it("a replayed update (requeueLastPodUpdate) syncs as SyncPodSync, not as the last update's type", () => {
+    const { sim, syncer, pw } = setup();
+    syncer.terminal = true;
+    sim.go("test", function* () {
+      pw.UpdatePod({ UpdateType: SyncPodCreate, Pod: pod("web", "u1") });
+      yield* sleep(10_000);
+    });
+    sim.run();
+    const status = pw.podSyncStatuses.get("u1")!;
+    expect(status.activeUpdate!.UpdateType).toBe(SyncPodSync);
+    // SyncPod ran with the create; the terminal sync requeued the active update for termination.
+    expect(syncer.calls[0]).toBe("0:SyncPod(web,create)");
+    expect(syncer.calls.some((c) => c.includes("SyncTerminatingPod(web"))).toBe(true);
   });
 });

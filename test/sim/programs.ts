@@ -48,7 +48,8 @@ export interface ProgramRun {
   records: string[];
 }
 
-export function runProgram(prog: Program, seed: number, strategy: StrategySpec, label?: string): ProgramRun {
+/** Runs a program; with `pausesMs`, runUntil stops at each of those instants before run() finishes. */
+export function runProgram(prog: Program, seed: number, strategy: StrategySpec, label?: string, pausesMs: readonly number[] = []): ProgramRun {
   const sink = new MemorySink();
   const sim = new Sim({
     seed,
@@ -61,6 +62,7 @@ export function runProgram(prog: Program, seed: number, strategy: StrategySpec, 
   prog.procs.forEach((steps, pi) => {
     sim.go(`p${pi}`, () => body(sim, pi, steps, chans));
   });
+  for (const ms of pausesMs) sim.runUntil(ms);
   const result = sim.run();
   return { result, records: sink.records.map((r) => JSON.stringify(r)) };
 }

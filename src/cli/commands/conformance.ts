@@ -11,14 +11,18 @@ interface Args {
 
 export const conformanceCommand: CommandFactory = (ctx) => ({
   command: "conformance <files..>",
-  describe: "Check computePodActions, the restart backoff and the prober worker against oracle vector files",
+  describe: "Check the kubelet models against Kubernetes' own test vectors (oracle and oracle2 files)",
   builder: (y: Argv) =>
     y
       .positional("files", { type: "string", array: true, describe: "vector files (YAML; the format is in test/fixtures/oracle/README.md)" })
       .option("verbose", { alias: "v", type: "boolean", default: false, describe: "also list the vectors that pass" })
       .example("$0 conformance test/fixtures/oracle/*.yaml", "run every vector file; exit 1 if any vector fails")
+      .example("$0 conformance test/fixtures/oracle2/*.yaml", "getPhase, the PLEG, the status manager, the API status and the pod workers")
       .example("$0 conformance -v test/fixtures/oracle/compute_pod_actions.yaml", "list each vector with its verdict")
-      .epilogue("Exit codes: 0 every vector passed, 1 some vector failed, 2 a file is not a valid vector file."),
+      .epilogue(
+        "A vector outside the simulator's scope is skipped with its reason (listed as `skip`), never counted as passed.\n" +
+          "Exit codes: 0 no vector failed, 1 some vector failed, 2 a file is not a valid vector file.",
+      ),
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
     // Loaded here, not at the top: the models are needed only when something runs (--help stays fast).
@@ -36,20 +40,26 @@ export const conformanceCommand: CommandFactory = (ctx) => ({
   },
 });
 
-/** One line per failing vector with its diff indented below, then the `N passed, M failed` line. */
-export function renderConformance(files: readonly FileResult[], verbose: boolean, summary: { passed: number; failed: number }): string {
+/**
+ * One line per failing vector with its diff indented below, one per skipped vector with its reason,
+ * then the `N passed, M failed` line (`, K skipped` added when some were).
+ */
+export function renderConformance(files: readonly FileResult[], verbose: boolean, summary: { passed: number; failed: number; skipped?: number }): string {
   const out: string[] = [];
   for (const f of files) {
     for (const r of f.results) {
+      const label = `${f.file} #${r.index}${r.newerLine === true ? " (newer line)" : ""} ${r.name}`;
       if (r.passed) {
-        if (verbose) out.push(`ok    ${f.file} #${r.index} ${r.name}`);
-        continue;
+        if (verbose) out.push(`ok    ${label}`);
+      } else if (r.skipped !== undefined) {
+        out.push(`skip  ${label}`, `        ${r.skipped}`);
+      } else {
+        out.push(`FAIL  ${label}`);
+        for (const d of r.diffs) out.push(`        ${d}`);
       }
-      out.push(`FAIL  ${f.file} #${r.index} ${r.name}`);
-      for (const d of r.diffs) out.push(`        ${d}`);
     }
   }
-  const { passed, failed } = summary;
-  out.push(`${passed} passed, ${failed} failed`);
+  const { passed, failed, skipped = 0 } = summary;
+  out.push(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}`);
   return `${out.join("\n")}\n`;
 }

@@ -7,6 +7,7 @@ import { exploreCommand } from "./explore.ts";
 import { listCommand } from "./list.ts";
 import { replayCommand } from "./replay.ts";
 import { runCommand } from "./run.ts";
+import { serveCommand } from "./serve.ts";
 import { validateCommand } from "./validate.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { make: validateCommand, example: "$0 validate my-scenario.yaml" },
   { make: conformanceCommand, example: "$0 conformance test/fixtures/oracle/*.yaml" },
   { make: actionsCommand, example: "$0 actions examples/actions/liveness-failed.yaml" },
+  { make: serveCommand, example: "$0 serve scenarios/default.yaml --at 30s" },
 ];
 
 export const commands: readonly CommandFactory[] = COMMANDS.map((c) => c.make);

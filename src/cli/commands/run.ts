@@ -63,12 +63,12 @@ export function runRequest(argv: Args): RunRequest {
   };
 }
 
-function seedOf(seed: number): number {
+export function seedOf(seed: number): number {
   if (Number.isInteger(seed) && seed >= 0 && seed <= 2 ** 32 - 1) return seed;
   throw new UserError(`--seed ${String(seed)}: expected a whole number from 0 to ${2 ** 32 - 1}`);
 }
 
-function strategyOf(text: string): StrategySpec {
+export function strategyOf(text: string): StrategySpec {
   try {
     return parseStrategy(text);
   } catch (err) {

@@ -29,6 +29,14 @@ export class RuntimeCache {
     return [this.pods, null];
   }
 
+  /**
+   * The list as last filled and when (-1: never), without refreshing it: what a read-only view of
+   * the kubelet at a virtual instant may show, since a refresh would be a runtime call in the run.
+   */
+  peek(): { pods: readonly RunningPod[]; cacheTimeMs: number } {
+    return { pods: this.pods, cacheTimeMs: this.cacheTimeMs };
+  }
+
   /** ForceUpdateIfOlder: refresh when the cache was filled before minTimeMs. */
   *ForceUpdateIfOlder(minTimeMs: number): Proc<GoError> {
     if (this.cacheTimeMs < minTimeMs) return yield* this.updateCache();

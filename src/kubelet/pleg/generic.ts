@@ -61,7 +61,8 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
   constructor(
     private readonly sim: Sim,
     private readonly runtime: PodStatusSource,
-    private readonly cache: Cache,
+    /** The pod status cache; null in upstream's cache-less test PLEG (cacheEnabled() is false). */
+    private readonly cache: Cache | null,
     private readonly opts: GenericPLEGOptions = {},
   ) {
     this.relistDuration = opts.relistDuration ?? { relistPeriodMs: plegRelistPeriodMs, relistThresholdMs };
@@ -148,22 +149,31 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
     for (const pid of this.sim.mapOrder([...eventsByPodID.keys()].sort(byString))) {
       const pod = this.podRecords.getCurrent(pid);
       const ref = podRef(pod ?? this.podRecords.getOld(pid));
-      // On an inspection error the podRecord is not updated, so the change is detected again next time.
-      const err = yield* this.updateCache(pod, pid);
-      if (err !== null) {
-        needsReinspection.set(pid, pod);
-        continue;
+      if (this.cacheEnabled()) {
+        // On an inspection error the podRecord is not updated, so the change is detected again next time.
+        const err = yield* this.updateCache(pod, pid);
+        if (err !== null) {
+          needsReinspection.set(pid, pod);
+          continue;
+        }
+        // Inspected because it had events: the reinspection below must not inspect it again.
+        this.podsToReinspect.delete(pid);
       }
-      // Inspected because it had events: the reinspection below must not inspect it again.
-      this.podsToReinspect.delete(pid);
       this.podRecords.update(pid);
       for (const e of eventsByPodID.get(pid)!) sent += this.sendEvent(e, ref) ? 1 : 0;
     }
-    yield* this.reinspect(needsReinspection);
-    // Update the cache timestamp. This needs to happen *after* all pods have been properly updated in the cache.
-    this.cache.UpdateTime(timestampMs);
-    this.podsToReinspect = needsReinspection;
+    if (this.cacheEnabled()) {
+      yield* this.reinspect(needsReinspection);
+      // Update the cache timestamp. This needs to happen *after* all pods have been properly updated in the cache.
+      this.cache!.UpdateTime(timestampMs);
+      this.podsToReinspect = needsReinspection;
+    }
     this.sim.emit(COMPONENT, "relist", { durationMs: this.sim.nowMs - timestampMs, pods: podList.length, events: sent });
+  }
+
+  /** cacheEnabled: the kubelet always gives the PLEG a cache; upstream's relist tests may not. */
+  private cacheEnabled(): boolean {
+    return this.cache !== null;
   }
 
   /** Reinspect any pods that failed inspection during the previous relist (a Go map range). */
@@ -197,7 +207,7 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
 
   /** The exit code upstream logs for ContainerDied ("Generic (PLEG): container finished"). */
   private exitCodeField(e: PodLifecycleEvent): { exitCode?: number } {
-    if (e.Type !== ContainerDied) return {};
+    if (e.Type !== ContainerDied || this.cache === null) return {};
     const [status, err] = this.cache.GetWithError(e.ID);
     const cs = err === null ? status?.containerStatuses.find((s) => s.id.id === e.Data) : undefined;
     return cs === undefined ? {} : { exitCode: cs.exitCode };
@@ -210,7 +220,7 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
   private *updateCache(pod: RuntimePod | null, pid: string): Proc<GoError> {
     if (pod === null) {
       // The pod is missing in the current relist: it has no visible (active or inactive) containers.
-      this.cache.Delete(pid);
+      this.cache!.Delete(pid);
       return null;
     }
     const timestampMs = this.sim.nowMs;
@@ -218,18 +228,18 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
     if (status instanceof CriError) {
       // GetPodStatus fails as (nil, err): the entry holds the error and no status.
       const err = goError(status);
-      this.cache.Set(pod.id, null, err, timestampMs);
+      this.cache!.Set(pod.id, null, err, timestampMs);
       return err;
     }
     // Preserve the pod IP across cache updates if the new IP is empty (copied: the runtime's value is not ours).
-    this.cache.Set(pod.id, { ...status, ips: this.getPodIPs(pid, status) }, null, timestampMs);
+    this.cache!.Set(pod.id, { ...status, ips: this.getPodIPs(pid, status) }, null, timestampMs);
     return null;
   }
 
   /** getPodIPs preserves an older cached status' pod IPs if the new status has none and its sandboxes have exited. */
   private getPodIPs(pid: string, status: PodStatus): string[] {
     if (status.ips.length !== 0) return status.ips;
-    const [oldStatus, err] = this.cache.GetWithError(pid);
+    const [oldStatus, err] = this.cache!.GetWithError(pid);
     if (err !== null || oldStatus === null || oldStatus.ips.length === 0) return [];
     // If at least one sandbox is ready, then use this status update's pod IP.
     if (status.sandboxStatuses.some((s) => s.state === "SANDBOX_READY")) return status.ips;

@@ -49,6 +49,13 @@ export interface StatusEra {
    * and normalizes and sorts their statuses too.
    */
   normalizeEphemeral: boolean;
+  /**
+   * ≥1.26 (PodDisruptionConditions beta, on by default; GA 1.31): DisruptionTarget is a condition
+   * "shared by kubelet" (kubetypes.PodConditionSharedByKubelet). mergePodStatus sends the kubelet's
+   * own DisruptionTarget only on the actual terminal transition with no container left running, and
+   * isPodStatusByKubeletEqual compares it like an owned condition.
+   */
+  disruptionTargetShared: boolean;
 }
 
 export function statusEra(minor: number): StatusEra {
@@ -65,5 +72,6 @@ export function statusEra(minor: number): StatusEra {
     initTransitionSkipsSidecars: minor >= 30,
     sidecarAwareReadiness: minor >= 28,
     normalizeEphemeral: minor >= 32,
+    disruptionTargetShared: minor >= 26,
   };
 }

@@ -29,8 +29,7 @@ export const TRANSITION_TIME_CONDITIONS = [
 /**
  * kubetypes.PodConditionByKubelet. PodReadyToStartContainers (PodHasNetwork before 1.28) counts
  * only when its gate is on upstream; a kubelet with the gate off never writes it, so it is listed
- * here unconditionally. Simplified: DisruptionTarget, a condition "shared by kubelet", is not
- * modelled, so PodConditionSharedByKubelet is always false.
+ * here unconditionally.
  */
 export function PodConditionByKubelet(type: string): boolean {
   return (
@@ -41,6 +40,11 @@ export function PodConditionByKubelet(type: string): boolean {
     type === "PodReadyToStartContainers" ||
     type === "PodHasNetwork"
   );
+}
+
+/** kubetypes.PodConditionSharedByKubelet: DisruptionTarget, once PodDisruptionConditions is on (era.ts). */
+export function PodConditionSharedByKubelet(type: string, era: Pick<StatusEra, "disruptionTargetShared">): boolean {
+  return era.disruptionTargetShared && type === "DisruptionTarget";
 }
 
 /** podutil.IsPodPhaseTerminal */
@@ -185,12 +189,14 @@ export function SortInitContainerStatuses(pod: Pod, statuses: ContainerStatus[])
 }
 
 /**
- * isPodStatusByKubeletEqual: equal when the kubelet-owned conditions agree on status, reason and
- * message, and everything else is semantically equal; transition times of conditions are ignored.
+ * isPodStatusByKubeletEqual: equal when the kubelet-owned (and, from 1.26, shared) conditions agree
+ * on status, reason and message, and everything else is semantically equal; transition times of
+ * conditions are ignored.
  */
-export function isPodStatusByKubeletEqual(oldStatus: PodStatus, status: PodStatus): boolean {
+export function isPodStatusByKubeletEqual(oldStatus: PodStatus, status: PodStatus, era: Pick<StatusEra, "disruptionTargetShared">): boolean {
   for (const c of status.conditions ?? []) {
-    if (!PodConditionByKubelet(c.type)) continue;
+    // Both owned and shared conditions are used for kubelet status equality.
+    if (!PodConditionByKubelet(c.type) && !PodConditionSharedByKubelet(c.type, era)) continue;
     const oc = oldStatus.conditions?.find((x) => x.type === c.type);
     if (oc === undefined || oc.status !== c.status || (oc.message ?? "") !== (c.message ?? "") || (oc.reason ?? "") !== (c.reason ?? "")) {
       return false;
@@ -216,6 +222,12 @@ export function mergePodStatus(
   const transitioningToTerminalPhase = !IsPodPhaseTerminal(oldPodStatus.phase) && IsPodPhaseTerminal(merged.phase);
   for (const c of merged.conditions ?? []) {
     if (PodConditionByKubelet(c.type)) podConditions.push(c);
+    else if (PodConditionSharedByKubelet(c.type, era) && transitioningToTerminalPhase && !couldHaveRunningContainers) {
+      // DisruptionTarget goes out only once every container has terminated and the phase is
+      // terminal, with a fresh transition time: the one set in updateStatusInternal is stale.
+      updateLastTransitionTime(merged, oldPodStatus, c.type, nowMs);
+      ReplaceOrAppendPodCondition(podConditions, c);
+    }
   }
   merged.conditions = podConditions;
   // The kubelet never reports a terminal phase for a pod that could still use exclusive resources.
@@ -241,6 +253,13 @@ function setOrDelete<K extends "phase" | "reason" | "message">(s: PodStatus, key
 
 function isConditionTrue(s: PodStatus, type: string): boolean {
   return s.conditions?.find((c) => c.type === type)?.status === "True";
+}
+
+/** statusutil.ReplaceOrAppendPodCondition: the condition of the same type is replaced, or it is appended. */
+export function ReplaceOrAppendPodCondition(conditions: PodCondition[], condition: PodCondition): void {
+  const i = conditions.findIndex((c) => c.type === condition.type);
+  if (i >= 0) conditions[i] = condition;
+  else conditions.push(condition);
 }
 
 /** podutil.UpdatePodCondition: replaces or appends, keeping the transition time when status is unchanged. */

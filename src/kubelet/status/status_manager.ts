@@ -205,7 +205,7 @@ export class StatusManager {
     else if (status.startTime == null || status.startTime === "") status.startTime = metav1Now(this.sim.nowMs);
     normalizeStatus(pod, status, this.era.normalizeEphemeral);
     // Prevent concurrent updates from clobbering each other so the phase progresses monotonically.
-    if (cached !== undefined && isPodStatusByKubeletEqual(cached.status, status) && !forceUpdate) return false;
+    if (cached !== undefined && isPodStatusByKubeletEqual(cached.status, status, this.era) && !forceUpdate) return false;
     const next: VersionedPodStatus = {
       status: deepFreeze(status),
       version: (cached?.version ?? 0) + 1,

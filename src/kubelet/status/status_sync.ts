@@ -14,6 +14,7 @@ import type { PodStatusSyncRequest, StatusManager, VersionedPodStatus } from "./
 import { podRef, syncPeriodMs } from "./status_manager.ts";
 import { IsPodPhaseTerminal, isPodStatusByKubeletEqual, mergePodStatus, normalizeStatus, semanticDeepEqual } from "./status_helpers.ts";
 import type { StatusClient } from "./interfaces.ts";
+import type { StatusEra } from "./era.ts";
 
 /** Start's goroutine: syncPod and syncBatch share one process to avoid sync races. */
 export function* statusSyncLoop(m: StatusManager): Proc<void> {
@@ -152,7 +153,7 @@ export function needsReconcile(m: StatusManager, uid: string, status: PodStatus)
     pod = m.podManager.GetMirrorPodByPod(pod);
     if (pod === undefined) return false;
   }
-  if (podStatusMatches(pod, status, m.era.normalizeEphemeral)) return false;
+  if (podStatusMatches(pod, status, m.era)) return false;
   m.sim.emit("status", "NeedsReconcile", { pod: podRef(pod), uid });
   return true;
 }
@@ -162,10 +163,10 @@ export function needsReconcile(m: StatusManager, uid: string, status: PodStatus)
  * are frozen, so the answer for a (pod object, status object) pair never changes: it is kept per pod
  * object, because syncBatch asks it for every pod every 10 s and most pods changed neither since.
  */
-function podStatusMatches(pod: Pod, status: PodStatus, normalizeEphemeral: boolean): boolean {
+function podStatusMatches(pod: Pod, status: PodStatus, era: StatusEra): boolean {
   const memo = reconcileMemo.get(pod);
   if (memo !== undefined && memo.status === status) return memo.equal;
-  const equal = isPodStatusByKubeletEqual(normalizeStatus(pod, structuredClone(pod.status ?? {}), normalizeEphemeral), status);
+  const equal = isPodStatusByKubeletEqual(normalizeStatus(pod, structuredClone(pod.status ?? {}), era.normalizeEphemeral), status, era);
   if (Object.isFrozen(pod) && Object.isFrozen(status)) reconcileMemo.set(pod, { status, equal });
   return equal;
 }

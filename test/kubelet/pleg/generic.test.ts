@@ -5,6 +5,7 @@ import { sleep } from "../../../src/sim/index.ts";
 import { unknown } from "../../../src/cri/errors.ts";
 import { c, plegHarness, pod, podStatusOf, runInProcess, sorted, status } from "./helpers.ts";
 import type { PodLifecycleEvent } from "../../../src/kubelet/pleg/pleg.ts";
+import { GenericPLEG } from "../../../src/kubelet/pleg/generic.ts";
 
 const ev = (id: string, type: string, data: string) => `${id}/${data}/${type}`;
 
@@ -239,3 +240,35 @@ describe("TestHealthy", () => {
     ]);
   });
 });
+
+describe("cacheEnabled: the cache-less PLEG of newTestGenericPLEG", () => {
+  it("never inspects a pod, advances every record and sends the events; the kubelet's PLEG inspects", () => {
+    const h = plegHarness();
+    const cacheLess = new GenericPLEG(h.sim, h.runtime, null, {});
+    const sent: string[][] = [];
+    runInProcess(h, function* () {
+      h.runtime.AllPodList = [pod("1234", [c("c1", "running")])];
+      // An inspection error would hold the events back in a PLEG with a cache.
+      h.runtime.podStatus.set("1234", unknown("inspection fails"));
+      yield* cacheLess.relist();
+      sent.push(sorted(drainOf(cacheLess)));
+      h.runtime.AllPodList = [pod("1234", [c("c1", "exited")])];
+      yield* cacheLess.relist();
+      sent.push(sorted(drainOf(cacheLess)));
+    });
+    expect(sent).toEqual([[ev("1234", "ContainerStarted", "c1")], [ev("1234", "ContainerDied", "c1")]]);
+    expect(h.runtime.calls).toEqual(["GetPods(true)", "GetPods(true)"]);
+    const withCache = plegHarness();
+    runInProcess(withCache, function* () {
+      withCache.runtime.AllPodList = [pod("1234", [c("c1", "running")])];
+      yield* withCache.pleg.relist();
+    });
+    expect(withCache.runtime.calls).toEqual(["GetPods(true)", "GetPodStatus(1234)"]);
+  });
+});
+
+function drainOf(pleg: GenericPLEG): PodLifecycleEvent[] {
+  const out: PodLifecycleEvent[] = [];
+  for (let r = pleg.Watch().tryRecv(); r !== undefined && r.ok; r = pleg.Watch().tryRecv()) out.push(r.value!);
+  return out;
+}

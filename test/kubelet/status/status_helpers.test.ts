@@ -98,21 +98,21 @@ describe("isPodStatusByKubeletEqual and normalizeStatus", () => {
     const statuses = Array.from({ length: 10 }, (_, i) => ({ name: `container${i}` }));
     const a = normalizeStatus(pod, { containerStatuses: [...statuses].reverse() });
     const b = normalizeStatus(pod, { containerStatuses: [...statuses.slice(5), ...statuses.slice(0, 5)] });
-    expect(isPodStatusByKubeletEqual(a, b)).toBe(true);
+    expect(isPodStatusByKubeletEqual(a, b, statusEra(33))).toBe(true);
   });
 
   it("conditions not owned by the kubelet do not count (TestStatusEquality)", () => {
     const a: PodStatus = { conditions: [{ type: "www.example.com/feature", status: "False" }] };
     const b: PodStatus = { conditions: [{ type: "www.example.com/feature", status: "True" }] };
-    expect(isPodStatusByKubeletEqual(a, b)).toBe(true);
+    expect(isPodStatusByKubeletEqual(a, b, statusEra(33))).toBe(true);
   });
 
   it("a kubelet condition differing in status, reason or message makes them differ; transition time does not", () => {
     const base = { type: "Ready", status: "True" as const, lastTransitionTime: "2025-01-01T00:00:01Z" };
-    expect(isPodStatusByKubeletEqual({ conditions: [base] }, { conditions: [{ ...base, lastTransitionTime: "2025-01-01T00:09:00Z" }] })).toBe(true);
-    expect(isPodStatusByKubeletEqual({ conditions: [base] }, { conditions: [{ ...base, status: "False" }] })).toBe(false);
-    expect(isPodStatusByKubeletEqual({ conditions: [base] }, { conditions: [{ ...base, reason: "X" }] })).toBe(false);
-    expect(isPodStatusByKubeletEqual({ conditions: [] }, { conditions: [base] })).toBe(false);
+    expect(isPodStatusByKubeletEqual({ conditions: [base] }, { conditions: [{ ...base, lastTransitionTime: "2025-01-01T00:09:00Z" }] }, statusEra(33))).toBe(true);
+    expect(isPodStatusByKubeletEqual({ conditions: [base] }, { conditions: [{ ...base, status: "False" }] }, statusEra(33))).toBe(false);
+    expect(isPodStatusByKubeletEqual({ conditions: [base] }, { conditions: [{ ...base, reason: "X" }] }, statusEra(33))).toBe(false);
+    expect(isPodStatusByKubeletEqual({ conditions: [] }, { conditions: [base] }, statusEra(33))).toBe(false);
   });
 
   it("nil and empty, zero and absent are equal; a nil pointer differs from false (Semantic.DeepEqual)", () => {
@@ -215,6 +215,44 @@ describe("mergePodStatus (TestMergePodStatus, the cases without DisruptionTarget
       expect({ ...out, conditions: undefined }).toEqual({ ...tc.want, conditions: undefined });
     });
   }
+
+  describe("DisruptionTarget is shared by the kubelet from 1.26 (PodDisruptionConditions)", () => {
+    const dt = (reason: string) => ({ type: "DisruptionTarget", status: "True" as const, reason });
+    const types = (s: PodStatus) => Object.fromEntries((s.conditions ?? []).map((c) => [c.type, `${c.status}/${c.reason ?? ""}`]));
+    const old = () => ({ ...getPodStatus(), conditions: [...getPodStatus().conditions!, dt("EvictionByEvictionAPI")] });
+    const next = () => ({ ...getPodStatus(), phase: "Failed" as const, conditions: [...getPodStatus().conditions!, dt("TerminationByKubelet")] });
+
+    it("the kubelet's DisruptionTarget replaces the old one on the terminal transition with nothing running", () => {
+      const out = mergePodStatus(old(), next(), false, statusEra(33), 5000);
+      expect(out.phase).toBe("Failed");
+      expect(types(out)).toEqual({ DisruptionTarget: "True/TerminationByKubelet", Ready: "False/PodFailed", ContainersReady: "False/PodFailed", PodScheduled: "True/" });
+      // Same status as the old condition: updateLastTransitionTime keeps the old (here unset) time.
+      expect(out.conditions!.find((c) => c.type === "DisruptionTarget")!.lastTransitionTime).toBeUndefined();
+    });
+
+    it("is added when the old status had none, but not while a container could still run", () => {
+      const fresh = { ...getPodStatus() };
+      const added = mergePodStatus(fresh, next(), false, statusEra(33), 0);
+      expect(types(added)["DisruptionTarget"]).toBe("True/TerminationByKubelet");
+      expect(added.conditions!.find((c) => c.type === "DisruptionTarget")!.lastTransitionTime).toBeTruthy();
+      const held = mergePodStatus(fresh, next(), true, statusEra(33), 0);
+      expect(held.phase).toBe("Running");
+      expect(types(held)["DisruptionTarget"]).toBeUndefined();
+    });
+
+    it("is never sent outside the terminal transition, and before 1.26 the kubelet's own is always dropped", () => {
+      const running = { ...next(), phase: "Running" as const };
+      expect(types(mergePodStatus(old(), running, false, statusEra(33), 0))["DisruptionTarget"]).toBe("True/EvictionByEvictionAPI");
+      expect(types(mergePodStatus(old(), next(), false, statusEra(25), 0))["DisruptionTarget"]).toBe("True/EvictionByEvictionAPI");
+    });
+
+    it("counts for isPodStatusByKubeletEqual from 1.26 only", () => {
+      const a: PodStatus = { conditions: [dt("A")] };
+      const b: PodStatus = { conditions: [dt("B")] };
+      expect(isPodStatusByKubeletEqual(a, b, statusEra(33))).toBe(false);
+      expect(isPodStatusByKubeletEqual(a, b, statusEra(25))).toBe(true);
+    });
+  });
 
   it("before 1.24 a terminal phase is written at once, and before 1.25 Ready=True may go out with it", () => {
     const old = { ...getPodStatus() };

@@ -1,0 +1,130 @@
+// `kubelet-sim serve FILE --at 30s`: run a scenario to a virtual instant and serve the simulated
+// kubelet's HTTP endpoints (/pods, /runningpods/, /healthz) on 127.0.0.1 until Ctrl-C.
+import type { ArgumentsCamelCase, Argv } from "yargs";
+import { formatDuration, formatStrategy, isFailureVerdict, parseDuration } from "../../sim/index.ts";
+import { EXIT_OK, EXIT_USAGE, UserError } from "../exit.ts";
+import { processIo, type CliIo } from "../io.ts";
+import type { Listening } from "../serve_http.ts";
+import type { ServeSession } from "../../server/index.ts";
+import { resolveScenarioArg } from "../scenario_arg.ts";
+import { kubeletOverridesOf, seedOf, strategyOf } from "./run.ts";
+import type { CommandFactory } from "./index.ts";
+
+export interface ServeArgs {
+  file: string;
+  at?: string[];
+  step?: string;
+  port: number;
+  seed?: number;
+  strategy?: string;
+  kubeletVersion?: string;
+  variant?: string[];
+}
+
+export const DEFAULT_SERVE_PORT = 10255;
+
+export const serveCommand: CommandFactory = (ctx) => ({
+  command: "serve <file>",
+  describe: "Run a scenario to a virtual instant and serve the kubelet's read-only HTTP endpoints there",
+  builder: (y: Argv) =>
+    y
+      .positional("file", { type: "string", describe: "a scenario file (YAML, see docs/scenarios.md), or a bundled scenario's name (default, r05)" })
+      .option("at", { type: "string", array: true, describe: "the virtual instant to serve (e.g. 30s); repeat it for the instants POST /-/advance steps through. Default: the scenario's end" })
+      .option("step", { type: "string", describe: "how far POST /-/advance moves the clock once the --at instants are used up (e.g. 5s)" })
+      .option("port", { type: "number", default: DEFAULT_SERVE_PORT, describe: "the port on 127.0.0.1 (0: any free port)" })
+      .option("seed", { type: "number", describe: "override the scenario's seed" })
+      .option("strategy", { type: "string", describe: "override the scenario's strategy: fifo, random, pct, pct:DEPTH[:STEPS]" })
+      .option("kubelet-version", { type: "string", describe: 'serve the scenario under this kubelet, e.g. "1.22"' })
+      .option("variant", { type: "string", array: true, describe: "switch a model variant on (NAME) or off (NAME=false); repeatable" })
+      .example("$0 serve scenarios/default.yaml --at 30s", "then: curl localhost:10255/pods, or kubectl get --raw")
+      .example("$0 serve scenarios/basics/02-crash-loop-backoff.yaml --at 10s --at 40s --step 5s --port 0", "POST /-/advance moves to 40s, then 5s at a time")
+      .epilogue("Ctrl-C (SIGINT) or SIGTERM stops the server; exit 0. Exit 2 for a bad scenario or flag, or a port in use. See docs/serve.md."),
+  handler: async (raw: ArgumentsCamelCase) => {
+    const io = processIo();
+    const running = await startServe(raw as unknown as ServeArgs, io);
+    if (running === null) {
+      ctx.exitCode = EXIT_USAGE;
+      return;
+    }
+    await stopSignal();
+    await running.stop();
+    ctx.exitCode = EXIT_OK;
+  },
+});
+
+export interface RunningServe {
+  readonly listening: Listening;
+  readonly session: ServeSession;
+  readonly replayKey: string;
+  stop(): Promise<void>;
+}
+
+/** Loads, runs to the first instant, listens, prints the replay key and the URL. Null after reporting a bad scenario. */
+export async function startServe(argv: ServeArgs, io: CliIo): Promise<RunningServe | null> {
+  const port = portOf(argv.port);
+  const stepMs = argv.step === undefined ? null : durationOf("--step", argv.step);
+  if (stepMs !== null && stepMs <= 0) throw new UserError(`--step ${argv.step}: the virtual clock only moves forward`);
+  const overrides = kubeletOverridesOf(argv);
+  // Loaded here, not at the top: the models are needed only when something runs (--help stays fast).
+  const { loadOrReport, replayKey } = await import("../session.ts");
+  const { ServeSession, serveHandler } = await import("../../server/index.ts");
+  const { listen } = await import("../serve_http.ts");
+  const loaded = loadOrReport(resolveScenarioArg(argv.file), overrides.kubelet, io);
+  if (loaded === null) return null;
+  const { scenario } = loaded;
+  const atMs = (argv.at ?? [formatDuration(scenario.untilMs)]).map((t) => durationOf("--at", t));
+  for (const [i, ms] of atMs.entries()) {
+    if (ms > scenario.untilMs) throw new UserError(`--at ${argv.at![i]}: after the scenario's end (until ${formatDuration(scenario.untilMs)})`);
+  }
+  const seed = argv.seed === undefined ? scenario.seed : seedOf(argv.seed);
+  const strategy = argv.strategy === undefined ? scenario.strategy : strategyOf(argv.strategy);
+  const key = replayKey(argv.file, seed, formatStrategy(strategy), null, overrides.kubelet);
+  io.stdout.write(`${io.stdout.palette.dim("# replay:")} ${key}\n`);
+  const session = new ServeSession({ scenario, scenarioFile: argv.file, seed, strategy, atMs, stepMs });
+  const listening = await listen(serveHandler(session, key), port);
+  io.stdout.write(describeStart(argv.file, session, listening.url));
+  return {
+    listening,
+    session,
+    replayKey: key,
+    stop: async () => {
+      await listening.close();
+      io.stdout.write(`${io.stdout.palette.dim(`# stopped; the run was at t=${formatDuration(session.nowMs)}`)}\n`);
+    },
+  };
+}
+
+function describeStart(file: string, session: ServeSession, url: string): string {
+  const lines = [`serving the simulated kubelet of ${file} at t=${formatDuration(session.nowMs)} on ${url}`];
+  const ended = session.verdict;
+  if (ended !== null && isFailureVerdict(ended as never)) lines.push(`warning: the run ended with ${ended} before that instant; the state served is where it stopped (see \`kubelet-sim run\`)`);
+  else if (ended !== null) lines.push("(the run has reached its end: POST /-/advance cannot move it further)");
+  lines.push("  GET /pods  /runningpods/  /healthz?verbose   GET /-/  POST /-/advance[?by=5s]   Ctrl-C stops");
+  return `${lines.join("\n")}\n`;
+}
+
+function portOf(port: number): number {
+  if (Number.isInteger(port) && port >= 0 && port <= 65535) return port;
+  throw new UserError(`--port ${String(port)}: expected a port number from 0 to 65535`);
+}
+
+function durationOf(flag: string, text: string): number {
+  try {
+    return parseDuration(text);
+  } catch (err) {
+    throw new UserError(`${flag} ${text}: ${(err as Error).message}`);
+  }
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function stopSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}
