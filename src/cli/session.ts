@@ -13,6 +13,7 @@ import { explainFormat, explainRun, explainSummary, lanesOf } from "./guide.ts";
 import type { CliIo, OutStream } from "./io.ts";
 import { formatRunRecord } from "../record/run_record.ts";
 import { makeRunRecord, type RecordedRun } from "../record/replay.ts";
+import { runJson } from "./run_json.ts";
 import { renderDiagnosis, renderSummary } from "./summary.ts";
 
 export interface OutputRequest {
@@ -22,6 +23,8 @@ export interface OutputRequest {
   outFile: string | null;
   /** Comment lines before each output saying how to read it. */
   explain: boolean;
+  /** The result as one JSON object on stdout instead of the outputs and the summary (outputs still go to outFile). */
+  json?: boolean;
 }
 
 export interface RunRequest {
@@ -55,7 +58,7 @@ export interface RunOutcome {
 export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
   const loaded = loadOrReport(req.readFrom ?? req.file, req.kubelet, io);
   if (loaded === null) return { exitCode: EXIT_USAGE, result: null };
-  const { scenario } = loaded;
+  const { scenario, notices } = loaded;
   // Read as loaded, so a record pins the text that ran even if the file changes during the run.
   const scenarioText = req.recordFile === null ? "" : readFileSync(req.readFrom ?? req.file, "utf8");
   checkPodFilter(scenario, req.output.render.pod);
@@ -85,30 +88,35 @@ export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
     if (err instanceof UnknownInvariantError) throw new UserError(`${req.file}: ${err.message}`);
     throw new InternalError(key, err);
   }
-  if (!streaming) target.write(renderOutputs(result, req.output, human === io.stdout ? null : human));
+  if (!streaming && !(req.output.json === true && req.output.outFile === null)) target.write(renderOutputs(result, req.output, human === io.stdout ? null : human));
   target.commit();
   if (req.output.outFile !== null) human.write(`${human.palette.dim(`# wrote ${req.output.formats.join(", ")} to ${req.output.outFile}`)}\n`);
   if (req.recordFile !== null) {
     const run: RecordedRun = { scenarioText, scenario: req.file, seed, strategy: req.strategyLabel ?? formatStrategy(strategy), untilMs, replayKey: key };
     writeRecord(req.recordFile, req.kubelet === undefined ? run : { ...run, kubelet: req.kubelet }, result);
   }
-  return { exitCode: finish(result, key, req.output, human, io), result };
+  const run = { file: req.file, seed, strategy: req.strategyLabel ?? formatStrategy(strategy), replay: key, warnings: notices };
+  return { exitCode: finish(result, run, req.output, human, io), result };
 }
 
 /** The summary, the diagnosis of a run that went wrong, and the exit code. */
-function finish(result: SimulationResult, key: string, output: OutputRequest, human: OutStream, io: CliIo): number {
-  if (output.outFile === null && human === io.stdout) human.write("\n");
-  if (output.explain) human.write(explainSummary());
-  human.write(renderSummary(result, human.palette));
+function finish(result: SimulationResult, run: Parameters<typeof runJson>[1], output: OutputRequest, human: OutStream, io: CliIo): number {
+  if (output.json === true) {
+    io.stdout.write(`${JSON.stringify(runJson(result, run))}\n`);
+  } else {
+    if (output.outFile === null && human === io.stdout) human.write("\n");
+    if (output.explain) human.write(explainSummary());
+    human.write(renderSummary(result, human.palette));
+  }
   if (isFailureVerdict(result.run.verdict)) {
-    io.stderr.write(renderDiagnosis(result, key, io.stderr.palette));
+    io.stderr.write(renderDiagnosis(result, run.replay, io.stderr.palette));
     return EXIT_INTERNAL;
   }
   return result.ok ? EXIT_OK : EXIT_VIOLATION;
 }
 
 /** The scenario, or null after printing every located error (and the warnings of a valid one). */
-function loadOrReport(path: string, kubelet: KubeletOverrides | undefined, io: CliIo): LoadResult | null {
+function loadOrReport(path: string, kubelet: KubeletOverrides | undefined, io: CliIo): (LoadResult & { notices: string[] }) | null {
   let loaded: LoadResult;
   try {
     loaded = loadScenarioWithOverrides(path, kubelet);
@@ -119,12 +127,12 @@ function loadOrReport(path: string, kubelet: KubeletOverrides | undefined, io: C
     io.stderr.write(`kubelet-sim: ${path} has ${n} error${n === 1 ? "" : "s"}; nothing was run (see docs/scenarios.md)\n`);
     return null;
   }
-  const others = loaded.warnings.filter((w) => !loaded.ignored.some((i) => i === w));
-  for (const w of others) io.stderr.write(`warning: ${formatIssue(w)}\n`);
+  const notices = loaded.warnings.filter((w) => !loaded.ignored.some((i) => i === w)).map((w) => `warning: ${formatIssue(w)}`);
   if (loaded.ignored.length > 0) {
-    io.stderr.write(`note: ${loaded.ignored.length} pod manifest field(s) are accepted but not modelled; \`kubelet-sim validate ${path}\` lists them\n`);
+    notices.push(`note: ${loaded.ignored.length} pod manifest field(s) are accepted but not modelled; \`kubelet-sim validate ${path}\` lists them`);
   }
-  return loaded;
+  for (const n of notices) io.stderr.write(`${n}\n`);
+  return { ...loaded, notices };
 }
 
 /** A --pod filter that names no pod of the scenario is a typo; say so before a long run. */
@@ -159,6 +167,7 @@ export const MACHINE_FORMATS: ReadonlySet<Format> = new Set<Format>(["jsonl", "m
 
 /** Human lines go to stdout, unless stdout carries a machine format (then they would corrupt it). */
 export function humanStream(output: OutputRequest, io: CliIo): OutStream {
+  if (output.json === true) return io.stderr;
   return output.outFile === null && output.formats.some((f) => MACHINE_FORMATS.has(f)) ? io.stderr : io.stdout;
 }
 
