@@ -10,6 +10,7 @@ import type { SimNode } from "../node/node.ts";
 import { formatDuration } from "../sim/duration.ts";
 import { describeCondition, holds, observe, type ObservedValue, type RecordedEvent, type WorldView } from "./conditions.ts";
 import { makeMonitors, type InvariantMonitor, type Violation } from "./invariants.ts";
+import { PodProgress, type PodNeverRan } from "./pod_progress.ts";
 
 export interface ExpectationResult {
   index: number;
@@ -34,6 +35,8 @@ export interface CheckReport {
   expectations: ExpectationResult[];
   failed: ExpectationResult[];
   violations: Violation[];
+  /** Pods the scenario created that never ran a container, and why (pod_progress.ts). */
+  neverRan: PodNeverRan[];
 }
 
 interface Pending {
@@ -56,6 +59,8 @@ export class Checker implements TraceSink, WorldView {
   private lastMs = 0;
   /** Scenario pod key → the name the kubelet and the apiserver use (static pods are node-suffixed). */
   private readonly apiKeys: Map<string, string>;
+  private readonly progress: PodProgress;
+  private neverRan: PodNeverRan[] = [];
 
   constructor(scenario: Scenario, invariantIds?: readonly string[]) {
     this.apiKeys = new Map(
@@ -64,6 +69,7 @@ export class Checker implements TraceSink, WorldView {
     this.pending = scenario.expect.map((e, index) => ({ index, e, decided: null, atDeadline: null }));
     const named = scenario.expect.flatMap((e) => (e.condition.invariant === undefined ? [] : [e.condition.invariant]));
     this.monitors = makeMonitors([...new Set([...named, ...(invariantIds ?? [])])].sort(), scenario);
+    this.progress = new PodProgress(scenario, this.apiKeys);
   }
 
   attach(sim: Sim, node: SimNode): void {
@@ -88,6 +94,7 @@ export class Checker implements TraceSink, WorldView {
 
   write(rec: TraceRecord): void {
     if (rec.t > this.lastMs) this.settleAt(rec.t);
+    this.progress.observe(rec);
     if (rec.kind === "Event" && typeof rec.pod === "string") {
       const list = this.eventsByPod.get(rec.pod) ?? [];
       list.push({ pod: rec.pod, type: String(rec.type), reason: String(rec.reason), message: String(rec.message ?? "") });
@@ -164,11 +171,13 @@ export class Checker implements TraceSink, WorldView {
       } else this.decide(p, p.e.kind === "never", null);
     }
     this.lastMs = sim.nowMs;
+    this.neverRan = this.progress.report(this, sim.nowMs);
+    for (const n of this.neverRan) sim.emit("check", "PodNeverRan", { pod: n.pod, reason: n.reason, why: n.why });
   }
 
   report(): CheckReport {
     const expectations = this.pending.map((p) => p.decided!);
-    return { expectations, failed: expectations.filter((r) => !r.ok), violations: [...this.violations] };
+    return { expectations, failed: expectations.filter((r) => !r.ok), violations: [...this.violations], neverRan: [...this.neverRan] };
   }
 }
 

@@ -101,12 +101,15 @@ export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
 
 /** The summary, the diagnosis of a run that went wrong, and the exit code. */
 function finish(result: SimulationResult, run: Parameters<typeof runJson>[1], output: OutputRequest, human: OutStream, io: CliIo): number {
+  // A run cut short by a bound or a bug says so in its diagnosis; which pods it did not get to is beside the point.
+  const neverRan = isFailureVerdict(result.run.verdict) ? [] : result.checks.neverRan.map((n) => `warning: ${n.pod} never ran: ${n.why}`);
   if (output.json === true) {
-    io.stdout.write(`${JSON.stringify(runJson(result, run))}\n`);
+    io.stdout.write(`${JSON.stringify(runJson(result, { ...run, warnings: [...run.warnings, ...neverRan] }))}\n`);
   } else {
     if (output.outFile === null && human === io.stdout) human.write("\n");
     if (output.explain) human.write(explainSummary());
     human.write(renderSummary(result, human.palette));
+    for (const w of neverRan) io.stderr.write(`${w}\n`);
   }
   if (isFailureVerdict(result.run.verdict)) {
     io.stderr.write(renderDiagnosis(result, run.replay, io.stderr.palette));
@@ -127,12 +130,24 @@ function loadOrReport(path: string, kubelet: KubeletOverrides | undefined, io: C
     io.stderr.write(`kubelet-sim: ${path} has ${n} error${n === 1 ? "" : "s"}; nothing was run (see docs/scenarios.md)\n`);
     return null;
   }
-  const notices = loaded.warnings.filter((w) => !loaded.ignored.some((i) => i === w)).map((w) => `warning: ${formatIssue(w)}`);
-  if (loaded.ignored.length > 0) {
-    notices.push(`note: ${loaded.ignored.length} pod manifest field(s) are accepted but not modelled; \`kubelet-sim validate ${path}\` lists them`);
-  }
+  const notices = loadNotices(loaded, path);
   for (const n of notices) io.stderr.write(`${n}\n`);
   return { ...loaded, notices };
+}
+
+/** What the loader says besides errors, as `note:` and `warning:` lines: one short block for a built scenario. */
+export function loadNotices(loaded: LoadResult, path: string): string[] {
+  const out: string[] = [];
+  if (loaded.built !== null) {
+    out.push(`note: ${path} is a manifest, not a scenario: kubelet-sim built one around it (--print-scenario writes it):`);
+    out.push(...loaded.built.assumptions.map((a) => `note:   ${a}`));
+  }
+  out.push(...loaded.notes.map((n) => `note: ${n}`));
+  out.push(...loaded.warnings.filter((w) => !loaded.ignored.some((i) => i === w)).map((w) => `warning: ${formatIssue(w)}`));
+  if (loaded.ignored.length > 0) {
+    out.push(`note: ${loaded.ignored.length} pod manifest field(s) are accepted but not modelled; \`kubelet-sim validate ${path}\` lists them`);
+  }
+  return out;
 }
 
 /** A --pod filter that names no pod of the scenario is a typo; say so before a long run. */

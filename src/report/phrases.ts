@@ -152,6 +152,7 @@ const PHRASES: Readonly<Record<string, Phrase>> = {
   Create: create,
   WatchEvent: watchEvent,
   Expectation: expectation,
+  PodNeverRan: (rec) => (str(rec, "why") === undefined ? undefined : `never ran: ${str(rec, "why")}`),
 };
 
 /** The words for one record: its phrase, or the generic `kind key=value ...`. */

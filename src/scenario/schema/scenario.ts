@@ -57,5 +57,8 @@ export const scenarioSchema = obj({
   swarm: swarmSchema.optional(),
 }).describe("A scenario: a kubelet, a runtime, pods, a timeline of events, and expectations.");
 
+/** The top-level fields: a YAML mapping with none of them (and no `kind`) is neither a scenario nor a manifest. */
+export const SCENARIO_KEYS: readonly string[] = Object.keys(scenarioSchema.in.shape);
+
 /** The scenario as the schema alone parses it, before pods are defaulted and cross-checked. */
 export type ParsedScenario = z.output<typeof scenarioSchema>;
