@@ -91,7 +91,9 @@ function checkValue(raw: Record<string, unknown>, locator: Locator, opts: { read
   const cross = crossCheck(value);
   // A value the schema already refused needs no second complaint about what it refers to.
   const refused = new Set(schemaIssues.map((i) => formatPath(i.path)));
-  const crossIssues = cross.issues.filter((i) => !refused.has(formatPath(i.path))).filter(keep);
+  // A pod whose manifestFile could not be read has no known name: references to it cannot be judged.
+  const unknownPod = (i: PathIssue) => prepared.unresolved > 0 && /^no pod "/.test(i.message);
+  const crossIssues = cross.issues.filter((i) => !refused.has(formatPath(i.path)) && !unknownPod(i)).filter(keep);
   const place = (issues: PathIssue[]) => issues.map((i) => locator.place(i));
   const issues = dedupeIssues(sortIssues([...prepared.errors, ...place([...schemaIssues, ...crossIssues])]));
   if (!parsed.success || issues.length > 0) return { ok: false, issues };

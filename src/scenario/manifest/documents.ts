@@ -36,8 +36,9 @@ export type Input =
 /** The scenario's top-level fields, so a mapping with none of them and no `kind` is neither. */
 export function classifyInput(text: string, file: string, scenarioKeys: readonly string[]): Input {
   const stream = parseYamlStream(text, file);
-  // A file that does not parse as a stream is left to the scenario loader, which says why in detail.
-  if (!stream.ok) return { kind: "scenario" };
+  // A single document that does not parse is left to the scenario loader, which says why in detail;
+  // a stream of several is manifests, and each document's syntax errors are said where they are.
+  if (!stream.ok) return /^---\s*$/m.test(text.replace(/^\s*---\s*\n/, "")) ? { kind: "error", issues: stream.issues } : { kind: "scenario" };
   const docs = stream.docs.filter((d) => d.value !== null && d.value !== undefined);
   const looksLikeManifest = (v: unknown) => isObj(v) && (v.kind !== undefined || v.apiVersion !== undefined);
   if (docs.length === 1) {

@@ -8,6 +8,7 @@ import { DEFAULT_KUBELET_VERSION, DEFAULT_NODE_NAME } from "../schema/kubelet.ts
 import type { ManifestObject } from "./documents.ts";
 import { expandObject, type Expanded } from "./expand.ts";
 import type { Locator } from "./locator.ts";
+import { aliasesOf, resolveAliases, workloadOf } from "./aliases.ts";
 
 /** Reads a manifest file named by `manifestFile` (the loader resolves it against the scenario's folder). */
 export type ManifestReader = (path: string) => { ok: true; objects: ManifestObject[]; file: string } | { ok: false; issues: LocatedIssue[]; file: string };
@@ -23,6 +24,8 @@ export interface PreparedEntries {
   warnings: LocatedIssue[];
   /** Short lines for `note:` (fields kubectl adds, the node taken from the manifests). */
   notes: string[];
+  /** Entries whose manifestFile could not be read: their pods' names are unknown. */
+  unresolved: number;
 }
 
 export function kubeletMinor(raw: Raw): number {
@@ -32,7 +35,7 @@ export function kubeletMinor(raw: Raw): number {
 }
 
 export function prepareEntries(raw: Raw, locator: Locator, opts: { read?: ManifestReader; fromManifestFile: boolean }): PreparedEntries {
-  const out: PreparedEntries = { forSchema: { ...raw }, written: { ...raw }, expanded: new Map(), errors: [], warnings: [], notes: [] };
+  const out: PreparedEntries = { forSchema: { ...raw }, written: { ...raw }, expanded: new Map(), errors: [], warnings: [], notes: [], unresolved: 0 };
   if (!Array.isArray(raw.pods)) return out;
   const minor = kubeletMinor(raw);
   const schemaPods: unknown[] = [];
@@ -62,6 +65,12 @@ export function prepareEntries(raw: Raw, locator: Locator, opts: { read?: Manife
   out.forSchema.pods = schemaPods;
   out.written.pods = writtenPods;
   adoptNode(raw, out, locator);
+  out.forSchema = resolveAliases(out.forSchema, aliasesOf([...out.expanded].flatMap(([i, e]) => {
+    const written = writtenPods[i];
+    const meta = e.pod !== null && isObj(e.pod.metadata) ? e.pod.metadata : null;
+    if (meta === null || !isObj(written) || !isObj(written.manifest)) return [];
+    return [{ workload: workloadOf(written.manifest), podKey: `${str(meta.namespace) || "default"}/${str(meta.name) ?? ""}` }];
+  })));
   const handled = [...out.expanded.values()].flatMap((e) => e.handled);
   if (handled.length > 0) out.notes.unshift(handledNote(handled));
   return out;
@@ -86,10 +95,12 @@ function resolveManifest(entry: Raw, i: number, locator: Locator, read: Manifest
   if (read === undefined) return void at("manifestFile needs a scenario file to be relative to; inline the manifest with `manifest:` instead");
   const got = read(entry.manifestFile);
   if (!got.ok) {
+    out.unresolved++;
     out.errors.push(...got.issues.map((x) => (x.path === "" && x.line === 1 && x.col === 1 && /no such file|permission|cannot open|directory/.test(x.message) ? locator.place({ path: ["pods", i, "manifestFile"], message: `${got.file}: ${x.message}` }) : x)));
     return undefined;
   }
   if (got.objects.length !== 1) {
+    out.unresolved++;
     return void at(`${got.file} holds ${got.objects.length} objects; a pod entry takes one (give each its own entry, or run the file directly)`);
   }
   const obj = got.objects[0]!;

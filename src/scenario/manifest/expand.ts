@@ -77,7 +77,7 @@ export function expandObject(obj: Raw, opts: ExpandOptions): Expanded {
 }
 
 export function noTemplate(kind: string): string {
-  return `kind ${kind} has no pod template; kubelet-sim runs pods: expected a ${ACCEPTED_KINDS.slice(0, -1).join(", ")} or ${ACCEPTED_KINDS.at(-1)} (or a List of them), or a kubelet-sim scenario`;
+  return `${kind} has no pod template; kubelet-sim runs pods: expected a ${ACCEPTED_KINDS.slice(0, -1).join(", ")} or ${ACCEPTED_KINDS.at(-1)} (or a List of them), or a kubelet-sim scenario`;
 }
 
 /** A Job's pods never restart Always: the template's policy, Never when it names none. */
