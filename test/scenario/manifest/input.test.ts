@@ -137,3 +137,32 @@ describe("nothing silent about the node", () => {
     expect(r.records!.filter((x) => x.kind === "PodNeverRan").map((x) => x.pod)).toEqual(["default/web"]);
   });
 });
+
+describe("a run that did nothing says why", () => {
+  const one = (kubelet: string, spec: string, steps = "  - { at: 0s, create: p }\n") =>
+    loadScenarioText(`name: s\nuntil: 20s\n${kubelet}pods:\n  - manifest: { metadata: { name: p }, spec: ${spec} }\ntimeline:\n${steps}`, "s.yaml").scenario;
+
+  it.each<[string, string, string, string, RegExp]>([
+    ["rejected at admission", "kubelet: { allocatable: { cpu: \"1\" } }\n", '{ containers: [{ name: c, image: i, resources: { requests: { cpu: "2" } } }] }', "rejected", /^the kubelet rejected it at admission \(OutOfcpu: /],
+    ["no container started", 'runtime: { images: { "nope:1": { fail: { error: notFound } } } }\n', '{ containers: [{ name: c, image: "nope:1" }] }', "no-container-started", /^no container had started by the end of the run \(20s\); waiting: c (ErrImagePull|ImagePullBackOff); last warning: /],
+  ])("%s: a warning at the end and a PodNeverRan record", (_name, kubelet, spec, reason, why) => {
+    const scenario = one(kubelet, spec);
+    const r = simulate(scenario);
+    expect(r.checks.neverRan).toEqual([{ pod: "default/p", reason, why: expect.stringMatching(why) }]);
+    expect(r.records!.filter((x) => x.kind === "PodNeverRan")).toHaveLength(1);
+  });
+
+  it("not when the scenario deleted the pod before it started, nor when it ran", () => {
+    const deleted = one("", "{ containers: [{ name: c, image: i }] }", "  - { at: 0s, create: p }\n  - { at: 10ms, delete: p }\n");
+    expect(simulate(deleted).checks.neverRan).toEqual([]);
+    expect(simulate(one("", "{ containers: [{ name: c, image: i }] }")).checks.neverRan).toEqual([]);
+  });
+
+  it("a mirror pod in a scenario: a warning with source api, the static pod it mirrors with source file", () => {
+    const mirror = (source: string) => `name: s\npods:\n  - source: ${source}\n    manifest: { metadata: { name: etcd-cp, namespace: kube-system, annotations: { kubernetes.io/config.mirror: h } }, spec: { nodeName: cp, containers: [{ name: etcd, image: e }] } }\n`;
+    const api = loadScenarioText(mirror("api"), "s.yaml");
+    expect(api.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^a mirror pod: the kubelet takes a pod with this annotation/));
+    const file = loadScenarioText(mirror("file"), "s.yaml");
+    expect([file.scenario.pods[0]!.key, file.scenario.kubelet.nodeName, file.scenario.pods[0]!.manifest.metadata.annotations]).toEqual(["kube-system/etcd", "cp", undefined]);
+  });
+});
