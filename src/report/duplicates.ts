@@ -5,6 +5,10 @@
 //   same write (with its outcome) follows;
 // - a relist's summary line when it found events, each of which has its own PLEG line, and the
 //   relist's cache write for a pod when a PLEG event for that pod follows at the same instant;
+// - the runtime's ContainerStarted right before the StartContainer call that started it (same id);
+// - the kubelet's DeleteContainer record right after the runtime's RemoveContainer of that id;
+// - a config SET that the config ops after it spell out pod by pod (ADD, UPDATE, DELETE...); the
+//   syncLoop's receipt of them (SyncLoopDELETE ...) stays: on 1.21 it is when termination begins;
 // - SyncPod's inner markers (kubelet SyncPod and SyncTerminatedPod, kuberuntime SyncPod begin/end)
 //   inside a pod worker's "begins SyncPod" .. "finished SyncPod" of the same pod (the worker's
 //   "finished SyncPod with error: ..." carries SyncPod's error word for word).
@@ -23,6 +27,9 @@ export function findDuplicates(records: readonly TraceRecord[]): Map<number, Dup
     }
   });
   for (const i of cacheWritesWithEvents(records)) hidden.set(i, "duplicate views");
+  for (const i of containerDeletions(records)) hidden.set(i, "duplicate views");
+  for (const i of containerStarts(records)) hidden.set(i, "duplicate views");
+  for (const i of configDeliveries(records)) hidden.set(i, "duplicate views");
   for (const i of nestedSyncMarkers(records)) hidden.set(i, "nested SyncPod markers");
   return hidden;
 }
@@ -59,6 +66,41 @@ function cacheWritesWithEvents(records: readonly TraceRecord[]): number[] {
         return;
       }
     }
+  });
+  return out;
+}
+
+/** kubelet DeleteContainer (no error) right after runtime RemoveContainer of the same container id. */
+function containerDeletions(records: readonly TraceRecord[]): number[] {
+  const out: number[] = [];
+  records.forEach((r, i) => {
+    if (r.component !== "kubelet" || r.kind !== "DeleteContainer" || r["err"] !== null) return;
+    const prev = records[i - 1];
+    if (prev !== undefined && prev.component === "runtime" && prev.kind === "RemoveContainer" && prev["id"] === r["containerID"]) out.push(i);
+  });
+  return out;
+}
+
+/** runtime ContainerStarted followed, at the same instant, by the StartContainer call of that id. */
+function containerStarts(records: readonly TraceRecord[]): number[] {
+  const out: number[] = [];
+  records.forEach((r, i) => {
+    if (r.component !== "runtime" || r.kind !== "ContainerStarted") return;
+    const next = records[i + 1];
+    if (next !== undefined && next.t === r.t && next.component === "runtime" && next.kind === "StartContainer" && next["id"] === r["id"]) out.push(i);
+  });
+  return out;
+}
+
+const OPS = new Set(["ADD", "UPDATE", "DELETE", "REMOVE", "RECONCILE", "RESTORE"]);
+
+/** An incoming config SET followed, at the same instant, by the ops it produced. */
+function configDeliveries(records: readonly TraceRecord[]): number[] {
+  const out: number[] = [];
+  records.forEach((r, i) => {
+    if (r.component !== "config" || r.kind !== "SET" || r["incoming"] !== true) return;
+    const next = records[i + 1];
+    if (next !== undefined && next.t === r.t && next.component === "config" && OPS.has(next.kind) && next["incoming"] !== true) out.push(i);
   });
   return out;
 }
