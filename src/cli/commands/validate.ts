@@ -27,7 +27,7 @@ export const validateCommand: CommandFactory = (ctx) => ({
       .example("$0 validate my.yaml", "check one file")
       .example("$0 validate scenarios", "check every .yaml file under scenarios/")
       .example("$0 validate --print my.yaml", "show the scenario with every default, durations in ms")
-      .example("$0 validate deployment.yaml", "check a manifest: what kubelet-sim would run, and what it assumes")
+      .example("$0 validate examples/manifests", "check manifests: what kubelet-sim would run, and what it assumes")
       .epilogue("Exit codes: 0 every file is valid, 2 some file is not."),
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
