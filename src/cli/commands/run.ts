@@ -34,7 +34,7 @@ export const runCommand: CommandFactory = (ctx) => ({
       .option("print-scenario", { type: "boolean", default: false, describe: "print the scenario as YAML (the one built around a manifest, too) instead of running it" })
       .example("$0 run scenarios/default.yaml", "the timeline and the Events of a pod's life")
       .example("$0 run examples/manifests/nginx-deployment.yaml", "run a manifest: its pod, created at 0s, as its controller would make it")
-      .example("$0 run examples/manifests/job.yaml --print-scenario > job-scenario.yaml", "the scenario built around a manifest, to edit")
+      .example("$0 run examples/manifests/job.yaml --print-scenario > my-scenario.yaml", "the scenario built around a manifest, to edit")
       .example("$0 run scenarios/default.yaml --format text --format events --verbosity brief --explain", "what npm start shows")
       .example("$0 run x.yaml --seed 7 --strategy pct:3:1000", "another interleaving of the same scenario")
       .example("$0 run x.yaml --format pods --pod web", "`kubectl get pods -w` for one pod")
