@@ -7,27 +7,44 @@ import type { Scenario } from "../scenario/resolve.ts";
 import type { Expectation } from "../scenario/schema/expect.ts";
 import type { StoredEvent } from "../apiserver/index.ts";
 import type { SimNode } from "../node/node.ts";
-import { describeCondition, holds, type RecordedEvent, type WorldView } from "./conditions.ts";
+import { formatDuration } from "../sim/duration.ts";
+import { describeCondition, holds, observe, type ObservedValue, type RecordedEvent, type WorldView } from "./conditions.ts";
 import { makeMonitors, type InvariantMonitor, type Violation } from "./invariants.ts";
+import { PodProgress, type PodNeverRan } from "./pod_progress.ts";
 
 export interface ExpectationResult {
   index: number;
+  /** The expectation with durations in ms, as trace records and repro files name it. */
   description: string;
+  /** The expectation as people read it: durations as the scenario writes them ("by 10s"). */
+  text: string;
   ok: boolean;
   /** When it was decided: the instant it held (eventually), failed (never) or was checked (at). */
   atMs: number | null;
+  /** What the checks saw when it failed: at the deadline (eventually), when it held (never), at `at`. */
+  observed: ObservedAt | null;
+}
+
+export interface ObservedAt {
+  atMs: number;
+  text: string;
+  value: ObservedValue;
 }
 
 export interface CheckReport {
   expectations: ExpectationResult[];
   failed: ExpectationResult[];
   violations: Violation[];
+  /** Pods the scenario created that never ran a container, and why (pod_progress.ts). */
+  neverRan: PodNeverRan[];
 }
 
 interface Pending {
   index: number;
   e: Expectation;
   decided: ExpectationResult | null;
+  /** For an `eventually` with a deadline: the world at the deadline, taken when time passes it. */
+  atDeadline: ObservedAt | null;
 }
 
 export class Checker implements TraceSink, WorldView {
@@ -42,14 +59,17 @@ export class Checker implements TraceSink, WorldView {
   private lastMs = 0;
   /** Scenario pod key → the name the kubelet and the apiserver use (static pods are node-suffixed). */
   private readonly apiKeys: Map<string, string>;
+  private readonly progress: PodProgress;
+  private neverRan: PodNeverRan[] = [];
 
   constructor(scenario: Scenario, invariantIds?: readonly string[]) {
     this.apiKeys = new Map(
       scenario.pods.map((p) => [p.key, p.source === "file" ? `${p.namespace}/${p.name}-${scenario.kubelet.nodeName.toLowerCase()}` : p.key]),
     );
-    this.pending = scenario.expect.map((e, index) => ({ index, e, decided: null }));
+    this.pending = scenario.expect.map((e, index) => ({ index, e, decided: null, atDeadline: null }));
     const named = scenario.expect.flatMap((e) => (e.condition.invariant === undefined ? [] : [e.condition.invariant]));
     this.monitors = makeMonitors([...new Set([...named, ...(invariantIds ?? [])])].sort(), scenario);
+    this.progress = new PodProgress(scenario, this.apiKeys);
   }
 
   attach(sim: Sim, node: SimNode): void {
@@ -74,6 +94,7 @@ export class Checker implements TraceSink, WorldView {
 
   write(rec: TraceRecord): void {
     if (rec.t > this.lastMs) this.settleAt(rec.t);
+    this.progress.observe(rec);
     if (rec.kind === "Event" && typeof rec.pod === "string") {
       const list = this.eventsByPod.get(rec.pod) ?? [];
       list.push({ pod: rec.pod, type: String(rec.type), reason: String(rec.reason), message: String(rec.message ?? "") });
@@ -111,9 +132,17 @@ export class Checker implements TraceSink, WorldView {
   /** Time moved past `t`: every `at` check due before it sees the state at the end of its instant. */
   private settleAt(t: number): void {
     for (const p of this.pending) {
-      if (p.decided === null && p.e.kind === "at" && p.e.atMs < t) this.decide(p, holds(p.e.condition, this), p.e.atMs);
+      if (p.decided !== null) continue;
+      if (p.e.kind === "at" && p.e.atMs < t) this.decide(p, holds(p.e.condition, this), p.e.atMs);
+      else if (p.e.kind === "eventually" && p.e.byMs !== null && p.e.byMs < t && p.atDeadline === null) {
+        p.atDeadline = this.observeAt(p.e, p.e.byMs);
+      }
     }
     this.lastMs = t;
+  }
+
+  private observeAt(e: Expectation, atMs: number): ObservedAt {
+    return { atMs, ...observe(e.condition, this) };
   }
 
   private evaluate(t: number): void {
@@ -125,7 +154,9 @@ export class Checker implements TraceSink, WorldView {
   }
 
   private decide(p: Pending, ok: boolean, atMs: number | null): void {
-    p.decided = { index: p.index, description: describe(p.e), ok, atMs };
+    const now = this.sim?.nowMs ?? this.lastMs;
+    const observed = ok ? null : p.e.kind === "eventually" ? (p.atDeadline ?? this.observeAt(p.e, now)) : this.observeAt(p.e, atMs ?? now);
+    p.decided = { index: p.index, description: describe(p.e), text: describeText(p.e), ok, atMs, observed };
     this.sim?.emit("check", "Expectation", { index: p.index, ok, expectation: p.decided.description });
   }
 
@@ -140,12 +171,22 @@ export class Checker implements TraceSink, WorldView {
       } else this.decide(p, p.e.kind === "never", null);
     }
     this.lastMs = sim.nowMs;
+    this.neverRan = this.progress.report(this, sim.nowMs);
+    for (const n of this.neverRan) sim.emit("check", "PodNeverRan", { pod: n.pod, reason: n.reason, why: n.why });
   }
 
   report(): CheckReport {
     const expectations = this.pending.map((p) => p.decided!);
-    return { expectations, failed: expectations.filter((r) => !r.ok), violations: [...this.violations] };
+    return { expectations, failed: expectations.filter((r) => !r.ok), violations: [...this.violations], neverRan: [...this.neverRan] };
   }
+}
+
+/** As people read it: durations formatted as the scenario writes them. */
+export function describeText(e: Expectation): string {
+  const c = describeCondition(e.condition);
+  if (e.kind === "eventually") return `eventually ${c}${e.byMs === null ? "" : ` by ${formatDuration(e.byMs)}`}`;
+  if (e.kind === "never") return `never ${c}`;
+  return `at ${formatDuration(e.atMs)} ${c}`;
 }
 
 function describe(e: Expectation): string {

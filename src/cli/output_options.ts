@@ -15,6 +15,7 @@ export interface OutputArgs {
   component?: string[];
   maxMessages?: number;
   explain: boolean;
+  json: boolean;
 }
 
 /** Repeated and comma-separated values as one list: `--format text --format events,pods`. */
@@ -47,7 +48,12 @@ export function withOutputOptions(y: Argv): Argv {
     .option("verbosity", { choices: VERBOSITIES, default: "normal" as const, describe: "text: how many steps the timeline shows" })
     .option("component", { type: "string", coerce: list, describe: "text: only these lanes, e.g. podworker,pleg" })
     .option("max-messages", { type: "number", describe: "mermaid: the most arrows and notes drawn (default 150)" })
-    .option("explain", { type: "boolean", default: false, describe: "say before each output how to read it" });
+    .option("explain", { type: "boolean", default: false, describe: "say before each output how to read it" })
+    .option("json", {
+      type: "boolean",
+      default: false,
+      describe: "print the result as one JSON object (verdict, expectations with what was seen) instead of the outputs and summary",
+    });
 }
 
 export function outputRequest(args: OutputArgs): OutputRequest {
@@ -66,5 +72,6 @@ export function outputRequest(args: OutputArgs): OutputRequest {
     },
     outFile: args.out ?? null,
     explain: args.explain,
+    json: args.json === true,
   };
 }

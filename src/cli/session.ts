@@ -14,6 +14,7 @@ import { explainFormat, explainRun, explainSummary, lanesOf } from "./guide.ts";
 import type { CliIo, OutStream } from "./io.ts";
 import { formatRunRecord } from "../record/run_record.ts";
 import { makeRunRecord, type RecordedRun } from "../record/replay.ts";
+import { runJson } from "./run_json.ts";
 import { renderDiagnosis, renderSummary } from "./summary.ts";
 
 export interface OutputRequest {
@@ -23,6 +24,8 @@ export interface OutputRequest {
   outFile: string | null;
   /** Comment lines before each output saying how to read it. */
   explain: boolean;
+  /** The result as one JSON object on stdout instead of the outputs and the summary (outputs still go to outFile). */
+  json?: boolean;
 }
 
 export interface RunRequest {
@@ -56,7 +59,7 @@ export interface RunOutcome {
 export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
   const loaded = loadOrReport(req.readFrom ?? req.file, req.kubelet, io);
   if (loaded === null) return { exitCode: EXIT_USAGE, result: null };
-  const { scenario } = loaded;
+  const { scenario, notices } = loaded;
   // Read as loaded, so a record pins the text that ran even if the file changes during the run.
   const scenarioText = req.recordFile === null ? "" : readFileSync(req.readFrom ?? req.file, "utf8");
   checkPodFilter(scenario, req.output.render.pod);
@@ -86,30 +89,38 @@ export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
     if (err instanceof UnknownInvariantError) throw new UserError(`${invariantPlace(req.file, err.id)}${err.message}`);
     throw new InternalError(key, err);
   }
-  if (!streaming) target.write(renderOutputs(result, req.output, human === io.stdout ? null : human));
+  if (!streaming && !(req.output.json === true && req.output.outFile === null)) target.write(renderOutputs(result, req.output, human === io.stdout ? null : human));
   target.commit();
   if (req.output.outFile !== null) human.write(`${human.palette.dim(`# wrote ${req.output.formats.join(", ")} to ${req.output.outFile}`)}\n`);
   if (req.recordFile !== null) {
     const run: RecordedRun = { scenarioText, scenario: req.file, seed, strategy: req.strategyLabel ?? formatStrategy(strategy), untilMs, replayKey: key };
     writeRecord(req.recordFile, req.kubelet === undefined ? run : { ...run, kubelet: req.kubelet }, result);
   }
-  return { exitCode: finish(result, key, req.output, human, io), result };
+  const run = { file: req.file, seed, strategy: req.strategyLabel ?? formatStrategy(strategy), replay: key, warnings: notices };
+  return { exitCode: finish(result, run, req.output, human, io), result };
 }
 
 /** The summary, the diagnosis of a run that went wrong, and the exit code. */
-function finish(result: SimulationResult, key: string, output: OutputRequest, human: OutStream, io: CliIo): number {
-  if (output.outFile === null && human === io.stdout) human.write("\n");
-  if (output.explain) human.write(explainSummary());
-  human.write(renderSummary(result, human.palette));
+function finish(result: SimulationResult, run: Parameters<typeof runJson>[1], output: OutputRequest, human: OutStream, io: CliIo): number {
+  // A run cut short by a bound or a bug says so in its diagnosis; which pods it did not get to is beside the point.
+  const neverRan = isFailureVerdict(result.run.verdict) ? [] : result.checks.neverRan.map((n) => `warning: ${n.pod} never ran: ${n.why}`);
+  if (output.json === true) {
+    io.stdout.write(`${JSON.stringify(runJson(result, { ...run, warnings: [...run.warnings, ...neverRan] }))}\n`);
+  } else {
+    if (output.outFile === null && human === io.stdout) human.write("\n");
+    if (output.explain) human.write(explainSummary());
+    human.write(renderSummary(result, human.palette));
+    for (const w of neverRan) io.stderr.write(`${w}\n`);
+  }
   if (isFailureVerdict(result.run.verdict)) {
-    io.stderr.write(renderDiagnosis(result, key, io.stderr.palette));
+    io.stderr.write(renderDiagnosis(result, run.replay, io.stderr.palette));
     return EXIT_INTERNAL;
   }
   return result.ok ? EXIT_OK : EXIT_VIOLATION;
 }
 
 /** The scenario, or null after printing every located error (and the warnings of a valid one). */
-export function loadOrReport(path: string, kubelet: KubeletOverrides | undefined, io: CliIo): LoadResult | null {
+export function loadOrReport(path: string, kubelet: KubeletOverrides | undefined, io: CliIo): (LoadResult & { notices: string[] }) | null {
   let loaded: LoadResult;
   try {
     loaded = loadScenarioWithOverrides(path, kubelet);
@@ -120,12 +131,24 @@ export function loadOrReport(path: string, kubelet: KubeletOverrides | undefined
     io.stderr.write(`kubelet-sim: ${path} has ${n} error${n === 1 ? "" : "s"}; nothing was run (see docs/scenarios.md)\n`);
     return null;
   }
-  const others = loaded.warnings.filter((w) => !loaded.ignored.some((i) => i === w));
-  for (const w of others) io.stderr.write(`warning: ${formatIssue(w)}\n`);
-  if (loaded.ignored.length > 0) {
-    io.stderr.write(`note: ${loaded.ignored.length} pod manifest field(s) are accepted but not modelled; \`kubelet-sim validate ${path}\` lists them\n`);
+  const notices = loadNotices(loaded, path);
+  for (const n of notices) io.stderr.write(`${n}\n`);
+  return { ...loaded, notices };
+}
+
+/** What the loader says besides errors, as `note:` and `warning:` lines: one short block for a built scenario. */
+export function loadNotices(loaded: LoadResult, path: string): string[] {
+  const out: string[] = [];
+  if (loaded.built !== null) {
+    out.push(`note: ${path} is a manifest, not a scenario: kubelet-sim built one around it (--print-scenario writes it):`);
+    out.push(...loaded.built.assumptions.map((a) => `note:   ${a}`));
   }
-  return loaded;
+  out.push(...loaded.notes.map((n) => `note: ${n}`));
+  out.push(...loaded.warnings.filter((w) => !loaded.ignored.some((i) => i === w)).map((w) => `warning: ${formatIssue(w)}`));
+  if (loaded.ignored.length > 0) {
+    out.push(`note: ${loaded.ignored.length} pod manifest field(s) are accepted but not modelled; \`kubelet-sim validate ${path}\` lists them`);
+  }
+  return out;
 }
 
 /** A --pod filter that names no pod of the scenario is a typo; say so before a long run. */
@@ -160,6 +183,7 @@ export const MACHINE_FORMATS: ReadonlySet<Format> = new Set<Format>(["jsonl", "m
 
 /** Human lines go to stdout, unless stdout carries a machine format (then they would corrupt it). */
 export function humanStream(output: OutputRequest, io: CliIo): OutStream {
+  if (output.json === true) return io.stderr;
   return output.outFile === null && output.formats.some((f) => MACHINE_FORMATS.has(f)) ? io.stderr : io.stdout;
 }
 

@@ -1,6 +1,6 @@
 // What `run` prints after the outputs: one PASS/FAIL line per expectation, the invariant
 // violations, and the verdict line; and, when the run itself went wrong, the diagnosis.
-import { isFailureVerdict } from "../sim/index.ts";
+import { formatDuration, isFailureVerdict } from "../sim/index.ts";
 import { formatClock } from "../report/index.ts";
 import type { SimulationResult } from "../simulate.ts";
 import type { Palette } from "./colour.ts";
@@ -15,7 +15,8 @@ export function renderSummary(result: SimulationResult, p: Palette): string {
   else lines.push(`expectations (${expectations.length - failed.length} of ${expectations.length} held):`);
   expectations.forEach((e, i) => {
     const mark = e.ok ? p.green("PASS") : p.red("FAIL");
-    lines.push(`  ${mark}  ${clocks[i]!.padStart(width)}  ${e.description}`);
+    lines.push(`  ${mark}  ${clocks[i]!.padStart(width)}  ${e.text}`);
+    if (e.observed !== null) lines.push(`        ${" ".repeat(width)}  ${p.dim(`seen at ${formatDuration(e.observed.atMs)}:`)} ${e.observed.text}`);
   });
   if (violations.length > 0) lines.push("invariant violations:");
   for (const v of violations) {

@@ -1,6 +1,7 @@
 // What makes a run a finding: an invariant violated, an expectation failed, or a verdict that
 // means the run itself went wrong (panic, deadlock, livelock, runaway). The earliest one names the
 // run's failure; the shrinker keeps a candidate only when it fails the same way.
+import { formatDuration } from "../sim/duration.ts";
 import { isFailureVerdict } from "../sim/index.ts";
 import type { Scenario } from "../scenario/index.ts";
 import type { SimulationResult } from "../simulate.ts";
@@ -30,7 +31,10 @@ export function classifyFailure(scenario: Scenario, result: SimulationResult, ex
     const invariant = scenario.expect[e.index]?.condition.invariant;
     const v = invariant === undefined ? undefined : checks.violations.find((x) => x.invariant === invariant);
     if (v !== undefined) found.push(fromViolation(v, e.index));
-    else found.push({ kind: "expectation", id: e.description, message: `expectation failed: ${e.description}`, atMs: e.atMs ?? run.endMs, pod: null, expectIndex: e.index });
+    else {
+      const seen = e.observed === null ? "" : `; seen at ${formatDuration(e.observed.atMs)}: ${e.observed.text}`;
+      found.push({ kind: "expectation", id: e.description, message: `expectation failed: ${e.text}${seen}`, atMs: e.atMs ?? run.endMs, pod: null, expectIndex: e.index });
+    }
   }
   if (isFailureVerdict(run.verdict)) {
     found.push({ kind: "verdict", id: run.verdict, message: run.diagnosis ?? run.verdict, atMs: run.endMs, pod: null, expectIndex: null });

@@ -2,19 +2,16 @@
 // form (swarm draws, shrinking), because it is what a scenario file says and what a repro file
 // must write back; every edit is validated by the schema again before it runs.
 import { checkScenarioText, loadScenarioFile, ScenarioError, type Scenario } from "../scenario/index.ts";
-import { readSource } from "../scenario/source.ts";
-import { parseYaml } from "../scenario/yaml.ts";
 
 /** A scenario as the YAML value (durations as strings, pods by name). */
 export type RawScenario = Record<string, unknown>;
 
 /** A scenario file's raw value and its parsed form; a file that does not load throws the loader's ScenarioError. */
 export function readRawScenario(path: string): { raw: RawScenario; scenario: Scenario } {
-  const { scenario } = loadScenarioFile(path); // throws every problem, located in the file
-  const source = readSource(path);
-  const yaml = source.ok ? parseYaml(source.text, path) : null;
-  if (yaml === null || !yaml.ok) throw new Error(`${path}: changed while it was read`);
-  return { raw: yaml.value, scenario };
+  // Throws every problem, located in the file. The raw value is self-contained: a manifest file's
+  // built scenario, or a scenario with its manifestFile pods read in, so repro files stand alone.
+  const { scenario, raw } = loadScenarioFile(path);
+  return { raw, scenario };
 }
 
 /** Validates a raw scenario through the schema; null when it is not a valid scenario. */

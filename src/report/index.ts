@@ -34,7 +34,7 @@ export function render(format: Format, records: Iterable<TraceRecord>, options: 
 
 export { renderEvents, renderJsonl, renderMermaid, renderPods, renderText };
 export { jsonLines } from "./jsonl.ts";
-export { isNoisy, type TextOptions, type Verbosity } from "./text.ts";
+export { hideReasons, isNoisy, type TextOptions, type Verbosity } from "./text.ts";
 export type { EventsOptions, MermaidOptions, PodsOptions, TraceRecord };
 export { EventCorrelator, type RawEvent, type StoredEvent } from "./event_correlator.ts";
 export { formatClock } from "./timefmt.ts";

@@ -2,6 +2,7 @@
 // (or a record missing the fields its phrase needs) prints as `kind key=value ...`, so a new kind
 // in the trace is visible at once, just less pretty.
 import { CRI_METHODS } from "../cri/methods.ts";
+import { formatDuration } from "../sim/duration.ts";
 import { fieldText, keyValues, num, str, type TraceRecord } from "./records.ts";
 
 type Phrase = (rec: TraceRecord) => string | undefined;
@@ -127,6 +128,14 @@ const configOp: Phrase = (rec) => {
   return `${rec.kind} from ${source} to syncLoop`;
 };
 
+/** The checker's decision; the record keeps durations in ms, the line writes them as the scenario does. */
+const expectation: Phrase = (rec) => {
+  const text = str(rec, "expectation");
+  if (text === undefined || typeof rec["ok"] !== "boolean") return undefined;
+  const written = text.replace(/^(at )(\d+)ms /, (_, at: string, ms: string) => `${at}${formatDuration(Number(ms))} `).replace(/ by (\d+)ms$/, (_, ms: string) => ` by ${formatDuration(Number(ms))}`);
+  return `expectation ${fieldText(rec["index"])} ${rec["ok"] ? "held" : "failed"}: ${written}`;
+};
+
 const PHRASES: Readonly<Record<string, Phrase>> = {
   Event: event,
   PodView: podView,
@@ -142,6 +151,8 @@ const PHRASES: Readonly<Record<string, Phrase>> = {
   DeletePod: del,
   Create: create,
   WatchEvent: watchEvent,
+  Expectation: expectation,
+  PodNeverRan: (rec) => (str(rec, "why") === undefined ? undefined : `never ran: ${str(rec, "why")}`),
 };
 
 /** The words for one record: its phrase, or the generic `kind key=value ...`. */

@@ -1,5 +1,8 @@
 // The text timeline: one line per step, `time  lane  pod  what happened`, between a header naming
 // the run and a footer with its verdict. Pure: the same records give the same bytes.
+import { findDuplicates } from "./duplicates.ts";
+import { findHousekeeping } from "./housekeeping.ts";
+import { findNotable } from "./notable.ts";
 import { phrase } from "./phrases.ts";
 import { endRecord, fieldText, num, podMatches, podOf, runInfo, str, type TraceRecord } from "./records.ts";
 import { CLOCK_MIN_WIDTH, formatClock } from "./timefmt.ts";
@@ -43,12 +46,18 @@ export function isNoisy(rec: TraceRecord): boolean {
   return QUIET[rec.component]?.has(rec.kind) ?? false;
 }
 
+/** Why a record is not shown: a filter, the verbosity, or one of the housekeeping shapes. */
+type HideReason = string;
+
 /**
- * Decides, record by record, what the timeline shows. Stateful: below "all" it hides a probe result
- * or a pod view that repeats the previous one (a status write that changed no kubectl column).
+ * Decides, record by record, what the timeline shows, and why not. Stateful: below "all" it hides
+ * a probe result or a pod view that repeats the previous one (a status write that changed no
+ * kubectl column). At "normal" it also hides housekeeping that changed nothing (housekeeping.ts).
  */
-function makeFilter(opts: TextOptions): (rec: TraceRecord) => boolean {
+function makeFilter(records: readonly TraceRecord[], opts: TextOptions): (rec: TraceRecord, index: number) => HideReason | null {
   const verbosity = opts.verbosity ?? "normal";
+  const housekeeping = verbosity === "normal" ? quietAtNormal(records) : new Map<number, string>();
+  const notable = verbosity === "normal" ? findNotable(records) : new Set<number>();
   const last = new Map<string, string>();
   /** Whether a record says again what the last one of its key said (a repeated probe result or pod view). */
   const repeats = (key: string, value: string): boolean => {
@@ -56,20 +65,36 @@ function makeFilter(opts: TextOptions): (rec: TraceRecord) => boolean {
     last.set(key, value);
     return repeated;
   };
-  return (rec) => {
-    if (opts.pod !== undefined && !podMatches(podOf(rec), opts.pod)) return false;
-    if (opts.components !== undefined && !opts.components.includes(rec.component)) return false;
-    if (verbosity === "all") return true;
+  return (rec, index) => {
+    if (opts.pod !== undefined && !podMatches(podOf(rec), opts.pod)) return "filters";
+    if (opts.components !== undefined && !opts.components.includes(rec.component)) return "filters";
+    if (verbosity === "all") return null;
     if (rec.kind === "PodView") {
-      return !repeats(`view\u0000${podOf(rec)}`, ["ready", "status", "restarts", "deleted"].map((k) => fieldText(rec[k])).join("\u0000"));
+      const view = ["ready", "status", "restarts", "deleted"].map((k) => fieldText(rec[k])).join("\u0000");
+      return repeats(`view\u0000${podOf(rec)}`, view) ? "repeats" : null;
     }
-    if (verbosity === "brief") return BRIEF_KINDS.has(rec.kind);
-    if (isNoisy(rec)) return false;
+    if (verbosity === "brief") return BRIEF_KINDS.has(rec.kind) ? null : "verbosity";
+    const chore = housekeeping.get(index);
+    if (chore !== undefined) return chore;
+    if (isNoisy(rec) && !notable.has(index)) return "polling and reads";
+    // kubectl describe folds these into one line with a count; the events output does the same.
+    if (rec.kind === "Event") {
+      return repeats(`event\u0000${podOf(rec)}`, ["type", "reason", "message"].map((k) => fieldText(rec[k])).join("\u0000")) ? "repeats" : null;
+    }
     if (rec.kind === "ProbeResult") {
-      return !repeats(["probe", podOf(rec), str(rec, "container"), str(rec, "probeType")].join("\u0000"), fieldText(rec["result"]));
+      return repeats(["probe", podOf(rec), str(rec, "container"), str(rec, "probeType")].join("\u0000"), fieldText(rec["result"])) ? "repeats" : null;
     }
-    return true;
+    return null;
   };
+}
+
+/**
+ * Why each record is hidden from the timeline (null: shown), by position; the `run` and `end`
+ * records are never lines. Tests use it to check what a verbosity shows.
+ */
+export function hideReasons(records: readonly TraceRecord[], opts: TextOptions = {}): (string | null)[] {
+  const hideReason = makeFilter(records, opts);
+  return records.map((rec, i) => (rec.kind === "run" || rec.kind === "end" ? "structure" : hideReason(rec, i)));
 }
 
 interface Line {
@@ -81,13 +106,15 @@ interface Line {
 
 /** Renders the timeline. */
 export function renderText(records: readonly TraceRecord[], opts: TextOptions = {}): string {
-  const show = makeFilter(opts);
+  const hideReason = makeFilter(records, opts);
   const lines: Line[] = [];
-  let hidden = 0;
-  for (const rec of records) {
+  const hidden = new Map<HideReason, number>();
+  for (let i = 0; i < records.length; i++) {
+    const rec = records[i]!;
     if (rec.kind === "run" || rec.kind === "end") continue;
-    if (!show(rec)) {
-      hidden++;
+    const why = hideReason(rec, i);
+    if (why !== null) {
+      hidden.set(why, (hidden.get(why) ?? 0) + 1);
       continue;
     }
     lines.push({ clock: formatClock(rec.t), lane: rec.component, pod: podOf(rec) ?? "", words: phrase(rec) });
@@ -125,7 +152,30 @@ function header(records: readonly TraceRecord[]): string | undefined {
   return `scenario ${run.scenario}  seed ${run.seed}  strategy ${run.strategy}  (kubelet-sim ${run.version})`;
 }
 
-function footer(records: readonly TraceRecord[], hidden: number): string[] {
+/** Housekeeping that changed nothing, and second views of a shown step: what `normal` hides besides noise. */
+function quietAtNormal(records: readonly TraceRecord[]): Map<number, string> {
+  const quiet = new Map<number, string>(findDuplicates(records));
+  for (const [i, kind] of findHousekeeping(records).hidden) quiet.set(i, kind);
+  return quiet;
+}
+
+/** Housekeeping first (what `normal` promises to hide), then the rest, largest first. */
+const REASON_ORDER = [
+  "cache UpdateTime", "no-op config updates", "no-op syncs", "nested SyncPod markers", "duplicate views",
+  "polling and reads", "repeats", "verbosity", "filters",
+];
+
+function hiddenSummary(hidden: ReadonlyMap<HideReason, number>): string | undefined {
+  let total = 0;
+  for (const n of hidden.values()) total += n;
+  if (total === 0) return undefined;
+  const reasons = [...hidden.keys()].sort((a, b) => REASON_ORDER.indexOf(a) - REASON_ORDER.indexOf(b));
+  const parts = reasons.map((r) => `${hidden.get(r)} ${r}`);
+  const more = reasons.some((r) => r !== "filters") ? "; --verbosity all shows them" : "";
+  return `(${total} record(s) hidden: ${parts.join(", ")}${more})`;
+}
+
+function footer(records: readonly TraceRecord[], hidden: ReadonlyMap<HideReason, number>): string[] {
   const out: string[] = [];
   const end = endRecord(records);
   if (end === undefined) {
@@ -139,6 +189,7 @@ function footer(records: readonly TraceRecord[], hidden: number): string[] {
     out.push(parts.join("  "));
     if (end["diagnosis"] !== undefined && end["diagnosis"] !== null) out.push(`diagnosis ${fieldText(end["diagnosis"])}`);
   }
-  if (hidden > 0) out.push(`(${hidden} record(s) hidden by the filters and verbosity)`);
+  const summary = hiddenSummary(hidden);
+  if (summary !== undefined) out.push(summary);
   return out;
 }

@@ -20,7 +20,8 @@ const REASONS = { 400: "400 BadRequest", 422: "422 Invalid" } as const;
 export function checkPodsAgainstApi(parsed: ParsedScenario): ApiValidationResult {
   const out: ApiValidationResult = { issues: [], warnings: [] };
   parsed.pods.forEach((entry, i) => {
-    if (entry.skipApiValidation) return;
+    // The loader reads every manifestFile in first; an entry without its manifest was reported.
+    if (entry.skipApiValidation || entry.manifest === undefined) return;
     const base: PropertyKey[] = ["pods", i, "manifest"];
     if (entry.source === "api") apiPodIssues(entry.manifest, base, out.issues);
     else staticPodWarnings(entry.manifest, parsed.kubelet.nodeName, base, out.warnings);

@@ -50,19 +50,19 @@ export function loadScenarioTextWithOverrides(text: string, fileName: string, o:
 }
 
 function withOverrides(loaded: LoadResult, text: string, path: string, o: KubeletOverrides): LoadResult {
-  const yaml = parseYaml(text, path);
-  if (!yaml.ok) throw new Error(`${path}: changed while it was read`);
-  const checked = checkScenarioText(JSON.stringify(applyKubeletOverrides(yaml.value, o)), path);
+  const checked = checkScenarioText(JSON.stringify(applyKubeletOverrides(loaded.raw, o)), path);
   if (!checked.ok) {
     // Positions in the JSON rendering mean nothing to the user: place each issue at its field (or
-    // the nearest one that is written) in the file, and say which flags it comes with.
+    // the nearest one that is written) in the file, and say which flags it comes with. A scenario
+    // built around a manifest file has no such fields: its issues point at the file's start.
     const flags = overrideFlags(o).trim();
+    const yaml = loaded.built === null ? parseYaml(text, path) : null;
     throw new ScenarioError(checked.issues.map((i): LocatedIssue => {
-      const { line, col } = locate(yaml.doc, yaml.lineCounter, parsePath(i.path));
+      const { line, col } = yaml !== null && yaml.ok ? locate(yaml.doc, yaml.lineCounter, parsePath(i.path)) : { line: 1, col: 1 };
       return { ...i, file: path, line, col, message: `${i.message} (with ${flags})` };
     }));
   }
-  return { scenario: checked.scenario, ignored: loaded.ignored, warnings: loaded.warnings };
+  return { ...loaded, scenario: checked.scenario };
 }
 
 /** formatPath read back: `pods[0].manifest["a.b"]` → ["pods", 0, "manifest", "a.b"]. */

@@ -2,6 +2,7 @@
 // field, with its type, default and description. A test fails when the page is out of date.
 import type { z } from "zod";
 import { podSchema } from "../k8s/pod.ts";
+import { CONTROLLERS } from "./manifest/controllers.ts";
 import { defaultOf, defOf, isOptional, metaOf, unwrap } from "./introspect.ts";
 import { scenarioSchema } from "./schema/scenario.ts";
 import { MAX_FILE_BYTES } from "./source.ts";
@@ -92,13 +93,18 @@ function collect(schema: z.ZodType, path: string, title: string, out: Section[],
     const link = earlier ?? (nested ? anchorOf(fieldPath + suffix) : key === "manifest" ? "manifest" : undefined);
     const fieldMeta = metaOf(field);
     const shorthand = fieldMeta.shorthand ? ` Shorthand: ${fieldMeta.shorthand}.` : "";
-    const type = key === "manifest" ? "[v1.Pod](#manifest)" : typeName(field, link);
+    const type = key === "manifest" ? "[v1.Pod or workload](#manifest)" : typeName(field, link);
     section.rows.push(`| \`${key}\` | ${cell(type)} | ${cell(defaultText(field))} | ${cell((fieldMeta.description ?? "") + shorthand)} |`);
     if (nested && earlier === undefined) {
       const target = nested.kind === "object" ? stripOptional(field) : nested.inner;
       collect(target, fieldPath + suffix, `\`${fieldPath + suffix}\``, out, seen, fieldMeta.description);
     }
   }
+}
+
+/** Names written with placeholders ("<job>-<5 characters>") as code, so Markdown shows the brackets. */
+export function codeNames(text: string): string {
+  return text.replace(/[^\s(),]*<[^>]+>[^\s(),]*/g, (m) => `\`${m}\``);
 }
 
 /** Manifest fields the models read, one line per object schema (shared schemas listed once). */
@@ -128,12 +134,21 @@ function manifestSection(): string {
     const head = where.length > 3 ? `${where.slice(0, 3).join(", ")} and ${where.length - 3} more` : where.join(", ");
     return `- ${head}: ${keys.length === 0 ? "(accepted, not read further)" : keys.join(", ")}`;
   });
+  const kinds = CONTROLLERS.map((c) => `| ${c.kind} | \`${c.apiVersions.join("`, `")}\` | \`${c.templatePath.join(".")}\` | ${cell(codeNames(c.assumes))} |`);
   return (
     `<a id="manifest"></a>\n\n## \`pods[].manifest\`\n\n` +
-    "An unchanged v1.Pod, as `kubectl get pod -o yaml` prints it. The apiserver's defaults are applied " +
+    "An unchanged v1.Pod, as `kubectl get pod -o yaml` prints it, or a workload whose controller would create " +
+    "the pod from its template. The apiserver's defaults are applied " +
     "(namespace `default`, restartPolicy `Always`, terminationGracePeriodSeconds 30, imagePullPolicy, probe " +
-    "periods and thresholds...). `status` is discarded, as the apiserver does on create. The simulator reads " +
-    "the fields below; any other field is accepted and listed once as ignored.\n\n" +
+    "periods and thresholds...). Fields a cluster sets are handled as a new create would: `status` is discarded, " +
+    "`uid` and `creationTimestamp` are set anew, `resourceVersion`, `managedFields`, `generation`, `selfLink` are " +
+    "dropped, `ownerReferences` are kept (no garbage collector runs); a pod with the `kubernetes.io/config.mirror` " +
+    "annotation and `source: file` runs as the static pod it mirrors. The simulator reads the fields below; any " +
+    "other field is accepted and listed once as ignored.\n\n" +
+    "Workloads (one pod each; [manifests.md](manifests.md) says more):\n\n" +
+    "| Kind | apiVersion | Pod template | The pod kubelet-sim runs |\n|---|---|---|---|\n" +
+    kinds.join("\n") +
+    "\n\nFields of the pod the models read:\n\n" +
     lines.join("\n") +
     "\n"
   );

@@ -24,6 +24,8 @@ export interface ScenarioPod {
 export type Scenario = Omit<ParsedScenario, "pods"> & { pods: ScenarioPod[] };
 
 function resolvePod(entry: ParsedScenario["pods"][number], sidecars: boolean): ScenarioPod {
+  // The loader reads every manifestFile in before the schema runs, so a valid entry has its manifest.
+  if (entry.manifest === undefined) throw new Error("resolveScenario: a pod entry without its manifest (manifestFile not read in)");
   const manifest = defaultPod(entry.manifest);
   const namespace = manifest.metadata.namespace ?? "default";
   const behaviour: Record<string, ContainerBehaviour> = {};

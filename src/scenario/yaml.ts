@@ -1,6 +1,6 @@
 // Parses scenario YAML into a document (for positions) and a plain value (for the schema), refusing
 // hostile input quickly: deep nesting, alias bombs, complex keys, several documents.
-import { isAlias, isCollection, isMap, isPair, isScalar, Lexer, LineCounter, parseDocument, type Document, type Node } from "yaml";
+import { isAlias, isCollection, isMap, isPair, isScalar, Lexer, LineCounter, parseAllDocuments, parseDocument, type Document, type Node } from "yaml";
 import type { LocatedIssue } from "./errors.ts";
 import { describeValue } from "./found.ts";
 
@@ -48,6 +48,61 @@ export function parseYaml(text: string, file: string): YamlResult {
       issues: [at(firstAliasOffset(doc), excessive ? aliasBomb() : `syntax error: ${lowerFirst(message)}`)],
     };
   }
+}
+
+/** One document of a YAML stream: its node tree (for positions) and its plain value (null when empty). */
+export interface StreamDoc {
+  doc: Document;
+  value: unknown;
+  /** 1-based line where the document's content starts. */
+  line: number;
+}
+
+export type StreamResult = { ok: true; docs: StreamDoc[]; lineCounter: LineCounter } | { ok: false; issues: LocatedIssue[] };
+
+/** Parses every document of a `---`-separated stream, with the same refusals as parseYaml per document. */
+export function parseYamlStream(text: string, file: string): StreamResult {
+  const lc = new LineCounter();
+  const at = (offset: number, message: string): LocatedIssue => ({ file, ...lc.linePos(offset), path: "", message });
+  const deep = prescanDepth(text);
+  if (deep !== undefined) return { ok: false, issues: [{ file, ...lineColOf(text, deep), path: "", message: tooDeep() }] };
+  const parsed = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true, strict: true });
+  const all = Array.isArray(parsed) ? parsed : [];
+  const issues: LocatedIssue[] = [];
+  const docs: StreamDoc[] = [];
+  let aliases = 0;
+  for (const doc of all) {
+    for (const e of [...doc.errors, ...doc.warnings]) issues.push(at(e.pos[0], `syntax error: ${syntaxMessage(e.code, e.message, text, e.pos[0])}`));
+    if (doc.errors.length > 0) continue;
+    const structural = checkNodes(doc, at);
+    if (structural.length > 0) {
+      issues.push(...structural);
+      continue;
+    }
+    const offset = (doc.contents as Node | null)?.range?.[0] ?? doc.range[0];
+    try {
+      const value = doc.toJS({ maxAliasCount: MAX_ALIASES }) as unknown;
+      aliases += countAliases(doc);
+      if (aliases > MAX_ALIASES) return { ok: false, issues: [at(firstAliasOffset(doc), aliasBomb())] };
+      docs.push({ doc, value, line: lc.linePos(offset).line });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      issues.push(at(firstAliasOffset(doc), /alias count/i.test(message) ? aliasBomb() : `syntax error: ${lowerFirst(message)}`));
+    }
+  }
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, docs, lineCounter: lc };
+}
+
+function countAliases(doc: Document): number {
+  let n = 0;
+  const stack: unknown[] = [doc.contents];
+  for (let i = 0; stack.length > 0 && i < 1_000_000; i++) {
+    const node = stack.pop();
+    if (isAlias(node)) n++;
+    else if (isPair(node)) stack.push(node.key, node.value);
+    else if (isCollection(node)) stack.push(...node.items);
+  }
+  return n;
 }
 
 const tooDeep = () => `nested too deeply: more than ${MAX_DEPTH} levels; a scenario never needs that many`;

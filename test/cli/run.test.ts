@@ -37,8 +37,27 @@ describe("kubelet-sim run: exit codes", () => {
   it("exits 1 when an expectation fails, and says which", () => {
     const r = cli(["run", FAIL, "--format", "pods"]);
     expect(r.code).toBe(1);
-    expect(r.out).toContain("  FAIL       -  eventually default/web: phase=Succeeded by 10000ms\n");
+    // Durations as the scenario writes them, and what the pod was at the deadline.
+    expect(r.out).toContain("  FAIL       -  eventually default/web: phase=Succeeded by 10s\n                seen at 10s: phase=Running\n");
     expect(r.out).toMatch(/\nverdict: FAIL {2}1 of 2 expectations failed; /);
+  });
+
+  it("prints the result as one JSON object with --json: each failed expectation with what was seen at its deadline", () => {
+    const r = cli(["run", FAIL, "--json"]);
+    expect(r.code).toBe(1);
+    const lines = r.out.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    const json = JSON.parse(lines[0]!) as { ok: boolean; expectations: Array<Record<string, unknown>> };
+    expect(json.ok).toBe(false);
+    expect(json.expectations[1]).toEqual({
+      index: 1,
+      expectation: "eventually default/web: phase=Succeeded by 10s",
+      ok: false,
+      atMs: null,
+      observed: { at: "10s", atMs: 10_000, text: "phase=Running", value: { exists: true, phase: "Running" } },
+    });
+    expect(json.expectations[0]).toMatchObject({ ok: true, observed: null });
+    expect(r.err).toContain("# replay: kubelet-sim run ");
   });
 
   it("exits 2 on a malformed scenario: every located error, no stack trace, nothing run", () => {

@@ -54,7 +54,10 @@ describe("kubelet-sim validate", () => {
     expect(out.filter((l) => l.trimStart().startsWith("spec.tolerations "))).toEqual([
       "  spec.tolerations                   test/fixtures/scenarios/kubectl-get-pod.yaml:119:9",
     ]);
-    expect(r.out).toContain("  metadata.managedFields             test/fixtures/scenarios/kubectl-get-pod.yaml:15:9\n");
+    expect(r.out).toContain("  spec.affinity                      test/fixtures/scenarios/kubectl-get-pod.yaml:64:9\n");
+    // Fields a cluster sets are not "unmodelled": one note says what a new create does with them.
+    expect(out.filter((l) => l.startsWith("  note: fields set by a cluster"))).toHaveLength(1);
+    expect(r.out).toContain("metadata.managedFields: dropped");
   });
 
   it("refuses a missing file with exit 2, and hostile input without a stack trace", () => {

@@ -4,7 +4,7 @@
 // message; never a stack trace, an internal error, or a run that takes too long.
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { parse, stringify } from "yaml";
+import { parseAllDocuments, stringify } from "yaml";
 import { main } from "../../src/cli/main.ts";
 import { applyMutations, type Mutation, type Value } from "./mutate.ts";
 
@@ -13,7 +13,7 @@ export const ROOT = join(import.meta.dirname, "..", "..");
 export interface Seed {
   /** Relative to the repository root. */
   readonly file: string;
-  /** `run` for scenarios, `actions` for the computePodActions snapshots under examples/. */
+  /** `run` for scenarios and manifests, `actions` for the computePodActions snapshots under examples/actions. */
   readonly command: "run" | "actions";
   readonly value: Value;
 }
@@ -26,14 +26,21 @@ function yamlFiles(dir: string): string[] {
   });
 }
 
-/** The bundled scenarios and the example snapshots, parsed. */
+/** A file's value; several documents (a manifest file with `---`) as the `kind: List` they equal. */
+function fileValue(path: string): Value {
+  const docs = parseAllDocuments(readFileSync(path, "utf8"));
+  if (!Array.isArray(docs) || docs.length === 1) return (Array.isArray(docs) ? docs[0]!.toJS() : null) as Value;
+  return { apiVersion: "v1", kind: "List", items: docs.map((d) => d.toJS() as Value) } as Value;
+}
+
+/** The bundled scenarios, the example manifests and the example snapshots, parsed. */
 export function loadSeeds(): Seed[] {
-  const seed = (path: string, command: Seed["command"]): Seed => ({
-    file: relative(ROOT, path), command, value: parse(readFileSync(path, "utf8")) as Value,
-  });
+  const seed = (path: string, command: Seed["command"]): Seed => ({ file: relative(ROOT, path), command, value: fileValue(path) });
+  const examples = yamlFiles(join(ROOT, "examples"));
+  const actions = join(ROOT, "examples", "actions");
   return [
     ...yamlFiles(join(ROOT, "scenarios")).map((p) => seed(p, "run")),
-    ...yamlFiles(join(ROOT, "examples")).map((p) => seed(p, "actions")),
+    ...examples.map((p) => seed(p, p.startsWith(actions) ? "actions" : "run")),
   ];
 }
 

@@ -11,7 +11,6 @@ const TEXT = [
   "   0.005s  config       default/web  ADD from api to syncLoop",
   "   0.006s  podworker    default/web  UpdatePod create",
   "   0.006s  podworker    default/web  begins SyncPod",
-  "   0.010s  kuberuntime  default/web  SyncPod uid=uid-web-1",
   "   0.110s  runtime      default/web  CRI RunPodSandbox (sb-1) in 100ms",
   "   0.120s  kuberuntime  default/web  Event Normal Pulling: Pulling image \"nginx:1.25\" [spec.containers{app}]",
   "   2.120s  runtime                   CRI PullImage nginx:1.25 in 2000ms",
@@ -24,7 +23,6 @@ const TEXT = [
   "   2.200s  status       default/web  PATCH pod status phase=Pending → patched",
   "   2.200s  apiserver    default/web  kubectl get: 0/1 ContainerCreating, restarts 0",
   "   3.000s  pleg         default/web  PLEG ContainerStarted c-1",
-  "   3.000s  pleg                      relist: 1 pod(s), 1 event(s)",
   "   4.000s  prober       default/web  readiness probe of app: Success",
   "   4.010s  status       default/web  PATCH pod status phase=Running → patched",
   "   4.010s  apiserver    default/web  kubectl get: 1/1 Running, restarts 0",
@@ -45,7 +43,7 @@ const TEXT = [
   "1m02.020s  status       default/web  DELETE pod grace=0s → deleted",
   "1m02.020s  apiserver    default/web  pod is gone from the apiserver (last seen 0/1 Terminating, restarts 0)",
   "verdict pass  events 44  ended at 2m00.000s  trace sha256:0123456789ab",
-  "(4 record(s) hidden by the filters and verbosity)",
+  "(6 record(s) hidden: 1 nested SyncPod markers, 1 duplicate views, 2 polling and reads, 2 repeats; --verbosity all shows them)",
 ];
 
 const BRIEF_WEB = [
@@ -67,7 +65,7 @@ const BRIEF_WEB = [
   "1m02.020s  status       DELETE pod grace=0s → deleted",
   "1m02.020s  apiserver    pod is gone from the apiserver (last seen 0/1 Terminating, restarts 0)",
   "verdict pass  events 44  ended at 2m00.000s  trace sha256:0123456789ab",
-  "(27 record(s) hidden by the filters and verbosity)",
+  "(27 record(s) hidden: 1 repeats, 23 verbosity, 3 filters; --verbosity all shows them)",
 ];
 
 const lines = (s: string): string[] => s.split("\n").slice(0, -1);

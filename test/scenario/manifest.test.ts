@@ -7,12 +7,11 @@ import { loadScenarioFile, loadScenarioText } from "../../src/scenario/index.ts"
 const FILE = join(import.meta.dirname, "..", "fixtures", "scenarios", "kubectl-get-pod.yaml");
 
 describe("kubectl get pod -o yaml manifests", () => {
-  const { scenario, ignored, warnings } = loadScenarioFile(FILE);
+  const { scenario, ignored, warnings, notes } = loadScenarioFile(FILE);
 
   it("load, with unmodelled fields listed once each, sorted, at their keys", () => {
     expect(ignored.map((w) => w.field)).toEqual([
       "metadata.generateName",
-      "metadata.managedFields",
       "spec.affinity",
       "spec.containers[].securityContext",
       "spec.containers[].volumeMounts",
@@ -22,12 +21,19 @@ describe("kubectl get pod -o yaml manifests", () => {
       "spec.serviceAccount",
       "spec.tolerations",
       "spec.volumes",
-      "status",
     ]);
     const affinity = ignored.find((w) => w.field === "spec.affinity")!;
     expect([affinity.line, affinity.col]).toEqual([64, 9]);
     expect(affinity.path).toBe("pods[0].manifest.spec.affinity");
     expect(warnings).toHaveLength(ignored.length);
+  });
+
+  it("handles the fields a cluster sets as a new create would, and says so in one note", () => {
+    expect(notes.filter((n) => n.startsWith("fields set by a cluster"))).toHaveLength(1);
+    for (const field of ["status: discarded", "metadata.managedFields: dropped", "metadata.resourceVersion: dropped", "metadata.ownerReferences: kept"]) {
+      expect(notes[0]).toContain(field);
+    }
+    expect(notes[0]).toMatch(/metadata\.uid, metadata\.creationTimestamp: set anew by the apiserver/);
   });
 
   it("keeps the modelled fields and applies apiserver defaults", () => {

@@ -18,20 +18,24 @@ interface Args extends OutputArgs {
   record?: string;
   kubeletVersion?: string;
   variant?: string[];
+  printScenario: boolean;
 }
 
 export const runCommand: CommandFactory = (ctx) => ({
   command: "run <file>",
-  describe: "Simulate a scenario: the replay key, a timeline and Events, then whether each expectation held",
+  describe: "Simulate a scenario or a Kubernetes manifest: the replay key, a timeline and Events, then whether each expectation held",
   builder: (y: Argv) =>
-    withOutputOptions(y.positional("file", { type: "string", describe: "a scenario file (YAML, see docs/scenarios.md), or a bundled scenario's name (basics/01-pod-starts, r05)" }))
+    withOutputOptions(y.positional("file", { type: "string", describe: "a scenario file, a manifest file (Pod, Deployment, Job...: docs/manifests.md), or a bundled scenario's name (basics/01-pod-starts, r05)" }))
       .option("seed", { type: "number", describe: "override the scenario's seed (a whole number, 0 to 2^32-1)" })
       .option("strategy", { type: "string", describe: "override the scenario's strategy: fifo, random, pct, pct:DEPTH[:STEPS]" })
       .option("until", { type: "string", describe: "override when the run ends, in virtual time (e.g. 90s, 5m)" })
       .option("record", { type: "string", describe: "also write a run record to FILE, for `kubelet-sim replay`" })
       .option("kubelet-version", { type: "string", describe: 'run under this kubelet instead of the scenario\'s kubelet.version, e.g. "1.22"' })
       .option("variant", { type: "string", array: true, describe: "switch a model variant on (NAME) or off (NAME=false), over kubelet.variants; repeatable" })
+      .option("print-scenario", { type: "boolean", default: false, describe: "print the scenario as YAML (the one built around a manifest, too) instead of running it" })
       .example("$0 run scenarios/default.yaml", "the timeline and the Events of a pod's life")
+      .example("$0 run examples/manifests/nginx-deployment.yaml", "run a manifest: its pod, created at 0s, as its controller would make it")
+      .example("$0 run examples/manifests/job.yaml --print-scenario > my-scenario.yaml", "the scenario built around a manifest, to edit")
       .example("$0 run scenarios/default.yaml --format text --format events --verbosity brief --explain", "what npm start shows")
       .example("$0 run x.yaml --seed 7 --strategy pct:3:1000", "another interleaving of the same scenario")
       .example("$0 run x.yaml --format pods --pod web", "`kubectl get pods -w` for one pod")
@@ -41,6 +45,11 @@ export const runCommand: CommandFactory = (ctx) => ({
       .epilogue("Exit codes: 0 every expectation held, 1 an expectation or invariant failed, 2 usage or scenario error, 3 the run deadlocked, livelocked, panicked or hit a bound (a bug; printed with the replay key)."),
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
+    if (argv.printScenario) {
+      const { printScenario } = await import("../print_scenario.ts");
+      ctx.exitCode = printScenario(argv.file, kubeletOverridesOf(argv).kubelet, processIo());
+      return;
+    }
     const request = runRequest(argv);
     // Loaded here, not at the top: the models are needed only when something runs (--help stays fast).
     const { executeRun } = await import("../session.ts");

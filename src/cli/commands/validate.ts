@@ -3,6 +3,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ArgumentsCamelCase, Argv } from "yargs";
 import { checkScenarioFile, formatIssue, type CheckResult, type IgnoredFieldWarning, type LocatedIssue } from "../../scenario/index.ts";
+import { scenarioYaml } from "../../scenario/manifest/print.ts";
 import { EXIT_OK, EXIT_USAGE } from "../exit.ts";
 import { resolveScenarioArg } from "../scenario_arg.ts";
 import type { CommandFactory } from "./index.ts";
@@ -11,19 +12,22 @@ interface Args {
   files: string[];
   quiet: boolean;
   print: boolean;
+  printScenario: boolean;
 }
 
 export const validateCommand: CommandFactory = (ctx) => ({
   command: "validate <files..>",
-  describe: "Check scenario files: every error with file:line:col, unmodelled pod fields listed once",
+  describe: "Check scenario and manifest files: every error with file:line:col, unmodelled pod fields listed once",
   builder: (y: Argv) =>
     y
-      .positional("files", { type: "string", array: true, describe: "scenario files, or folders to search for *.yaml" })
+      .positional("files", { type: "string", array: true, describe: "scenario or manifest files, or folders to search for *.yaml" })
       .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print only errors" })
       .option("print", { type: "boolean", default: false, describe: "print each valid scenario as parsed (JSON, defaults filled in)" })
+      .option("print-scenario", { type: "boolean", default: false, describe: "print each valid file's scenario as YAML to edit (a manifest's built scenario too)" })
       .example("$0 validate my.yaml", "check one file")
       .example("$0 validate scenarios", "check every .yaml file under scenarios/")
       .example("$0 validate --print my.yaml", "show the scenario with every default, durations in ms")
+      .example("$0 validate examples/manifests", "check manifests: what kubelet-sim would run, and what it assumes")
       .epilogue("Exit codes: 0 every file is valid, 2 some file is not."),
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
@@ -64,7 +68,7 @@ function yamlFilesUnder(dir: string, depth: number): string[] {
 /** `ok FILE` lines on stdout; errors on stderr; the ignored manifest fields once, at the end. */
 export function renderValidation(
   results: ReadonlyArray<{ file: string; result: CheckResult }>,
-  opts: { quiet: boolean; print: boolean },
+  opts: { quiet: boolean; print: boolean; printScenario?: boolean },
 ): { stdout: string; stderr: string } {
   const out: string[] = [];
   const err: string[] = [];
@@ -78,7 +82,10 @@ export function renderValidation(
     for (const w of result.ignored) if (!ignored.has(w.field)) ignored.set(w.field, w);
     const others = result.warnings.filter((w) => !result.ignored.includes(w as IgnoredFieldWarning));
     if (!opts.quiet) out.push(...others.map((w) => `  warning: ${formatIssue(w)}`));
+    if (!opts.quiet && result.built !== null) out.push(`  note: a manifest: kubelet-sim builds a scenario around it:`, ...result.built.assumptions.map((a) => `    ${a}`));
+    if (!opts.quiet) out.push(...result.notes.map((n) => `  note: ${n}`));
     if (opts.print) out.push(JSON.stringify(result.scenario, null, 2));
+    if (opts.printScenario === true) out.push(scenarioYaml(result, file).trimEnd());
   }
   if (ignored.size > 0 && !opts.quiet) {
     out.push("ignored pod manifest fields (accepted, not modelled by the simulator):");

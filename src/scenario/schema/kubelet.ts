@@ -12,6 +12,8 @@ const POSITIVE = { positive: true } as const;
 export const MIN_KUBELET_MINOR = 19;
 export const MAX_KUBELET_MINOR = 33;
 export const DEFAULT_KUBELET_VERSION = "1.30";
+/** The simulated node's name when the scenario names none. */
+export const DEFAULT_NODE_NAME = "node-1";
 
 /** The feature gates the models read: the minor version that introduced each, and when it became on by default. */
 export const FEATURE_GATES = {
@@ -98,7 +100,7 @@ const kubeletObject = obj({
     .boolean()
     .default(false)
     .describe("Run as `kubelet --runonce`: start the static pods once, wait for them, and exit (pkg/kubelet/runonce.go)."),
-  nodeName: z.string().min(1).default("node-1").describe("The node's name, as pods' spec.nodeName will say."),
+  nodeName: z.string().min(1).default(DEFAULT_NODE_NAME).describe("The node's name, as pods' spec.nodeName will say."),
   nodeIP: z
     .string()
     .regex(/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/, { error: "expected an IPv4 address such as 192.168.0.10" })

@@ -1,21 +1,35 @@
-// A pod of the scenario: an unchanged v1.Pod manifest, where it comes from, and what its
-// containers do.
+// A pod of the scenario: a manifest (a v1.Pod, or a workload whose controller makes the pod), where
+// the kubelet gets it from, and what its containers do.
 import { z } from "zod";
 import { podSchema } from "../../k8s/pod.ts";
 import { containerBehaviourSchema } from "./behaviour.ts";
 import { obj } from "./common.ts";
 
 export const podEntrySchema = obj({
-  manifest: podSchema.describe(
-    "An unchanged v1.Pod, as `kubectl get pod -o yaml` prints it. Fields the simulator does not model are " +
-      "accepted and listed once as ignored; apiserver defaults are applied.",
-  ),
+  manifest: podSchema
+    .optional()
+    .describe(
+      "The pod: an unchanged v1.Pod, as `kubectl get pod -o yaml` prints it, or a Deployment, ReplicaSet, StatefulSet, " +
+        "DaemonSet, Job, CronJob or ReplicationController, whose pod is the one its controller would create from the " +
+        "template (docs/manifests.md says what each adds). Fields a cluster sets (status, uid, resourceVersion, " +
+        "managedFields...) are handled as a new create would; fields the simulator does not model are accepted and " +
+        "listed once as ignored; apiserver defaults are applied.",
+    ),
+  manifestFile: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Instead of `manifest`: a file holding the manifest (one object), relative to the scenario file. Errors in it are " +
+        "reported in that file.",
+    ),
   source: z
     .enum(["api", "file"])
     .default("api")
     .describe(
       "Where the kubelet gets the pod: api (created through the apiserver by `create` steps) or file (a static " +
-        "pod manifest, added by `staticAdd` steps; the kubelet mirrors it to the apiserver).",
+        "pod manifest, added by `staticAdd` steps; the kubelet mirrors it to the apiserver). A mirror pod copied " +
+        "from a node (annotation kubernetes.io/config.mirror) with source file runs as the static pod it mirrors.",
     ),
   skipApiValidation: z
     .boolean()
@@ -30,8 +44,16 @@ export const podEntrySchema = obj({
     .default({})
     .describe(
       "What each container does, by container name (init containers and sidecars included). Containers not " +
-        "listed run until stopped; init containers not listed exit 0 after 1s.",
+        "listed run until stopped (a Job's or CronJob's exit 0 after 5s); init containers not listed exit 0 after 1s.",
     ),
-}).describe("A pod the scenario can create, with its containers' behaviour.");
+})
+  .superRefine((e, ctx) => {
+    if (e.manifest !== undefined && e.manifestFile !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["manifestFile"], message: "expected manifest or manifestFile, not both" });
+    } else if (e.manifest === undefined && e.manifestFile === undefined) {
+      ctx.addIssue({ code: "custom", message: "missing required field; expected manifest (a Pod or a workload) or manifestFile (a path)" });
+    }
+  })
+  .describe("A pod the scenario can create, with its containers' behaviour.");
 
 export type PodEntryParsed = z.output<typeof podEntrySchema>;

@@ -20,10 +20,11 @@ const atMost = (n: number, what: string) => ({
 });
 
 /** The containers of each pod, counted across the scenario; too many is refused at the pod that crosses the bound. */
-function checkContainerCount(pods: ReadonlyArray<{ manifest: { spec: Record<string, unknown> } }>, ctx: z.core.$RefinementCtx<unknown>): void {
+function checkContainerCount(pods: ReadonlyArray<{ manifest?: { spec: Record<string, unknown> } | undefined }>, ctx: z.core.$RefinementCtx<unknown>): void {
   let total = 0;
   for (let i = 0; i < pods.length; i++) {
-    const spec = pods[i]!.manifest.spec;
+    // A manifestFile not read in (the file was missing) has been reported already.
+    const spec = pods[i]!.manifest?.spec ?? {};
     for (const kind of ["initContainers", "containers", "ephemeralContainers"]) {
       const list = spec[kind];
       total += Array.isArray(list) ? list.length : 0;
@@ -87,6 +88,9 @@ export const scenarioSchema = obj({
   strategy: strategySchema.prefault("fifo"),
   swarm: swarmSchema.optional(),
 }).describe("A scenario: a kubelet, a runtime, pods, a timeline of events, and expectations.");
+
+/** The top-level fields: a YAML mapping with none of them (and no `kind`) is neither a scenario nor a manifest. */
+export const SCENARIO_KEYS: readonly string[] = Object.keys(scenarioSchema.in.shape);
 
 /** The scenario as the schema alone parses it, before pods are defaulted and cross-checked. */
 export type ParsedScenario = z.output<typeof scenarioSchema>;

@@ -1,0 +1,41 @@
+// Records that are noise as a rule but news in context, so `normal` shows them after all:
+//
+// - a relist that found no events although the runtime changed a container or sandbox since the
+//   previous relist: the PLEG missed something (race R08 is exactly this line);
+// - a liveness or startup probe run once the kubelet knows the pod is being deleted: those probes
+//   must stop (race R16), so each run is worth a line.
+//
+// Pure: the records in, the positions to show out.
+import type { TraceRecord } from "./records.ts";
+
+/** Runtime records that change what a relist would see. */
+const RUNTIME_CHANGES = new Set([
+  "ContainerStarted", "ContainerExited", "ContainerStartFailed", "ContainerRemovedExternally", "SandboxDied",
+  "OOMKill", "ExitNow", "RemoveContainer", "RunPodSandbox", "StopPodSandbox", "RemovePodSandbox", "NodeReboot",
+  "RuntimeRestart",
+]);
+
+const GATED_PROBES = new Set(["liveness", "startup"]);
+
+export function findNotable(records: readonly TraceRecord[]): Set<number> {
+  const out = new Set<number>();
+  let changed = false;
+  const deleting = new Set<string>();
+  records.forEach((r, i) => {
+    const pod = typeof r["pod"] === "string" ? r["pod"] : undefined;
+    if (r.component === "runtime" && RUNTIME_CHANGES.has(r.kind)) changed = true;
+    else if (r.component === "pleg" && r.kind === "relist") {
+      if (changed && r["events"] === 0) out.add(i);
+      changed = false;
+    } else if (r.component === "kubelet" && (r.kind === "SyncLoopDELETE" || r.kind === "SyncLoopREMOVE") && Array.isArray(r["pods"])) {
+      for (const p of r["pods"]) if (typeof p === "string") deleting.add(p);
+    } else if (pod !== undefined && r.component === "podworker" && r.kind === "TerminationRequested") {
+      deleting.add(pod);
+    } else if (pod !== undefined && r.component === "apiserver" && r.kind === "Create") {
+      deleting.delete(pod);
+    } else if (pod !== undefined && r.component === "prober" && r.kind === "ProbeRun") {
+      if (deleting.has(pod) && GATED_PROBES.has(String(r["probeType"]))) out.add(i);
+    }
+  });
+  return out;
+}

@@ -1,0 +1,72 @@
+// The bundled corpus examples/manifests/: every file runs from the CLI with no edits, its pods
+// reach Ready (or Succeeded, for a Job's), and what kubelet-sim assumed is said on stderr.
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runRequest } from "../../src/cli/commands/run.ts";
+import { executeRun } from "../../src/cli/session.ts";
+import { loadScenarioFile } from "../../src/scenario/index.ts";
+import { cli, inProcess, ROOT, tempDir } from "../cli/helpers.ts";
+
+const DIR = "examples/manifests";
+const FILES = readdirSync(join(ROOT, DIR)).filter((f) => f.endsWith(".yaml")).sort();
+
+const run = (file: string, args: Record<string, unknown> = {}) =>
+  inProcess((io) => executeRun(runRequest({ file, verbosity: "normal", explain: false, json: false, ...args } as Parameters<typeof runRequest>[0]), io).exitCode);
+
+describe("examples/manifests", () => {
+  it("holds the shapes the corpus promises", () => {
+    expect(FILES).toEqual([
+      "cronjob.yaml", "daemonset.yaml", "job.yaml", "kubectl-get-pod.yaml", "nginx-deployment.yaml",
+      "sidecar-probes-pod.yaml", "statefulset.yaml", "static-pod-mirror.yaml",
+    ]);
+  });
+
+  it.each(FILES)("%s runs to Ready or Succeeded", (name) => {
+    const file = join(DIR, name);
+    const r = run(file, { format: ["pods"] });
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(new RegExp(`^note: ${file.replace(/\./g, "\\.")} is a manifest, not a scenario: kubelet-sim built one around it`));
+    const { scenario } = loadScenarioFile(file);
+    const wants = scenario.expect.map((e) => (e.condition.phase === "Succeeded" ? /phase=Succeeded/ : /Ready=True/));
+    expect(wants.length).toBeGreaterThan(0);
+    for (const want of wants) expect(r.out).toMatch(new RegExp(`  PASS .*${want.source}`));
+    expect(r.err).not.toMatch(/^warning:/m);
+  });
+
+  it("says what became of the fields `kubectl get -o yaml` adds, in one note line, and takes the pod's node", () => {
+    const r = run(join(DIR, "kubectl-get-pod.yaml"), { format: ["pods"] });
+    const notes = r.err.split("\n").filter((l) => l.startsWith("note: fields set by a cluster"));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/status: discarded .*metadata\.resourceVersion: dropped .*metadata\.managedFields: dropped/);
+    expect(r.err).toContain("note: node: the kubelet runs as node worker-3");
+  });
+
+  it("runs a static pod copied from a control-plane node as the static pod, not as an orphaned mirror", () => {
+    const r = run(join(DIR, "static-pod-mirror.yaml"), { format: ["events"] });
+    expect(r.out).toContain("Name:       kube-scheduler-control-plane\nNamespace:  kube-system\n");
+    expect(r.out).toContain("Started container kube-scheduler");
+  });
+
+  it("runs from the binary, and --print-scenario writes a scenario that runs the same", () => {
+    const file = join(DIR, "statefulset.yaml");
+    const direct = cli(["run", file, "--json"]);
+    expect(direct.code).toBe(0);
+    const printed = cli(["run", file, "--print-scenario"]);
+    expect(printed.code).toBe(0);
+    expect(printed.out).toMatch(/^# Built by kubelet-sim around the manifest examples\/manifests\/statefulset.yaml/);
+    const out = join(tempDir(), "statefulset-scenario.yaml");
+    writeFileSync(out, printed.out);
+    const again = cli(["run", out, "--json"]);
+    const a = JSON.parse(direct.out) as { traceHash: string; events: number; ok: boolean };
+    const b = JSON.parse(again.out) as { traceHash: string; events: number; ok: boolean };
+    // The trace names the file it ran; everything else is the same run.
+    expect([b.ok, b.events]).toEqual([a.ok, a.events]);
+  });
+
+  it("explore takes a manifest too", () => {
+    const r = cli(["explore", join(DIR, "job.yaml"), "--runs", "3", "--json", "--no-shrink", "--out", tempDir()]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ runs: 3, violations: 0 });
+  });
+});
