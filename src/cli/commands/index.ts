@@ -3,6 +3,7 @@ import type { CommandModule } from "yargs";
 import type { CommandContext } from "../main.ts";
 import { actionsCommand } from "./actions.ts";
 import { conformanceCommand } from "./conformance.ts";
+import { diffCommand } from "./diff.ts";
 import { exploreCommand } from "./explore.ts";
 import { listCommand } from "./list.ts";
 import { replayCommand } from "./replay.ts";
@@ -23,6 +24,7 @@ export interface CommandEntry {
 export const COMMANDS: readonly CommandEntry[] = [
   { make: runCommand, example: "$0 run scenarios/default.yaml" },
   { make: replayCommand, example: "$0 replay run.json" },
+  { make: diffCommand, example: "$0 diff scenarios/races/r05-pw-kill-pinning.yaml --kubelet-version 1.21 --vs 1.22" },
   { make: listCommand, example: "$0 list" },
   { make: exploreCommand, example: "$0 explore scenarios/races/r05-pw-kill-pinning.yaml --runs 2000" },
   { make: validateCommand, example: "$0 validate my-scenario.yaml" },
