@@ -12,6 +12,7 @@ import { firstDifference, renderHtml, type RunView } from "../report/index.ts";
 import { writeFileAtomic } from "./atomic.ts";
 import { EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, UserError } from "./exit.ts";
 import { htmlClientScript } from "./html_client_bundle.ts";
+import { raceOfFile } from "../races/catalog.ts";
 import type { CliIo } from "./io.ts";
 import { fileSha256, readRunRecord, RUN_RECORD_FORMAT } from "./run_record.ts";
 
@@ -103,7 +104,8 @@ export function executeDiff(req: DiffRequest, io: CliIo): number {
   human.write(first === null ? "the two traces are identical\n" : `${first.text}\n`);
   if (req.html) {
     const views: RunView[] = [left, right].map((s) => ({ records: s.result.records!, kernel: s.kernel, label: s.label }));
-    const page = renderHtml(views, { clientScript: htmlClientScript() });
+    const race = raceOfFile(req.left.file) ?? raceOfFile(req.right.file);
+    const page = renderHtml(views, { clientScript: htmlClientScript(), narrowActors: race?.actors ?? [] });
     if (req.outFile === null) io.stdout.write(page);
     else {
       writeFileAtomic(req.outFile, page);

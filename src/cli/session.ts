@@ -15,6 +15,7 @@ import type { CliIo, OutStream } from "./io.ts";
 import { formatRunRecord } from "../record/run_record.ts";
 import { makeRunRecord, type RecordedRun } from "../record/replay.ts";
 import { htmlClientScript } from "./html_client_bundle.ts";
+import { raceOfFile } from "../races/catalog.ts";
 import { renderDiagnosis, renderSummary } from "./summary.ts";
 
 export interface OutputRequest {
@@ -90,7 +91,7 @@ export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
     if (err instanceof UnknownInvariantError) throw new UserError(`${invariantPlace(req.file, err.id)}${err.message}`);
     throw new InternalError(key, err);
   }
-  if (!streaming) target.write(renderOutputs(result, req.output, human === io.stdout ? null : human, kernel));
+  if (!streaming) target.write(renderOutputs(result, req.output, human === io.stdout ? null : human, kernel, req.readFrom ?? req.file));
   target.commit();
   if (req.output.outFile !== null) human.write(`${human.palette.dim(`# wrote ${req.output.formats.join(", ")} to ${req.output.outFile}`)}\n`);
   if (req.recordFile !== null) {
@@ -185,9 +186,11 @@ export const PICTURES: ReadonlySet<Format> = new Set(["html", "chrome-trace", "m
  * Every requested format, in the order asked, separated by a blank line. With --explain, the guide
  * to each format comes before it, or on `guideTo` when the output must stay a pure machine format.
  */
-function renderOutputs(result: SimulationResult, output: OutputRequest, guideTo: OutStream | null, kernel: KernelLog | null): string {
+function renderOutputs(result: SimulationResult, output: OutputRequest, guideTo: OutStream | null, kernel: KernelLog | null, file: string): string {
   const records = result.records ?? [];
-  const options: RenderOptions = output.formats.includes("html") ? { ...output.render, clientScript: htmlClientScript() } : output.render;
+  // A race of the catalog may name goroutines its narrowed view needs beside those the violation names.
+  const html = () => ({ clientScript: htmlClientScript(), narrowActors: raceOfFile(file)?.actors ?? [] });
+  const options: RenderOptions = output.formats.includes("html") ? { ...output.render, ...html() } : output.render;
   return output.formats
     .map((format) => {
       const body = render(format, records, options, PICTURES.has(format) ? kernel ?? undefined : undefined);

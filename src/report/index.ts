@@ -38,7 +38,7 @@ export function render(format: Format, records: Iterable<TraceRecord>, options: 
     case "pods":
       return renderPods(list, options);
     case "mermaid":
-      return renderMermaid(list, options);
+      return renderMermaid(list, options, kernel);
     default:
       throw new RangeError(`unknown format ${JSON.stringify(format satisfies never)}; expected one of ${FORMATS.join(", ")}`);
   }

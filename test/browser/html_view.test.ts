@@ -113,7 +113,7 @@ describe(`the HTML view of ${race.id} (${race.buggy.label}) in Chromium`, () => 
     await expect.poll(ticks, { timeout: 10_000 }).not.toEqual(before);
     await view.page.locator("#fit").click();
     // The first record the violation names: well inside the plot, not under the label column.
-    const seq = await view.page.evaluate(() => (JSON.parse(document.getElementById("kubelet-sim-data")!.textContent!) as { runs: { violations: { links: number[] }[] }[] }).runs[0]!.violations[0]!.links[0]);
+    const seq = await view.page.evaluate<number>(`JSON.parse(document.getElementById("kubelet-sim-data").textContent).runs[0].violations[0].links[0]`);
     await view.page.locator(`rect.mark[data-seq="${seq}"]`).click();
     await expect.poll(() => view.page.locator("#details pre").textContent(), { timeout: 10_000 }).toContain(`"seq": ${seq}`);
     await view.page.locator("#pod-filter").selectOption(race.pod);

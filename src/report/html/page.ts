@@ -12,6 +12,8 @@ import { PAGE_CSS } from "./style.ts";
 export interface HtmlOptions {
   /** The page's script, bundled (see src/cli/html_client_bundle.ts). */
   clientScript?: string;
+  /** Goroutines the narrowed view keeps besides those the violation names (a race's catalog actors). */
+  narrowActors?: readonly string[];
 }
 
 const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
@@ -30,12 +32,12 @@ function scriptCode(code: string): string {
 }
 
 /** The page data of one run, or of two runs compared. */
-export function pageData(views: readonly RunView[]): PageData {
+export function pageData(views: readonly RunView[], narrowActors: readonly string[] = []): PageData {
   if (views.length < 1 || views.length > 2) throw new RangeError(`the HTML view shows one run or two, not ${views.length}`);
   const runs = views.map((v) => buildTimeline(v));
   const isDiff = views.length === 2;
   const diff = isDiff ? firstDifference(views[0]!.records, views[1]!.records, [runs[0]!.label, runs[1]!.label]) : null;
-  return { generator: `kubelet-sim ${VERSION}`, runs, diff, isDiff };
+  return { generator: `kubelet-sim ${VERSION}`, runs, diff, isDiff, narrowActors: [...narrowActors] };
 }
 
 /** Renders the page. Deterministic: the same runs and script give the same bytes. */
@@ -43,7 +45,7 @@ export function renderHtml(views: readonly RunView[], opts: HtmlOptions): string
   if (opts.clientScript === undefined || opts.clientScript === "") {
     throw new Error("the HTML format needs the page's script: pass clientScript (the CLI bundles src/report/html_client/ for it)");
   }
-  const data = pageData(views);
+  const data = pageData(views, opts.narrowActors);
   const heading = data.isDiff ? `${data.runs[0]!.label} vs ${data.runs[1]!.label}: ${data.runs[0]!.title}` : data.runs[0]!.title;
   return [
     "<!doctype html>",

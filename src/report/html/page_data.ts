@@ -14,6 +14,8 @@ export interface PageData {
   diff: FirstDifference | null;
   /** True for a diff (even of two identical runs). */
   isDiff: boolean;
+  /** Goroutines (names or name prefixes) the narrowed view keeps besides those the violation names. */
+  narrowActors: string[];
 }
 
 /** The id of the script element holding the page data. */

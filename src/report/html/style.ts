@@ -36,6 +36,7 @@ svg text { font-size:11px; fill:var(--fg); }
 .span.open rect { stroke-dasharray:3 2; }
 .mark { cursor:pointer; }
 .mark.noisy { opacity:.28; }
+.mark-label { font-size:10px; fill:#3a4150; pointer-events:none; }
 .mark.linked { stroke:var(--bad); stroke-width:2; }
 .mark.selected, .span.selected rect { stroke:#000; stroke-width:2; }
 .arrow { fill:none; stroke:#5b6b8c; stroke-width:1; opacity:.55; marker-end:url(#arrowhead); }

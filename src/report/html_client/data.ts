@@ -13,8 +13,9 @@ export interface RunIndex {
   /** marksOfLane[lane]: the lane's marks by time. */
   marksOfLane: Mark[][];
   spansOfLane: Span[][];
-  /** The span rows each track of a lane needs (its deepest nesting + 1). */
+  /** The span rows each track of a lane needs (its deepest nesting + 1): with the periodic spans, and without. */
   trackRows: number[][];
+  trackRowsQuiet: number[][];
   recordBySeq: Map<number, TraceRecord>;
   markBySeq: Map<number, Mark>;
   /** The pods each lane has records of. */
@@ -34,6 +35,7 @@ export function indexRun(model: TimelineModel): RunIndex {
   const marksOfLane: Mark[][] = Array.from({ length: n }, () => []);
   const spansOfLane: Span[][] = Array.from({ length: n }, () => []);
   const trackRows: number[][] = Array.from({ length: n }, () => []);
+  const trackRowsQuiet: number[][] = Array.from({ length: n }, () => []);
   const podsOfLane: Set<string>[] = Array.from({ length: n }, () => new Set<string>());
   const markBySeq = new Map<number, Mark>();
   for (const m of model.marks) {
@@ -43,8 +45,7 @@ export function indexRun(model: TimelineModel): RunIndex {
   }
   for (const s of model.spans) {
     spansOfLane[s.lane]!.push(s);
-    const rows = trackRows[s.lane]!;
-    rows[s.track] = Math.max(rows[s.track] ?? 0, s.depth + 1);
+    for (const rows of s.noisy ? [trackRows[s.lane]!] : [trackRows[s.lane]!, trackRowsQuiet[s.lane]!]) rows[s.track] = Math.max(rows[s.track] ?? 0, s.depth + 1);
   }
   for (const list of marksOfLane) list.sort((a, b) => a.t - b.t || a.seq - b.seq);
   for (const list of spansOfLane) list.sort((a, b) => a.startMs - b.startMs);
@@ -55,6 +56,7 @@ export function indexRun(model: TimelineModel): RunIndex {
     marksOfLane,
     spansOfLane,
     trackRows: trackRows.map((rows) => Array.from(rows, (r) => r ?? 0)),
+    trackRowsQuiet: trackRowsQuiet.map((rows) => Array.from(rows, (r) => r ?? 0)),
     recordBySeq: new Map(model.records.map((r) => [r.seq, r])),
     markBySeq,
     podsOfLane,

@@ -47,9 +47,11 @@ export interface Layout {
  * The names of the lanes the violations involve, in any run shown: a diff narrows both runs to
  * the same goroutines, so the side without the violation shows what those goroutines did instead.
  */
-export function involvedLaneNames(runs: readonly RunIndex[]): Set<string> {
+export function involvedLaneNames(runs: readonly RunIndex[], actors: readonly string[]): Set<string> {
   const names = new Set<string>();
   for (const idx of runs) for (const v of idx.model.violations) for (const l of v.lanes) names.add(idx.model.lanes[l]!.name);
+  if (names.size === 0) return names;
+  for (const idx of runs) for (const l of idx.model.lanes) if (actors.some((a) => l.name === a || l.name.startsWith(a))) names.add(l.name);
   return names;
 }
 
@@ -61,10 +63,13 @@ export function laneShown(idx: RunIndex, lane: Lane, state: ViewState, involved:
   return true;
 }
 
-function laneRow(idx: RunIndex, run: number, lane: Lane, y: number): LaneRow {
+function laneRow(idx: RunIndex, run: number, lane: Lane, y: number, showNoisy: boolean): LaneRow {
   const trackTop: number[] = [];
   let top = y + ROW.marks;
-  for (const rows of idx.trackRows[lane.id]!) {
+  // A track with only periodic spans keeps no room while those are hidden (its spans are not drawn).
+  const quiet = idx.trackRowsQuiet[lane.id]!;
+  for (const [k, all] of idx.trackRows[lane.id]!.entries()) {
+    const rows = showNoisy ? all : quiet[k] ?? 0;
     trackTop.push(top);
     top += rows * ROW.span;
   }
@@ -75,7 +80,7 @@ function laneRow(idx: RunIndex, run: number, lane: Lane, y: number): LaneRow {
 export function layout(page: PageData, runs: readonly RunIndex[], state: ViewState): Layout {
   const sections: RunSection[] = [];
   const laneRowMap = new Map<string, LaneRow>();
-  const involved = involvedLaneNames(runs);
+  const involved = involvedLaneNames(runs, page.narrowActors);
   let y = 0;
   runs.forEach((idx, run) => {
     const titleY = page.isDiff ? y : null;
@@ -91,7 +96,7 @@ export function layout(page: PageData, runs: readonly RunIndex[], state: ViewSta
         groups.push({ group: lane.group, y });
         y += ROW.group;
       }
-      const row = laneRow(idx, run, lane, y);
+      const row = laneRow(idx, run, lane, y, state.showNoisy);
       lanes.push(row);
       laneRowMap.set(`${run}:${lane.id}`, row);
       y += row.h;

@@ -26,7 +26,9 @@ function bands(ctx: PlotContext, out: string[]): void {
         if (seg.endMs < ctx.t0 || seg.startMs > ctx.t1) continue;
         const x1 = ctx.x(seg.startMs);
         const w = Math.max(1, ctx.x(seg.endMs) - x1);
-        const label = w > 36 ? `<text x="${x1 + 3}" y="${row.y + 11}">${escapeText(seg.state.slice(0, Math.floor(w / 6)))}</text>` : "";
+        // The label stays in view when the segment began before the window.
+        const left = Math.max(x1, ctx.x(ctx.t0));
+        const label = w > 36 ? `<text x="${left + 3}" y="${row.y + 11}">${escapeText(seg.state.slice(0, Math.floor(w / 6)))}</text>` : "";
         out.push(`<g class="seg" data-run="${section.run}" data-seq="${seg.seq}"><rect x="${x1}" y="${row.y + 1}" width="${w}" height="${ROW.band - 2}" fill="${stateColour(seg.state)}"><title>${escapeText(`${band.pod}: ${seg.state}`)}</title></rect>${label}</g>`);
       }
     }
@@ -67,21 +69,41 @@ function spans(ctx: PlotContext, row: LaneRow, idx: RunIndex, out: string[]): vo
   }
 }
 
+/** A mark's words beside it when there is room before the next mark (zoomed in far enough). */
+const LABEL_MIN_GAP_PX = 60;
+
 function marks(ctx: PlotContext, row: LaneRow, idx: RunIndex, out: string[]): void {
   const list = idx.marksOfLane[row.lane.id]!;
   const sel = ctx.state.selected;
-  let lastPx = -1;
+  const drawn: { px: number; markup: string; label: string | null; linked: boolean }[] = [];
   for (let i = lowerBound(list, ctx.t0, (m) => m.t); i < list.length && list[i]!.t <= ctx.t1; i++) {
     const m = list[i]!;
-    if (m.noisy && !ctx.state.showNoisy) continue;
-    if (ctx.state.pod !== null && m.pod !== null && m.pod !== ctx.state.pod) continue;
     const linked = idx.linked.has(m.seq);
+    // A periodic record a violation names (the relist that saw nothing) is drawn all the same.
+    if (m.noisy && !linked && !ctx.state.showNoisy) continue;
+    if (ctx.state.pod !== null && m.pod !== null && m.pod !== ctx.state.pod) continue;
     const selected = sel !== null && sel.run === row.run && sel.seq === m.seq;
     const px = Math.round(ctx.x(m.t));
-    if (px === lastPx && !linked && !selected) continue;
-    lastPx = px;
+    const last = drawn[drawn.length - 1];
+    if (last !== undefined && px === last.px && !linked && !selected) continue;
     const cls = `mark${m.noisy ? " noisy" : ""}${linked ? " linked" : ""}${selected ? " selected" : ""}`;
-    out.push(`<rect class="${cls}" data-run="${row.run}" data-seq="${m.seq}" x="${px - 1.5}" y="${row.y + 3}" width="3" height="${ROW.marks - 5}" fill="${componentColour(m.component)}"><title>${escapeText(m.label)}</title></rect>`);
+    const markup = `<rect class="${cls}" data-run="${row.run}" data-seq="${m.seq}" x="${px - 1.5}" y="${row.y + 3}" width="3" height="${ROW.marks - 5}" fill="${componentColour(m.component)}"><title>${escapeText(m.label)}</title></rect>`;
+    drawn.push({ px, markup, label: m.noisy && !linked ? null : m.label, linked });
+  }
+  const right = ctx.x(ctx.t1);
+  for (let i = 0; i < drawn.length; ) {
+    // The marks at one pixel share one label: the one a violation names, else the first.
+    let j = i;
+    while (j < drawn.length && drawn[j]!.px === drawn[i]!.px) out.push(drawn[j++]!.markup);
+    const cluster = drawn.slice(i, j);
+    const label = (cluster.find((d) => d.linked && d.label !== null) ?? cluster.find((d) => d.label !== null))?.label ?? null;
+    const px = drawn[i]!.px;
+    const gap = (drawn[j]?.px ?? right) - px;
+    i = j;
+    if (label === null || gap < LABEL_MIN_GAP_PX) continue;
+    const chars = Math.floor((gap - 8) / 5.6);
+    const text = label.length > chars ? `${label.slice(0, Math.max(1, chars - 1))}…` : label;
+    out.push(`<text class="mark-label" x="${px + 4}" y="${row.y + 12}">${escapeText(text)}</text>`);
   }
 }
 

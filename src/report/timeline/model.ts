@@ -134,7 +134,8 @@ export function buildTimeline(view: RunView): TimelineModel {
   for (const rec of records) {
     const lane = idx.laneOfSeq[rec.seq] ?? -1;
     if (lane < 0 || rec.component === SIM_COMPONENT) continue;
-    const text = phrase(rec);
+    // The label is for reading at a glance: the pod's UID is in the record, one click away.
+    const text = phrase(rec).replace(/ uids?=\S+/g, "");
     const label = text.length > MAX_LABEL_CHARS ? `${text.slice(0, MAX_LABEL_CHARS - 3)}...` : text;
     marks.push({ seq: rec.seq, lane, t: rec.t, label, component: rec.component, pod: podOf(rec) ?? null, noisy: isNoisy(rec) });
   }
