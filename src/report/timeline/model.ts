@@ -86,6 +86,14 @@ export interface TimelineModel {
 
 const MAX_LABEL_CHARS = 140;
 
+/**
+ * Periodic records, drawn faint and hidden until asked for: what the text timeline hides at its
+ * default verbosity, and the pod cache's global timestamp, which every relist moves.
+ */
+function periodic(rec: TraceRecord): boolean {
+  return isNoisy(rec) || (rec.component === "cache" && rec.kind === "UpdateTime");
+}
+
 function podBands(records: readonly TraceRecord[], endMs: number): PodBand[] {
   const bands = new Map<string, PodBand>();
   const open = new Map<string, PodSegment>();
@@ -120,7 +128,7 @@ function markNoisy(spans: Span[], records: readonly TraceRecord[]): Span[] {
   const bySeq = new Map(records.map((r) => [r.seq, r]));
   for (const s of spans) {
     const rec = s.seq >= 0 ? bySeq.get(s.seq) : undefined;
-    s.noisy = rec !== undefined && isNoisy(rec);
+    s.noisy = rec !== undefined && periodic(rec);
   }
   return spans;
 }
@@ -137,7 +145,7 @@ export function buildTimeline(view: RunView): TimelineModel {
     // The label is for reading at a glance: the pod's UID is in the record, one click away.
     const text = phrase(rec).replace(/ uids?=\S+/g, "");
     const label = text.length > MAX_LABEL_CHARS ? `${text.slice(0, MAX_LABEL_CHARS - 3)}...` : text;
-    marks.push({ seq: rec.seq, lane, t: rec.t, label, component: rec.component, pod: podOf(rec) ?? null, noisy: isNoisy(rec) });
+    marks.push({ seq: rec.seq, lane, t: rec.t, label, component: rec.component, pod: podOf(rec) ?? null, noisy: periodic(rec) });
   }
   const arrows: Arrow[] = [];
   for (const h of kernel?.handoffs ?? []) {
