@@ -5,7 +5,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
-import { CLIENT_BUILD_OPTIONS } from "./html_client_options.mjs";
+import options from "./html_client_options.cjs";
+
+const { CLIENT_BUILD_OPTIONS } = options;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist", "report", "html_client.js");

@@ -23,7 +23,7 @@ function bundleFromSources(): string {
   if (entry === undefined) throw new Error("the HTML view's page script is missing from this installation (dist/report/html_client.js; run npm run build)");
   const require = createRequire(import.meta.url);
   const { buildSync } = require("esbuild") as typeof import("esbuild");
-  const { CLIENT_BUILD_OPTIONS } = require(here("../../scripts/html_client_options.mjs")) as { CLIENT_BUILD_OPTIONS: import("esbuild").BuildOptions };
+  const { CLIENT_BUILD_OPTIONS } = require(here("../../scripts/html_client_options.cjs")) as { CLIENT_BUILD_OPTIONS: import("esbuild").BuildOptions };
   const text = buildSync({ ...CLIENT_BUILD_OPTIONS, entryPoints: [entry], write: false }).outputFiles?.[0]?.text;
   if (text === undefined) throw new Error("bundling the HTML view's page script produced no output");
   return text;

@@ -158,10 +158,10 @@ export function shellWord(word: string): string {
 
 /**
  * Formats that other programs read: on stdout they must be the whole of it (a JSON lines stream, a
- * Mermaid document that starts with `sequenceDiagram`), so the replay key, the guide and the
- * verdict go to stderr instead.
+ * Mermaid document that starts with `sequenceDiagram`, an HTML page, a Trace Event file), so the
+ * replay key, the guide and the verdict go to stderr instead.
  */
-export const MACHINE_FORMATS: ReadonlySet<Format> = new Set<Format>(["jsonl", "mermaid"]);
+export const MACHINE_FORMATS: ReadonlySet<Format> = new Set<Format>(["jsonl", "mermaid", "html", "chrome-trace"]);
 
 /** Human lines go to stdout, unless stdout carries a machine format (then they would corrupt it). */
 export function humanStream(output: OutputRequest, io: CliIo): OutStream {
