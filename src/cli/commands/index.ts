@@ -24,9 +24,9 @@ export interface CommandEntry {
 export const COMMANDS: readonly CommandEntry[] = [
   { make: runCommand, example: "$0 run scenarios/default.yaml" },
   { make: replayCommand, example: "$0 replay run.json" },
-  { make: diffCommand, example: "$0 diff scenarios/races/r05-pw-kill-pinning.yaml --kubelet-version 1.21 --vs 1.22" },
   { make: listCommand, example: "$0 list" },
   { make: exploreCommand, example: "$0 explore scenarios/races/r05-pw-kill-pinning.yaml --runs 2000" },
+  { make: diffCommand, example: "$0 diff scenarios/races/r05-pw-kill-pinning.yaml --kubelet-version 1.21 --vs 1.22" },
   { make: validateCommand, example: "$0 validate my-scenario.yaml" },
   { make: conformanceCommand, example: "$0 conformance test/fixtures/oracle/*.yaml" },
   { make: actionsCommand, example: "$0 actions examples/actions/liveness-failed.yaml" },
