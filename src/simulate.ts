@@ -5,6 +5,7 @@
 // before it runs, for callers that look at it at virtual instants.
 import { Sim, MemorySink, type RunResult, type StrategySpec, type TraceRecord, type TraceSink, type Bounds } from "./sim/index.ts";
 import { formatStrategy } from "./sim/strategy/index.ts";
+import type { KernelObserver } from "./sim/observe.ts";
 import type { Scenario } from "./scenario/resolve.ts";
 import { SimNode } from "./node/node.ts";
 import { startTimeline } from "./node/timeline.ts";
@@ -30,6 +31,8 @@ export interface SimulateOptions {
   /** The name of the original strategy when replaying a recorded run. */
   strategyLabel?: string;
   bounds?: Partial<Bounds>;
+  /** Told which goroutine wrote each record, its calls, hand-offs and choices (a KernelLog for the pictures). */
+  observer?: KernelObserver;
 }
 
 export interface SimulationResult {
@@ -75,6 +78,7 @@ export function startSimulation(scenario: Scenario, opts: SimulateOptions = {}):
       ...(opts.strategyLabel === undefined ? {} : { strategy: opts.strategyLabel }),
     },
     beforeEnd: () => checker.finish(sim),
+    ...(opts.observer === undefined ? {} : { observer: opts.observer }),
   });
   const node = new SimNode(sim, scenario);
   checker.attach(sim, node);

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { ScenarioError, formatIssue, type LoadResult, type Scenario } from "../scenario/index.ts";
 import { loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from "../scenario/overrides.ts";
 import { simulate, type SimulationResult } from "../simulate.ts";
-import { formatDuration, formatStrategy, isFailureVerdict, LineSink, type Bounds, type StrategySpec } from "../sim/index.ts";
+import { formatDuration, formatStrategy, isFailureVerdict, KernelLog, LineSink, type Bounds, type StrategySpec } from "../sim/index.ts";
 import { UnknownInvariantError } from "../check/invariants.ts";
 import { invariantPlace } from "../scenario/locate_value.ts";
 import { render, type Format, type RenderOptions } from "../report/index.ts";
@@ -15,6 +15,8 @@ import type { CliIo, OutStream } from "./io.ts";
 import { formatRunRecord } from "../record/run_record.ts";
 import { makeRunRecord, type RecordedRun } from "../record/replay.ts";
 import { runJson } from "./run_json.ts";
+import { htmlClientScript } from "./html_client_bundle.ts";
+import { raceOfFile } from "../races/catalog.ts";
 import { renderDiagnosis, renderSummary } from "./summary.ts";
 
 export interface OutputRequest {
@@ -73,6 +75,8 @@ export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
   if (req.output.explain) human.write(explainRun(scenario.name, req.file, scenario.description));
   const target = openTarget(req.output.outFile, io.stdout);
   const streaming = req.output.formats.length === 1 && req.output.formats[0] === "jsonl";
+  // The pictures draw goroutines, calls and hand-offs: what the kernel tells an observer.
+  const kernel = req.output.formats.some((f) => PICTURES.has(f)) ? new KernelLog() : null;
   let result: SimulationResult;
   try {
     result = simulate(scenario, {
@@ -83,13 +87,16 @@ export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
       ...(req.strategyLabel === undefined ? {} : { strategyLabel: req.strategyLabel }),
       ...(streaming ? { sinks: [new LineSink((text) => target.write(text))], keepRecords: false } : {}),
       ...(req.bounds === undefined ? {} : { bounds: req.bounds }),
+      ...(kernel === null ? {} : { observer: kernel }),
     });
   } catch (err) {
     target.abort();
     if (err instanceof UnknownInvariantError) throw new UserError(`${invariantPlace(req.file, err.id)}${err.message}`);
     throw new InternalError(key, err);
   }
-  if (!streaming && !(req.output.json === true && req.output.outFile === null)) target.write(renderOutputs(result, req.output, human === io.stdout ? null : human));
+  if (!streaming && !(req.output.json === true && req.output.outFile === null)) {
+    target.write(renderOutputs(result, req.output, human === io.stdout ? null : human, kernel, req.readFrom ?? req.file));
+  }
   target.commit();
   if (req.output.outFile !== null) human.write(`${human.palette.dim(`# wrote ${req.output.formats.join(", ")} to ${req.output.outFile}`)}\n`);
   if (req.recordFile !== null) {
@@ -176,10 +183,10 @@ export function shellWord(word: string): string {
 
 /**
  * Formats that other programs read: on stdout they must be the whole of it (a JSON lines stream, a
- * Mermaid document that starts with `sequenceDiagram`), so the replay key, the guide and the
- * verdict go to stderr instead.
+ * Mermaid document that starts with `sequenceDiagram`, an HTML page, a Trace Event file), so the
+ * replay key, the guide and the verdict go to stderr instead.
  */
-export const MACHINE_FORMATS: ReadonlySet<Format> = new Set<Format>(["jsonl", "mermaid"]);
+export const MACHINE_FORMATS: ReadonlySet<Format> = new Set<Format>(["jsonl", "mermaid", "html", "chrome-trace"]);
 
 /** Human lines go to stdout, unless stdout carries a machine format (then they would corrupt it). */
 export function humanStream(output: OutputRequest, io: CliIo): OutStream {
@@ -198,15 +205,21 @@ function openTarget(outFile: string | null, stdout: OutStream): Target {
   return { write: (text) => stdout.write(text), commit: () => {}, abort: () => {} };
 }
 
+/** The formats drawn from the kernel's view of the run as well as from its records. */
+export const PICTURES: ReadonlySet<Format> = new Set(["html", "chrome-trace", "mermaid"]);
+
 /**
  * Every requested format, in the order asked, separated by a blank line. With --explain, the guide
  * to each format comes before it, or on `guideTo` when the output must stay a pure machine format.
  */
-function renderOutputs(result: SimulationResult, output: OutputRequest, guideTo: OutStream | null): string {
+function renderOutputs(result: SimulationResult, output: OutputRequest, guideTo: OutStream | null, kernel: KernelLog | null, file: string): string {
   const records = result.records ?? [];
+  // A race of the catalog may name goroutines its narrowed view needs beside those the violation names.
+  const html = () => ({ clientScript: htmlClientScript(), narrowActors: raceOfFile(file)?.actors ?? [] });
+  const options: RenderOptions = output.formats.includes("html") ? { ...output.render, ...html() } : output.render;
   return output.formats
     .map((format) => {
-      const body = render(format, records, output.render);
+      const body = render(format, records, options, PICTURES.has(format) ? kernel ?? undefined : undefined);
       if (!output.explain) return body;
       const guide = explainFormat(format, format === "text" ? lanesOf(body) : []);
       if (guideTo === null) return guide + body;

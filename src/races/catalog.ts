@@ -1,7 +1,7 @@
 // The races kubelet-sim reproduces: each a scenario under scenarios/races/, run once with the
 // buggy kubelet and once with the fixed one, and an invariant that tells them apart. The teaching
 // pages (docs/races/) and the tests read this table.
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { Scenario } from "../scenario/resolve.ts";
 import { applyKubeletOverrides, loadScenarioWithOverrides, type KubeletOverrides } from "../scenario/overrides.ts";
 import { readRawScenario, type RawScenario } from "../explore/raw.ts";
@@ -22,6 +22,12 @@ export interface RaceEntry {
   pod: string;
   /** The diagrams leave out what happens before this instant (the setup); from the start when unset. */
   diagramFromMs?: number;
+  /**
+   * The narrowed diagram draws the goroutines that wrote the records the violation's message names;
+   * these (names or name prefixes) are drawn too, when the story needs an actor the message does not
+   * name: the goroutine whose update was lost, the one that made a slow call, the outside world.
+   */
+  actors?: readonly string[];
   invariant: string;
   buggy: RaceSide;
   fixed: RaceSide;
@@ -33,6 +39,7 @@ export const RACES: readonly RaceEntry[] = [
     title: "A pod deleted during its image pull still starts its container",
     file: "scenarios/races/r01-pw-start-after-delete-during-pull.yaml",
     pod: "default/web",
+    actors: ["imagePuller"],
     invariant: "start-after-termination-requested",
     buggy: { label: "kubelet 1.30", kubeletVersion: "1.30" },
     fixed: { label: "kubelet 1.30 + cancelImagePullOnTermination (PR #131260)", kubeletVersion: "1.30", variants: { cancelImagePullOnTermination: true } },
@@ -91,6 +98,7 @@ export const RACES: readonly RaceEntry[] = [
     file: "scenarios/races/r05-pw-kill-pinning.yaml",
     pod: "default/web",
     diagramFromMs: 4_900,
+    actors: ["kubelet/evict/"],
     invariant: "lost-wakeup",
     buggy: { label: "kubelet 1.21", kubeletVersion: "1.21" },
     fixed: { label: "kubelet 1.22 (PR #102344)", kubeletVersion: "1.22" },
@@ -101,6 +109,7 @@ export const RACES: readonly RaceEntry[] = [
     file: "scenarios/races/r08-pleg-missed-exit-and-remove.yaml",
     pod: "default/web",
     diagramFromMs: 8_900,
+    actors: ["scenario/timeline"],
     invariant: "pleg-missed-container-change",
     buggy: { label: "kubelet 1.21 + plegSetCurrentKeepsMissingPods (pre-v1.2.0)", kubeletVersion: "1.21", variants: { plegSetCurrentKeepsMissingPods: true } },
     fixed: { label: "kubelet 1.21 (PR #22155)", kubeletVersion: "1.21", variants: { plegSetCurrentKeepsMissingPods: false } },
@@ -118,6 +127,12 @@ export const RACES: readonly RaceEntry[] = [
 ];
 
 const ROOT = join(import.meta.dirname, "..", "..");
+
+/** The race whose scenario is this file (however the path is written), if any. */
+export function raceOfFile(path: string): RaceEntry | undefined {
+  const abs = resolve(path);
+  return RACES.find((r) => join(ROOT, r.file) === abs);
+}
 
 /** The race's scenario as one side runs it: what `--kubelet-version` and `--variant` would run. */
 export function raceScenario(race: RaceEntry, side: "buggy" | "fixed"): Scenario {

@@ -1,11 +1,21 @@
 // A Mermaid sequenceDiagram of a run: components as participants in a fixed order, arrows for the
 // interactions their records imply (syncLoop hands work to a pod worker, the runtime manager calls
-// the CRI, PLEG reports a container exit, the status manager patches the apiserver), and notes for
-// what a user would see change (`kubectl get` STATUS). GitHub renders it from a ```mermaid block.
-import { CRI_METHOD_NAMES } from "./phrases.ts";
+// the CRI, PLEG reports a container change, the status manager patches the apiserver), and notes
+// for what a user would see change (`kubectl get` STATUS). GitHub renders it from a ```mermaid block.
+//
+// Steps are drawn when they happen: a CRI call's arrow where the call began (its record is written
+// when it returns), a call or sync of a second or more as an activation closed by a return arrow.
+// What the kubelet did not do is not drawn as if it did: a container's exit is a note on the
+// runtime (the PLEG only learns of it at its next relist), and a CRI call made by someone else
+// (the scenario: a garbage collector, crictl) comes from the outside actor. An invariant violation
+// is a note over the participants of the records its message names, which are marked "⚠".
+import { CRI_METHOD_NAMES, phrase } from "./phrases.ts";
 import { byString, fieldText, num, podMatches, podOf, runInfo, str, type TraceRecord } from "./records.ts";
 import { mermaidText, participantId } from "./mermaid_text.ts";
+import { balanceActivations, durationText, LONG_CALL_MS, sortSteps, stepLine, stepParticipants, type Step } from "./mermaid_steps.ts";
 import { isNoisy } from "./text.ts";
+import { linkedRecords } from "./timeline/links.ts";
+import type { KernelView } from "./timeline/kernel_view.ts";
 
 export interface MermaidOptions {
   /** Only records about this pod ("ns/name" or "name"). */
@@ -22,11 +32,11 @@ export const PARTICIPANT_ORDER = [
   "kuberuntime", "runtime", "pleg", "cache", "sim",
 ] as const;
 
+/** The participant that stands for everything outside the kubelet: the user, a garbage collector, crictl. */
+const OUTSIDE = "user";
 const DEFAULT_MAX_MESSAGES = 150;
-
-type Step =
-  | { from: string; to: string; arrow: "->>" | "-->>" | "-x"; text: string }
-  | { note: string; text: string };
+/** A violation's note may say more than an arrow. */
+const VIOLATION_CHARS = 260;
 
 const SYNC_OF_MODE: Readonly<Record<string, string>> = {
   sync: "SyncPod",
@@ -41,6 +51,10 @@ interface Context {
   events: boolean;
   lastProbe: Map<string, string>;
   lastStatus: Map<string, string>;
+  /** Records written by a goroutine that is not the kubelet's (the kernel's view); empty without it. */
+  outside: ReadonlySet<number>;
+  /** When each open sync began and what it was, by pod: its return arrow says how long it took. */
+  syncSince: Map<string, { t: number; work: string }>;
 }
 
 const short = (pod: string | undefined): string => (pod === undefined ? "" : pod.slice(pod.indexOf("/") + 1));
@@ -50,153 +64,217 @@ const failed = (rec: TraceRecord): boolean => {
 };
 const outcome = (rec: TraceRecord): string => (failed(rec) ? ` → ${fieldText(rec["error"] ?? rec["result"])}` : "");
 
-function apiserverStep(rec: TraceRecord, ctx: Context): Step | undefined {
+type Arrow = "->>" | "-->>" | "-x";
+const at = (rec: TraceRecord) => ({ at: rec.t, seq: rec.seq, order: 0 });
+const arrow = (rec: TraceRecord, from: string, to: string, a: Arrow, text: string): Step => ({ ...at(rec), from, to, arrow: a, text });
+const note = (rec: TraceRecord, over: string, text: string): Step => ({ ...at(rec), note: over, text });
+
+/**
+ * A call from `from` to `to` that began at startMs and returned when `rec` was written: one arrow at
+ * its start, or, when it took a second or more, an activation from its start and a return arrow.
+ */
+function call(rec: TraceRecord, startMs: number, from: string, to: string, text: string): Step[] {
+  const tookMs = rec.t - startMs;
+  const a: Arrow = failed(rec) ? "-x" : "->>";
+  const start = { at: startMs, seq: rec.seq, order: startMs < rec.t ? 1 : 0, until: rec.t };
+  if (tookMs < LONG_CALL_MS) return [{ ...start, from, to, arrow: a, text: `${text}${outcome(rec)}` }];
+  return [
+    { ...start, from, to, arrow: "->>", act: "+", text },
+    { ...at(rec), from: to, to: from, arrow: failed(rec) ? "-x" : "-->>", act: "-", text: `${text} returns after ${durationText(tookMs)}${outcome(rec)}` },
+  ];
+}
+
+function apiserverStep(rec: TraceRecord, ctx: Context): Step[] {
   const actor = str(rec, "actor");
   const pod = short(podOf(rec));
   if (rec.kind === "PodView") return podViewNote(rec, ctx);
-  if (rec.kind === "WatchEvent" && actor === "kubelet") {
-    return { from: "apiserver", to: "config", arrow: "-->>", text: `watch ${fieldText(rec["type"])} ${pod}` };
-  }
+  if (rec.kind === "WatchEvent" && actor === "kubelet") return [arrow(rec, "apiserver", "config", "-->>", `watch ${fieldText(rec["type"])} ${pod}`)];
   // The kubelet's own requests are drawn from the status manager's records.
-  if (actor === undefined || actor === "kubelet") return undefined;
+  if (actor === undefined || actor === "kubelet") return [];
   const verb: Readonly<Record<string, string>> = { Create: "POST", Update: "PUT", Delete: "DELETE", PatchStatus: "PATCH status" };
-  if (verb[rec.kind] === undefined) return undefined;
+  if (verb[rec.kind] === undefined) return [];
   const g = rec["gracePeriodSeconds"];
   // No explicit grace (null): the pod's own terminationGracePeriodSeconds applies; print nothing.
   const grace = g === undefined || g === null ? "" : ` grace ${fieldText(g)}s`;
   const who = actor === "user" ? "" : ` (${actor})`;
-  return { from: "user", to: "apiserver", arrow: failed(rec) ? "-x" : "->>", text: `${verb[rec.kind]} ${pod}${grace}${who}${outcome(rec)}` };
+  return [arrow(rec, OUTSIDE, "apiserver", failed(rec) ? "-x" : "->>", `${verb[rec.kind]} ${pod}${grace}${who}${outcome(rec)}`)];
 }
 
-function podViewNote(rec: TraceRecord, ctx: Context): Step | undefined {
+function podViewNote(rec: TraceRecord, ctx: Context): Step[] {
   const pod = podOf(rec) ?? "";
   const status = rec["deleted"] === true ? "deleted" : `${fieldText(rec["status"])} ${fieldText(rec["ready"])}`;
-  if (ctx.lastStatus.get(pod) === status) return undefined;
+  if (ctx.lastStatus.get(pod) === status) return [];
   ctx.lastStatus.set(pod, status);
-  return { note: "apiserver", text: `${short(pod)} ${status}` };
+  return [note(rec, "apiserver", `${short(pod)} ${status}`)];
 }
 
-function podworkerStep(rec: TraceRecord, ctx: Context): Step | undefined {
+function podworkerStep(rec: TraceRecord, ctx: Context): Step[] {
   const mode = str(rec, "mode");
   const work = mode === undefined ? "sync" : SYNC_OF_MODE[mode] ?? mode;
+  const key = podOf(rec) ?? "";
   switch (rec.kind) {
     case "UpdatePod":
-      return { from: ctx.syncloop, to: "podworker", arrow: "->>", text: `UpdatePod ${fieldText(rec["updateType"] ?? "")}` };
+      return [arrow(rec, ctx.syncloop, "podworker", "->>", `UpdatePod ${fieldText(rec["updateType"] ?? "")}`)];
     case "SyncBegin":
-      return { from: "podworker", to: "kubelet", arrow: "->>", text: work };
+      ctx.syncSince.set(key, { t: rec.t, work });
+      return [{ ...at(rec), from: "podworker", to: "kubelet", arrow: "->>", act: "+", text: work }];
     case "SyncEnd": {
       const err = str(rec, "err");
-      return { from: "kubelet", to: "podworker", arrow: "-->>", text: err === undefined || err === "" ? `${work} done` : `${work} error: ${err}` };
+      const since = ctx.syncSince.get(key);
+      ctx.syncSince.delete(key);
+      const name = mode === undefined ? since?.work ?? work : work;
+      const took = since === undefined || rec.t - since.t < LONG_CALL_MS ? "" : ` after ${durationText(rec.t - since.t)}`;
+      const text = err === undefined || err === "" ? `${name} done${took}` : `${name} error: ${err}`;
+      return [{ ...at(rec), from: "kubelet", to: "podworker", arrow: "-->>", act: "-", text }];
     }
     case "TerminationRequested":
-      return { note: "podworker", text: `termination requested${rec["why"] === undefined ? "" : ` (${fieldText(rec["why"])})`}` };
+      return [note(rec, "podworker", `termination requested${rec["why"] === undefined ? "" : ` (${fieldText(rec["why"])})`}`)];
     case "UpdateDropped":
-      return { note: "podworker", text: `update dropped ${fieldText(rec["pinnedBy"] ?? "")}` };
+      return [note(rec, "podworker", `update dropped ${fieldText(rec["pinnedBy"] ?? "")}`)];
     default:
-      return undefined;
+      return [];
   }
 }
 
-function runtimeStep(rec: TraceRecord): Step | undefined {
+function runtimeStep(rec: TraceRecord, ctx: Context): Step[] {
   const what = str(rec, "container") ?? str(rec, "image") ?? "";
   if (CRI_METHOD_NAMES.has(rec.kind)) {
-    if (isNoisy(rec)) return undefined;
-    return { from: "kuberuntime", to: "runtime", arrow: failed(rec) ? "-x" : "->>", text: `${rec.kind} ${what}${outcome(rec)}` };
+    if (isNoisy(rec)) return [];
+    const outside = ctx.outside.has(rec.seq);
+    const text = `${rec.kind} ${what}${outside ? " (not the kubelet)" : ""}`.replace(/ +/g, " ").trim();
+    return call(rec, rec.t - (num(rec, "tookMs") ?? 0), outside ? OUTSIDE : "kuberuntime", "runtime", text);
   }
   if (rec.kind === "ContainerExited") {
+    // The container's own process ends: the kubelet learns of it only when the PLEG relists.
     const code = num(rec, "exitCode");
-    return { from: "runtime", to: "pleg", arrow: "-->>", text: `${what} exited${code === undefined ? "" : ` (code ${code})`}` };
+    return [note(rec, "runtime", `${what} exited${code === undefined ? "" : ` (code ${code})`}`)];
   }
   const faults = new Set(["SandboxDied", "RuntimeRestart", "NodeReboot", "ContainerRemovedExternally"]);
-  return faults.has(rec.kind) ? { note: "runtime", text: `${rec.kind} ${what}` } : undefined;
+  return faults.has(rec.kind) ? [note(rec, "runtime", `${rec.kind} ${what}`)] : [];
 }
 
-function plegStep(rec: TraceRecord, ctx: Context): Step | undefined {
+function kuberuntimeStep(rec: TraceRecord): Step[] {
+  if (!/^(Sync|Kill)/.test(rec.kind)) return [];
+  const what = `${rec.kind}${str(rec, "container") === undefined ? "" : ` ${str(rec, "container")}`}`;
+  const phase = str(rec, "phase");
+  if (phase === "begin") return [{ ...at(rec), from: "kubelet", to: "kuberuntime", arrow: "->>", act: "+", text: what }];
+  if (phase === "end") return [{ ...at(rec), from: "kuberuntime", to: "kubelet", arrow: "-->>", act: "-", text: `${what} done` }];
+  const since = num(rec, "sinceMs");
+  return call(rec, since !== undefined && since < rec.t ? since : rec.t, "kubelet", "kuberuntime", what);
+}
+
+function plegStep(rec: TraceRecord, ctx: Context): Step[] {
   const sent = new Set(["ContainerStarted", "ContainerDied", "ContainerRemoved", "PodSync"]);
-  if (rec.kind === "EventDropped") return { note: "pleg", text: `event dropped ${fieldText(rec["type"])}` };
-  if (!sent.has(rec.kind)) return undefined;
+  if (rec.kind === "EventDropped") return [note(rec, "pleg", `event dropped ${fieldText(rec["type"])}`)];
+  if (!sent.has(rec.kind)) return [];
   const code = num(rec, "exitCode");
   const what = str(rec, "container") ?? str(rec, "containerID") ?? short(podOf(rec));
-  const text = `${rec.kind} ${what}${code === undefined ? "" : ` (code ${code})`}`;
-  return { from: "pleg", to: ctx.syncloop, arrow: "->>", text };
+  return [arrow(rec, "pleg", ctx.syncloop, "->>", `${rec.kind} ${what}${code === undefined ? "" : ` (code ${code})`}`)];
 }
 
-function proberStep(rec: TraceRecord, ctx: Context): Step | undefined {
-  if (rec.kind !== "ProbeResult") return undefined;
+function proberStep(rec: TraceRecord, ctx: Context): Step[] {
+  if (rec.kind !== "ProbeResult") return [];
   const probeType = fieldText(rec["probeType"]);
   const key = [podOf(rec), str(rec, "container"), probeType].join("\u0000");
   const result = fieldText(rec["result"]);
-  if (ctx.lastProbe.get(key) === result) return undefined;
+  if (ctx.lastProbe.get(key) === result) return [];
   ctx.lastProbe.set(key, result);
   // Liveness results go to syncLoop (it restarts the container); readiness and startup to status.
-  const to = probeType === "liveness" ? ctx.syncloop : "status";
-  return { from: "prober", to, arrow: "->>", text: `${probeType} ${fieldText(rec["container"])} ${result}` };
+  return [arrow(rec, "prober", probeType === "liveness" ? ctx.syncloop : "status", "->>", `${probeType} ${fieldText(rec["container"])} ${result}`)];
 }
 
-function statusStep(rec: TraceRecord): Step | undefined {
-  const arrow = failed(rec) ? "-x" : "->>";
+function statusStep(rec: TraceRecord): Step[] {
+  const a: Arrow = failed(rec) ? "-x" : "->>";
   if (rec.kind === "PatchStatus") {
     const phase = rec["phase"] === undefined || rec["phase"] === null ? "" : ` (${fieldText(rec["phase"])})`;
-    return { from: "status", to: "apiserver", arrow, text: `PATCH status${phase}${outcome(rec)}` };
+    return [arrow(rec, "status", "apiserver", a, `PATCH status${phase}${outcome(rec)}`)];
   }
-  if (rec.kind === "DeletePod") return { from: "status", to: "apiserver", arrow, text: `DELETE grace 0${outcome(rec)}` };
-  return undefined;
+  if (rec.kind === "DeletePod") return [arrow(rec, "status", "apiserver", a, `DELETE grace 0${outcome(rec)}`)];
+  return [];
 }
 
-/** The step one record draws, or undefined when it draws nothing. */
-function stepOf(rec: TraceRecord, ctx: Context): Step | undefined {
-  if (rec.kind === "Event") {
-    if (!ctx.events) return undefined;
-    return { note: rec.component, text: `${fieldText(rec["type"])} ${fieldText(rec["reason"])}: ${fieldText(rec["message"])}` };
-  }
+/** The steps one record draws (none, one, or a call's two). */
+function stepsOf(rec: TraceRecord, ctx: Context): Step[] {
+  if (rec.kind === "Event") return ctx.events ? [note(rec, rec.component, `${fieldText(rec["type"])} ${fieldText(rec["reason"])}: ${fieldText(rec["message"])}`)] : [];
   switch (rec.component) {
     case "apiserver": return apiserverStep(rec, ctx);
-    case "config": {
-      if (rec["incoming"] === true || podOf(rec) === undefined) return undefined;
-      return { from: "config", to: ctx.syncloop, arrow: "->>", text: `${rec.kind} ${short(podOf(rec))}` };
-    }
+    case "config":
+      if (rec["incoming"] === true || podOf(rec) === undefined) return [];
+      return [arrow(rec, "config", ctx.syncloop, "->>", `${rec.kind} ${short(podOf(rec))}`)];
     case "podworker": return podworkerStep(rec, ctx);
-    case "kuberuntime":
-      return /^(Sync|Kill)/.test(rec.kind) ? { from: "kubelet", to: "kuberuntime", arrow: "->>", text: rec.kind } : undefined;
-    case "runtime": return runtimeStep(rec);
+    case "kuberuntime": return kuberuntimeStep(rec);
+    case "runtime": return runtimeStep(rec, ctx);
     case "pleg": return plegStep(rec, ctx);
     case "prober": return proberStep(rec, ctx);
     case "status": return statusStep(rec);
-    default: return undefined;
+    default: return [];
   }
 }
 
-/** Renders the diagram. */
-export function renderMermaid(records: readonly TraceRecord[], opts: MermaidOptions = {}): string {
+/** The records written by goroutines that are not the kubelet's, by the kernel's view. */
+function outsideRecords(kernel: KernelView | undefined): Set<number> {
+  const out = new Set<number>();
+  if (kernel === undefined) return out;
+  const outsideProcs = new Set(kernel.procs.filter((p) => p.group !== "kubelet").map((p) => p.id));
+  kernel.recordProc.forEach((proc, seq) => void (outsideProcs.has(proc) && out.add(seq)));
+  return out;
+}
+
+/** A violation as a note over the participants of the records it names (all of them when none draws). */
+function violationNote(rec: TraceRecord, links: readonly number[], byRecord: ReadonlyMap<number, Step[]>, order: readonly string[]): Step {
+  const names = new Set(links.flatMap((s) => (byRecord.get(s) ?? []).flatMap(stepParticipants)).map(participantId));
+  const covered = order.filter((p) => names.has(p));
+  const first = covered[0] ?? order[0] ?? OUTSIDE;
+  const last = covered[covered.length - 1] ?? order[order.length - 1] ?? first;
+  return { ...at(rec), note: first, over: last, text: `❌ ${fieldText(rec["invariant"])} violated: ${fieldText(rec["message"])}`, maxChars: VIOLATION_CHARS };
+}
+
+/** Renders the diagram; with the kernel's view, calls made outside the kubelet come from the outside. */
+export function renderMermaid(records: readonly TraceRecord[], opts: MermaidOptions = {}, kernel?: KernelView): string {
   const max = opts.maxMessages ?? DEFAULT_MAX_MESSAGES;
   const lanes = new Set(records.map((r) => r.component));
-  const ctx: Context = { syncloop: lanes.has("syncloop") ? "syncloop" : "kubelet", events: opts.events ?? false, lastProbe: new Map(), lastStatus: new Map() };
-  const steps: Step[] = [];
-  let omitted = 0;
+  const violations = records.filter((r) => r.component === "check" && r.kind === "InvariantViolated");
+  const linked = new Set(violations.flatMap((v) => linkedRecords(v, records)));
+  const ctx: Context = {
+    syncloop: lanes.has("syncloop") ? "syncloop" : "kubelet", events: opts.events ?? false, lastProbe: new Map(), lastStatus: new Map(),
+    outside: outsideRecords(kernel), syncSince: new Map(),
+  };
+  const byRecord = new Map<number, Step[]>();
   for (const rec of records) {
-    if (opts.pod !== undefined && !podMatches(podOf(rec), opts.pod)) continue;
-    const step = stepOf(rec, ctx);
-    if (step === undefined) continue;
-    if (steps.length < max) steps.push(step);
-    else omitted++;
+    if (!linked.has(rec.seq) && opts.pod !== undefined && !podMatches(podOf(rec), opts.pod)) continue;
+    let steps = stepsOf(rec, ctx);
+    // A record a violation names is drawn even when it is no interaction: a relist that saw
+    // nothing is exactly the missing event.
+    if (linked.has(rec.seq)) steps = (steps.length > 0 ? steps : [note(rec, rec.component, phrase(rec))]).map((s) => ({ ...s, text: `⚠ ${s.text}` }));
+    if (steps.length > 0) byRecord.set(rec.seq, steps);
   }
-  return lines(records, steps, omitted, max).join("\n") + "\n";
+  const steps = sortSteps([...byRecord.values()].flat());
+  const drawn = balanceActivations(steps.slice(0, max));
+  const order = participants(drawn);
+  for (const v of violations) {
+    if (opts.pod !== undefined && !podMatches(podOf(v), opts.pod)) continue;
+    const n = violationNote(v, linkedRecords(v, records), byRecord, order);
+    if (drawn.length < max) drawn.push(n);
+  }
+  return lines(records, sortSteps(drawn), steps.length - Math.min(max, steps.length), max).join("\n") + "\n";
+}
+
+function participants(steps: readonly Step[]): string[] {
+  const used = new Set<string>();
+  for (const s of steps) for (const p of stepParticipants(s)) used.add(participantId(p));
+  const order: string[] = PARTICIPANT_ORDER.filter((p) => used.has(p));
+  for (const p of [...used].sort(byString)) if (!order.includes(p)) order.push(p);
+  return order;
 }
 
 function lines(records: readonly TraceRecord[], steps: readonly Step[], omitted: number, max: number): string[] {
-  const used = new Set<string>();
-  for (const s of steps) for (const p of "note" in s ? [s.note] : [s.from, s.to]) used.add(participantId(p));
-  const order: string[] = PARTICIPANT_ORDER.filter((p) => used.has(p));
-  for (const p of [...used].sort(byString)) if (!order.includes(p)) order.push(p);
+  const order = participants(steps);
   const out = ["sequenceDiagram"];
   const run = runInfo(records);
   if (run !== undefined) out.push(`    %% kubelet-sim ${mermaidText(`scenario ${run.scenario} seed ${run.seed} strategy ${run.strategy}`)}`);
-  for (const p of order) out.push(`    participant ${p}`);
-  for (const s of steps) {
-    out.push("note" in s
-      ? `    Note over ${participantId(s.note)}: ${mermaidText(s.text)}`
-      : `    ${participantId(s.from)}${s.arrow}${participantId(s.to)}: ${mermaidText(s.text)}`);
-  }
+  // The outside (a user, a garbage collector, crictl) is an actor, not one of the kubelet's loops.
+  for (const p of order) out.push(p === OUTSIDE ? `    actor ${p}` : `    participant ${p}`);
+  for (const s of steps) out.push(stepLine(s));
   if (omitted > 0) {
     const span = order.length > 1 ? `${order[0]},${order[order.length - 1]}` : order[0] ?? "apiserver";
     if (order.length === 0) out.push(`    participant ${span}`);

@@ -19,9 +19,9 @@ const ENTITY: Readonly<Record<string, string>> = {
 export const MAX_TEXT_CHARS = 100;
 
 /** Escapes one message or note text: one line, no grammar characters, never empty. */
-export function mermaidText(raw: string): string {
+export function mermaidText(raw: string, maxChars = MAX_TEXT_CHARS): string {
   let text = raw.replace(/\s+/g, " ").trim();
-  if (text.length > MAX_TEXT_CHARS) text = `${text.slice(0, MAX_TEXT_CHARS - 3)}...`;
+  if (text.length > maxChars) text = `${text.slice(0, maxChars - 3)}...`;
   if (text === "") text = "-";
   return text.replace(/[#;<>&%"]/g, (c) => ENTITY[c]!);
 }

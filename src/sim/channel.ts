@@ -2,6 +2,7 @@
 // kernel's select shares. Semantics follow the Go spec and runtime/chan.go.
 import { Deque } from "./deque.ts";
 import { GoPanic, KILLED, type Process, type Waker } from "./process.ts";
+import type { KernelObserver } from "./observe.ts";
 
 /** A select waiting on several queues at once; the first case to fire marks it fired. */
 export interface SelectWait {
@@ -21,6 +22,12 @@ export class Waiter {
   }
 }
 
+/** Who put a buffered value in the channel and when (kept only when the run is observed). */
+interface Stamp {
+  readonly proc: Process | null;
+  readonly t: number;
+}
+
 /** A wait queue is swept of dead waiters once it reaches this length, then at twice what remained. */
 const SWEEP_MIN_WAITERS = 16;
 
@@ -31,6 +38,10 @@ export class Chan<T> {
   private isClosed = false;
   private recvSweepAt = SWEEP_MIN_WAITERS;
   private sendSweepAt = SWEEP_MIN_WAITERS;
+  /** The run's observer, told of every hand-off between two goroutines; null when unobserved. */
+  private readonly tap: KernelObserver | null;
+  /** Parallel to buf when observed: who sent each buffered value, and when. */
+  private readonly stamps: Deque<Stamp> | null;
 
   constructor(
     private readonly waker: Waker,
@@ -39,6 +50,8 @@ export class Chan<T> {
   ) {
     if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError(`chan ${name}: bad capacity ${capacity}`);
     this.buf = new Deque<T>(Math.max(1, Math.min(16, capacity)));
+    this.tap = waker.observer ?? null;
+    this.stamps = this.tap === null ? null : new Deque<Stamp>(Math.max(1, Math.min(16, capacity)));
   }
 
   /** len(ch): the number of buffered values. */
@@ -84,11 +97,13 @@ export class Chan<T> {
     const r = liveHead(this.recvq);
     if (r !== undefined) {
       this.recvq.popFront();
+      if (this.tap !== null) this.observe(this.waker.current ?? null, this.waker.nowMs, r.proc, false);
       this.deliverToReceiver(r, value, true);
       return true;
     }
     if (this.buf.length < this.capacity) {
       this.buf.pushBack(value);
+      this.stamps?.pushBack({ proc: this.waker.current ?? null, t: this.waker.nowMs });
       return true;
     }
     return false;
@@ -106,11 +121,14 @@ export class Chan<T> {
   tryRecv(): { value: T | undefined; ok: boolean } | undefined {
     if (this.buf.length > 0) {
       const value = this.buf.popFront() as T;
+      const stamp = this.stamps?.popFront();
+      if (stamp !== undefined) this.observe(stamp.proc, stamp.t, this.waker.current ?? null, false);
       // A blocked sender's value moves into the freed slot, keeping FIFO order.
       const s = liveHead(this.sendq);
       if (s !== undefined) {
         this.sendq.popFront();
         this.buf.pushBack(s.value as T);
+        this.stamps?.pushBack({ proc: s.proc, t: this.waker.nowMs });
         this.releaseSender(s);
       }
       return { value, ok: true };
@@ -118,6 +136,7 @@ export class Chan<T> {
     const s = liveHead(this.sendq);
     if (s !== undefined) {
       this.sendq.popFront();
+      if (this.tap !== null) this.observe(s.proc, this.waker.nowMs, this.waker.current ?? null, false);
       this.releaseSender(s);
       return { value: s.value as T, ok: true };
     }
@@ -130,13 +149,20 @@ export class Chan<T> {
     if (this.isClosed) throw new GoPanic(`close of closed channel ${this.name}`);
     this.isClosed = true;
     for (let r = this.recvq.popFront(); r !== undefined; r = this.recvq.popFront()) {
-      if (r.live) this.deliverToReceiver(r, undefined, false);
+      if (!r.live) continue;
+      if (this.tap !== null) this.observe(this.waker.current ?? null, this.waker.nowMs, r.proc, true);
+      this.deliverToReceiver(r, undefined, false);
     }
     for (let s = this.sendq.popFront(); s !== undefined; s = this.sendq.popFront()) {
       if (!s.live) continue;
       if (s.sel !== null) s.sel.fired = true;
       this.waker.wakeWithError(s.proc, new GoPanic(`send on closed channel ${this.name}`));
     }
+  }
+
+  /** Tells the observer of a hand-off between two goroutines (a timer's tick has no sender). */
+  private observe(from: Process | null, sentMs: number, to: Process | null, closed: boolean): void {
+    if (from !== null && to !== null) this.tap!.handoff(this.name, from, sentMs, to, this.waker.nowMs, closed);
   }
 
   private deliverToReceiver(r: Waiter, value: T | undefined, ok: boolean): void {

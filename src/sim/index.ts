@@ -14,3 +14,4 @@ export { MemorySink, LineSink, Trace, type TraceRecord, type TraceSink } from ".
 export { DEFAULT_BOUNDS, isFailureVerdict, type Bounds, type Verdict } from "./bounds.ts";
 export { parseDuration, formatDuration, DurationError } from "./duration.ts";
 export { GoPanic, type Proc, type Process, type SpawnOptions } from "./process.ts";
+export { KernelLog, KERNEL_LOG_LIMIT, type Activity, type CallSpan, type ChoicePoint, type Handoff, type KernelObserver, type ProcEnd, type ProcInfo } from "./observe.ts";

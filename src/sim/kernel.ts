@@ -16,6 +16,7 @@ import { perform } from "./perform.ts";
 import type { Op } from "./ops.ts";
 import { diagnoseStuck, describePanic } from "./diagnose.ts";
 import { VERSION } from "../version.ts";
+import type { KernelObserver } from "./observe.ts";
 
 export interface SimOptions {
   seed: number | string;
@@ -33,6 +34,8 @@ export interface SimOptions {
    * trace must not depend on the working directory or on how a path was spelled.
    */
   replayScenario?: string;
+  /** Told which goroutine wrote each record, its calls, hand-offs and choices (the pictures of a run). */
+  observer?: KernelObserver;
 }
 
 export interface RunResult {
@@ -74,8 +77,10 @@ export class Sim implements Waker, TimerHost {
   private begun = false;
   private diagnosis: string | null = null;
   private running: Process | null = null;
+  readonly observer: KernelObserver | null;
 
   constructor(private readonly opts: SimOptions) {
+    this.observer = opts.observer ?? null;
     this.bounds = { ...DEFAULT_BOUNDS, ...opts.bounds };
     this.streams = new RngStreams(opts.seed);
     this.strategy = makeStrategy(opts.strategy, this.streams);
@@ -94,6 +99,7 @@ export class Sim implements Waker, TimerHost {
     const unique = seen === 0 ? name : `${name}#${seen + 1}`;
     const p = new Process(this.nextProcId++, unique, body(), opts.group ?? "", opts.daemon ?? false);
     this.procs.set(p.id, p);
+    this.observer?.spawn(p, this.running, this.nowMs);
     this.strategy.onSpawn(p);
     this.ready.pushBack(p);
     return p;
@@ -149,7 +155,9 @@ export class Sim implements Waker, TimerHost {
   }
 
   emit(component: string, kind: string, fields?: Readonly<Record<string, unknown>>): TraceRecord {
-    return this.trace.emit(this.nowMs, component, kind, fields);
+    const rec = this.trace.emit(this.nowMs, component, kind, fields);
+    this.observer?.record(rec, this.running);
+    return rec;
   }
 
   /** Ends the run after the current step (a checker saw enough, a model hit an impossible state). */
@@ -165,6 +173,7 @@ export class Sim implements Waker, TimerHost {
     for (const p of this.procs.values()) {
       if (p.group !== group || !p.alive) continue;
       p.state = KILLED;
+      this.observer?.exit(p, this.nowMs, "killed");
       this.procs.delete(p.id);
       killed++;
     }
@@ -195,12 +204,14 @@ export class Sim implements Waker, TimerHost {
   cancel(entry: TimedEntry): void {
     entry.cancelled = true;
   }
-  sleepUntil(p: Process, dueMs: number, label: string): void {
+  sleepUntil(p: Process, dueMs: number, label: string, isCall = false): void {
+    this.observer?.timed(p, label, this.nowMs, dueMs, isCall);
     p.state = SLEEPING;
     p.waitingOn = label;
     this.pushEntry(dueMs, p, null);
   }
   block(p: Process, waitingOn: string, target: unknown = null): void {
+    this.observer?.blocked(p, this.nowMs);
     p.state = BLOCKED;
     p.waitingOn = waitingOn;
     p.waitingTarget = target;
@@ -209,6 +220,7 @@ export class Sim implements Waker, TimerHost {
     const i = this.strategy.choose(kind, n, procs);
     if (!(i >= 0 && i < n)) throw new Error(`strategy ${this.strategy.name} chose ${i} of ${n}`);
     this.choices.push(kind, n, i);
+    this.observer?.choice(kind, n, i, this.nowMs, this.running, procs === null ? null : procs.at(i), this.trace.recordCount);
     return i;
   }
 
@@ -317,10 +329,12 @@ export class Sim implements Waker, TimerHost {
         r = err !== null ? p.gen.throw(err) : p.gen.next(value);
       } catch (err) {
         this.stop("panic", describePanic(p, this.nowMs, err, this.replayKey()));
+        this.observer?.exit(p, this.nowMs, "panic");
         return this.park();
       }
       if (r.done === true) {
         p.state = DONE;
+        this.observer?.exit(p, this.nowMs, "done");
         this.procs.delete(p.id);
         return this.park();
       }
@@ -405,6 +419,7 @@ export class Sim implements Waker, TimerHost {
 
   private finish(): RunResult {
     this.opts.beforeEnd?.();
+    this.observer?.end(this.nowMs);
     const verdict = this.verdict ?? "completed";
     const traceHash = this.trace.digest();
     this.trace.emit(this.nowMs, "sim", "end", {

@@ -56,9 +56,12 @@ export function* sleep(ms: number, label = "sleep"): Proc<void> {
   yield new Op(OP_SLEEP, ms, null, null, label);
 }
 
+/** Marks a timed operation as a call (work that takes time), not a plain sleep; scheduling is the same. */
+export const CALL = "call";
+
 /** Work that takes virtual time (a CRI call, an apiserver request), named for diagnoses. */
 export function* call(ms: number, label: string): Proc<void> {
-  yield new Op(OP_SLEEP, ms, null, null, label);
+  yield new Op(OP_SLEEP, ms, null, CALL, label);
 }
 
 /** <-ch. A nil channel (null) blocks forever, as in Go. */

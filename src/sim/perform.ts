@@ -1,7 +1,7 @@
 // How the kernel performs one yielded operation. Each function returns true when the process may
 // go on at once (its resume value is set) and false when it blocked or went to sleep.
 import {
-  Op, OP_GOSCHED, OP_WLOCK, OP_LOCK, OP_POINT, OP_RECV, OP_RLOCK, OP_SELECT, OP_SEND, OP_SLEEP, OP_WAIT,
+  CALL, Op, OP_GOSCHED, OP_WLOCK, OP_LOCK, OP_POINT, OP_RECV, OP_RLOCK, OP_SELECT, OP_SEND, OP_SLEEP, OP_WAIT,
   type SelectCase,
 } from "./ops.ts";
 import { Waiter, type Chan } from "./channel.ts";
@@ -14,7 +14,8 @@ import type { ChoiceKind } from "./choices.ts";
 export interface KernelOps {
   readonly nowMs: number;
   readonly ready: Deque<Process>;
-  sleepUntil(p: Process, dueMs: number, label: string): void;
+  /** isCall: work that takes time (`call`), not a plain sleep; only observers tell them apart. */
+  sleepUntil(p: Process, dueMs: number, label: string, isCall?: boolean): void;
   /** Blocks p; the diagnosis reads "<waitingOn> <target's name(s)>" when a target is given. */
   block(p: Process, waitingOn: string, target?: unknown): void;
   decide(kind: ChoiceKind, n: number, procs: null): number;
@@ -55,7 +56,7 @@ function doSleep(k: KernelOps, p: Process, op: Op): boolean {
     return true;
   }
   if (op.ms === 0) return true;
-  k.sleepUntil(p, k.nowMs + op.ms, op.label);
+  k.sleepUntil(p, k.nowMs + op.ms, op.label, op.value === CALL);
   return false;
 }
 

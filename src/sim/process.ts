@@ -1,6 +1,7 @@
 // A process is a goroutine: a generator that yields operations to the kernel and runs without
 // interruption between two yields, exactly like Go code between two blocking points.
 import type { Op } from "./ops.ts";
+import type { KernelObserver } from "./observe.ts";
 
 export type Proc<T = void> = Generator<Op, T, unknown>;
 
@@ -65,6 +66,10 @@ export class Process {
 /** Waking processes is the kernel's; channels and locks call it through this interface. */
 export interface Waker {
   readonly nowMs: number;
+  /** The process running now (channels name the sender of a hand-off with it). */
+  readonly current?: Process | null;
+  /** Told of channel hand-offs when the run is observed (see observe.ts). */
+  readonly observer?: KernelObserver | null;
   wake(p: Process, value: unknown): void;
   wakeWithError(p: Process, err: Error): void;
   /** Wake p to perform `op` again before it resumes (it lost a race for a lock). */

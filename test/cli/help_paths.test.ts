@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { commandDocs, helpText, ROOT } from "../../scripts/cli_doc.ts";
 
-const PLACEHOLDERS = new Set(["x.yaml", "my.yaml", "my-scenario.yaml", "run.json", "trace.jsonl", "snapshot.yaml", "my-scenarios", "../old/x.yaml", "repros"]);
+const PLACEHOLDERS = new Set(["x.yaml", "my.yaml", "my-scenario.yaml", "run.json", "run2.json", "trace.jsonl", "snapshot.yaml", "my-scenarios", "../old/x.yaml", "repros"]);
 
 describe("--help examples", () => {
   it.each(commandDocs().map((d) => d.name))("of %s name only files that exist", (name) => {

@@ -24,6 +24,8 @@ export function cli(args: readonly string[], env: Record<string, string> = {}): 
     cwd: ROOT,
     encoding: "utf8",
     env: { ...process.env, ...env },
+    // Every format at once (an HTML page, a Trace Event file) is more than spawnSync's 1 MiB default.
+    maxBuffer: 64 * 1024 * 1024,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }

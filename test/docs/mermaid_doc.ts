@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { loadScenarioFile } from "../../src/scenario/index.ts";
 import { simulate } from "../../src/simulate.ts";
 import { render } from "../../src/report/index.ts";
+import { KernelLog } from "../../src/sim/index.ts";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
 /** The docs that embed generated diagrams. */
@@ -37,8 +38,10 @@ export function docDiagrams(text: string): DocDiagram[] {
 /** What `kubelet-sim run FILE --format mermaid [--max-messages N] --out X` writes to X. */
 export function freshDiagram(file: string, maxMessages: number | undefined): string {
   const { scenario } = loadScenarioFile(join(ROOT, file));
-  const r = simulate(scenario, { scenarioFile: file });
-  return render("mermaid", r.records!, maxMessages === undefined ? {} : { maxMessages });
+  // As the CLI renders it: with the kernel's view (who made each call).
+  const kernel = new KernelLog();
+  const r = simulate(scenario, { scenarioFile: file, observer: kernel });
+  return render("mermaid", r.records!, maxMessages === undefined ? {} : { maxMessages }, kernel);
 }
 
 /** The doc with every marked diagram replaced by a fresh render. */

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { RACES, raceScenario } from "../../src/races/catalog.ts";
 import { loadScenarioWithOverrides, parseVariantFlags, type KubeletOverrides } from "../../src/scenario/overrides.ts";
-import { withFreshDiagrams } from "../../src/races/diagrams.ts";
+import { screenshotPath, withFreshDiagrams } from "../../src/races/diagrams.ts";
 import { simulate } from "../../src/simulate.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -24,6 +24,11 @@ describe.each(RACES.map((r) => [r.id, r] as const))("race %s", (_id, race) => {
   it("has a docs page whose diagrams are current (node --import tsx scripts/update-race-docs.ts)", () => {
     const page = readFileSync(join(ROOT, "docs", "races", `${race.id.toLowerCase()}.md`), "utf8");
     expect(withFreshDiagrams(page, race)).toBe(page);
+  });
+
+  it("has the picture of the HTML view its page shows (node --import tsx scripts/update-screenshots.ts)", () => {
+    const png = readFileSync(join(ROOT, "docs", "races", screenshotPath(race)));
+    expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
   });
 
   it("shows the commands that run both sides; its fixed-side flags run the fixed kubelet", () => {

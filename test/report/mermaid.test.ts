@@ -2,13 +2,13 @@
 // subset the renderer emits (no script, no browser: regular expressions), escaping, caps, filters.
 import { describe, expect, it } from "vitest";
 import { mermaidText, render } from "../../src/report/index.ts";
-import { PARTICIPANT_ORDER } from "../../src/report/mermaid.ts";
 import { lifecycle, trace } from "./fixture.ts";
+import { grammarProblems, MESSAGE, NOTE } from "./mermaid_grammar.ts";
 
 const MERMAID = [
   "sequenceDiagram",
   "    %% kubelet-sim scenario web-lifecycle seed 7 strategy fifo",
-  "    participant user",
+  "    actor user",
   "    participant apiserver",
   "    participant config",
   "    participant kubelet",
@@ -23,13 +23,14 @@ const MERMAID = [
   "    apiserver-->>config: watch ADDED web",
   "    config->>kubelet: ADD web",
   "    kubelet->>podworker: UpdatePod create",
-  "    podworker->>kubelet: SyncPod",
+  "    podworker->>+kubelet: SyncPod",
   "    kubelet->>kuberuntime: SyncPod",
   "    kuberuntime->>runtime: RunPodSandbox",
-  "    kuberuntime->>runtime: PullImage nginx:1.25",
+  "    kuberuntime->>+runtime: PullImage nginx:1.25",
+  "    runtime-->>-kuberuntime: PullImage nginx:1.25 returns after 2.00s",
   "    kuberuntime->>runtime: CreateContainer app",
   "    kuberuntime->>runtime: StartContainer app",
-  "    kubelet-->>podworker: SyncPod done",
+  "    kubelet-->>-podworker: SyncPod done after 2.14s",
   "    status->>apiserver: PATCH status (Pending)",
   "    Note over apiserver: web ContainerCreating 0/1",
   "    pleg->>kubelet: ContainerStarted c-1",
@@ -42,10 +43,11 @@ const MERMAID = [
   "    config->>kubelet: DELETE web",
   "    kubelet->>podworker: UpdatePod kill",
   "    Note over podworker: termination requested (deleted)",
-  "    podworker->>kubelet: SyncTerminatingPod",
-  "    runtime-->>pleg: app exited (code 0)",
-  "    kuberuntime->>runtime: StopContainer app",
-  "    kubelet-->>podworker: SyncTerminatingPod done",
+  "    podworker->>+kubelet: SyncTerminatingPod",
+  "    kuberuntime->>+runtime: StopContainer app",
+  "    Note over runtime: app exited (code 0)",
+  "    runtime-->>-kuberuntime: StopContainer app returns after 1.50s",
+  "    kubelet-->>-podworker: SyncTerminatingPod done after 1.51s",
   "    pleg->>kubelet: ContainerDied c-1 (code 0)",
   "    status->>apiserver: PATCH status (Running)",
   "    Note over apiserver: web Terminating 0/1",
@@ -54,42 +56,6 @@ const MERMAID = [
 ];
 
 const lines = (s: string): string[] => s.split("\n").slice(0, -1);
-
-const ID = "[a-z0-9]+";
-/** Message text: anything but the characters that end or reshape it, unless written as an entity code. */
-const TEXT = "(?:[^#;<>&%\"\\n]|#(?:[0-9]+|[a-zA-Z]+);)+";
-const PARTICIPANT = new RegExp(`^    participant (${ID})$`);
-const MESSAGE = new RegExp(`^    (${ID})(?:->>|-->>|-x)(${ID}): ${TEXT}$`);
-const NOTE = new RegExp(`^    Note over (${ID})(?:,(${ID}))?: ${TEXT}$`);
-const COMMENT = /^    %% [^\n]*$/;
-
-/** Problems of a diagram against the emitted grammar subset; [] when every line parses. */
-function grammarProblems(diagram: string): string[] {
-  const problems: string[] = [];
-  const all = lines(diagram);
-  if (all[0] !== "sequenceDiagram") problems.push(`line 1 is ${JSON.stringify(all[0])}, not sequenceDiagram`);
-  const declared: string[] = [];
-  let inBody = false;
-  all.slice(1).forEach((line, i) => {
-    const p = PARTICIPANT.exec(line);
-    if (p !== null) {
-      if (inBody) problems.push(`participant declared after the first message at ${i + 2}`);
-      declared.push(p[1]!);
-      return;
-    }
-    const m = MESSAGE.exec(line) ?? NOTE.exec(line);
-    if (m !== null) {
-      inBody = true;
-      for (const id of m.slice(1)) if (id !== undefined && !declared.includes(id)) problems.push(`undeclared ${id} at ${i + 2}`);
-      return;
-    }
-    if (!COMMENT.test(line)) problems.push(`line ${i + 2} does not parse: ${JSON.stringify(line)}`);
-  });
-  const order = declared.filter((d) => (PARTICIPANT_ORDER as readonly string[]).includes(d));
-  const expected = PARTICIPANT_ORDER.filter((p) => order.includes(p));
-  if (order.join() !== expected.join()) problems.push(`participants out of order: ${order.join()}`);
-  return problems;
-}
 
 const hostile = 'exit; rm -rf # <br> & 100% "quoted"\nsecond line';
 

@@ -3,6 +3,7 @@ import type { CommandModule } from "yargs";
 import type { CommandContext } from "../main.ts";
 import { actionsCommand } from "./actions.ts";
 import { conformanceCommand } from "./conformance.ts";
+import { diffCommand } from "./diff.ts";
 import { exploreCommand } from "./explore.ts";
 import { listCommand } from "./list.ts";
 import { replayCommand } from "./replay.ts";
@@ -25,6 +26,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { make: replayCommand, example: "$0 replay run.json" },
   { make: listCommand, example: "$0 list" },
   { make: exploreCommand, example: "$0 explore scenarios/races/r05-pw-kill-pinning.yaml --runs 2000" },
+  { make: diffCommand, example: "$0 diff scenarios/races/r05-pw-kill-pinning.yaml --kubelet-version 1.21 --vs 1.22" },
   { make: validateCommand, example: "$0 validate my-scenario.yaml" },
   { make: conformanceCommand, example: "$0 conformance test/fixtures/oracle/*.yaml" },
   { make: actionsCommand, example: "$0 actions examples/actions/liveness-failed.yaml" },

@@ -1,0 +1,116 @@
+// `kubelet-sim diff`: two runs of a scenario side by side. Either one scenario (or run record) run
+// under two kubelets (`--kubelet-version 1.21 --vs 1.22`, `--vs-variant NAME=false`), or two run
+// records (repro files from `explore`, records from `run --record`), each replayed with its own
+// choices. Prints where the traces first differ; `--format html` draws both on one time axis.
+import { existsSync, readFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { ScenarioError, formatIssue } from "../scenario/index.ts";
+import { hasOverrides, loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from "../scenario/overrides.ts";
+import { simulate, type SimulationResult } from "../simulate.ts";
+import { KernelLog, type StrategySpec } from "../sim/index.ts";
+import { firstDifference, renderHtml, type RunView } from "../report/index.ts";
+import { writeFileAtomic } from "./atomic.ts";
+import { EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, UserError } from "./exit.ts";
+import { htmlClientScript } from "./html_client_bundle.ts";
+import { raceOfFile } from "../races/catalog.ts";
+import type { CliIo } from "./io.ts";
+import { fileSha256, readRunRecord, RUN_RECORD_FORMAT } from "./run_record.ts";
+
+export interface DiffSide {
+  file: string;
+  kubelet?: KubeletOverrides;
+}
+
+export interface DiffRequest {
+  left: DiffSide;
+  right: DiffSide;
+  html: boolean;
+  outFile: string | null;
+}
+
+interface SideRun {
+  label: string;
+  command: string;
+  result: SimulationResult;
+  kernel: KernelLog;
+}
+
+/** Whether a file is a run record (JSON in the run-record format) rather than a scenario. */
+function isRunRecord(path: string): boolean {
+  if (!path.endsWith(".json")) return false;
+  try {
+    return (JSON.parse(readFileSync(path, "utf8")) as { format?: unknown }).format === RUN_RECORD_FORMAT;
+  } catch {
+    return false;
+  }
+}
+
+function load(path: string, kubelet: KubeletOverrides | undefined) {
+  if (!existsSync(path)) throw new UserError(`${path}: no such file`);
+  try {
+    return loadScenarioWithOverrides(path, kubelet).scenario;
+  } catch (err) {
+    if (err instanceof ScenarioError) throw new UserError(`${err.issues.map(formatIssue).join("\n")}\nkubelet-sim: ${path} is not a valid scenario; nothing was run`);
+    throw err;
+  }
+}
+
+function runScenario(side: DiffSide): SideRun {
+  const scenario = load(side.file, side.kubelet);
+  const kernel = new KernelLog();
+  const result = simulate(scenario, { scenarioFile: side.file, observer: kernel });
+  const label = `kubelet ${scenario.kubelet.version}${variantText(side.kubelet)}`;
+  return { label, command: `kubelet-sim run ${side.file}${overrideFlags(side.kubelet)}`, result, kernel };
+}
+
+function variantText(o: KubeletOverrides | undefined): string {
+  const v = Object.entries(o?.variants ?? {});
+  return v.length === 0 ? "" : ` + ${v.map(([k, on]) => (on ? k : `${k}=false`)).join(", ")}`;
+}
+
+/** A run record replayed with its own choices, as `kubelet-sim replay` does. */
+function replayRecord(path: string): SideRun {
+  const { record, tape } = readRunRecord(path);
+  const scenarioPath = [record.scenario, join(dirname(path), basename(record.scenario)), join(dirname(path), record.scenario)].find((p) => existsSync(p));
+  if (scenarioPath === undefined) throw new UserError(`${path}: cannot find the scenario ${record.scenario} (looked where the record says and next to it)`);
+  if (fileSha256(scenarioPath) !== record.scenarioSha256) throw new UserError(`${path}: the scenario ${scenarioPath} changed since this run was recorded`);
+  const scenario = load(scenarioPath, record.kubelet);
+  const kernel = new KernelLog();
+  const strategy: StrategySpec = { name: "replay", tape, whenExhausted: "diverge" };
+  const result = simulate(scenario, { seed: record.seed, strategy, strategyLabel: record.strategy, untilMs: record.untilMs, scenarioFile: record.scenario, observer: kernel });
+  if (result.run.traceHash !== record.traceHash) throw new UserError(`${path}: the replay did not reproduce the recorded trace (models changed since it was recorded?); nothing to compare`, 3);
+  return { label: `${basename(path)} (kubelet ${scenario.kubelet.version})`, command: `kubelet-sim replay ${path}`, result, kernel };
+}
+
+function runSide(side: DiffSide): SideRun {
+  return isRunRecord(side.file) ? replayRecord(side.file) : runScenario(side);
+}
+
+function summary(side: SideRun, name: string): string {
+  const v = side.result.checks.failed.length;
+  return `# ${name}: ${side.label}: ${side.command}\n#   ${side.result.run.verdict}, ${side.result.records?.length ?? 0} records, ${v === 0 ? "every expectation held" : `${v} expectation(s) failed`}, trace sha256:${side.result.run.traceHash.slice(0, 12)}\n`;
+}
+
+export function executeDiff(req: DiffRequest, io: CliIo): number {
+  if (req.left.file === req.right.file && !hasOverrides(req.left.kubelet) && !hasOverrides(req.right.kubelet)) {
+    throw new UserError("diff: both sides are the same run; give --vs VERSION or --vs-variant, or a second file", EXIT_USAGE);
+  }
+  const left = runSide(req.left);
+  const right = runSide(req.right);
+  if (left.label === right.label) right.label += " (B)";
+  const human = req.html && req.outFile === null ? io.stderr : io.stdout;
+  human.write(summary(left, "A") + summary(right, "B"));
+  const first = firstDifference(left.result.records!, right.result.records!, [`A ${left.label}`, `B ${right.label}`]);
+  human.write(first === null ? "the two traces are identical\n" : `${first.text}\n`);
+  if (req.html) {
+    const views: RunView[] = [left, right].map((s) => ({ records: s.result.records!, kernel: s.kernel, label: s.label }));
+    const race = raceOfFile(req.left.file) ?? raceOfFile(req.right.file);
+    const page = renderHtml(views, { clientScript: htmlClientScript(), narrowActors: race?.actors ?? [] });
+    if (req.outFile === null) io.stdout.write(page);
+    else {
+      writeFileAtomic(req.outFile, page);
+      human.write(`# wrote html to ${req.outFile}\n`);
+    }
+  }
+  return first === null ? EXIT_OK : EXIT_VIOLATION;
+}

@@ -1,0 +1,62 @@
+// `kubelet-sim diff`: one scenario under two kubelets, or two run records replayed; the first
+// difference in text, both runs in one HTML page; bad requests refused clearly.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { executeDiff, type DiffRequest } from "../../src/cli/diff.ts";
+import { executeRun } from "../../src/cli/session.ts";
+import { runRequest } from "../../src/cli/commands/run.ts";
+import { cli, FIXTURES, inProcess, noStackTrace, tempDir } from "./helpers.ts";
+
+const R05 = "scenarios/races/r05-pw-kill-pinning.yaml";
+const PASS = `${FIXTURES}/pass.yaml`;
+
+const diff = (req: Partial<DiffRequest> & Pick<DiffRequest, "left" | "right">) => inProcess((io) => executeDiff({ html: false, outFile: null, ...req }, io));
+
+describe("kubelet-sim diff", () => {
+  it("runs a scenario under two kubelets and prints where the traces part (exit 1: they differ)", () => {
+    const ran = diff({ left: { file: R05, kubelet: { version: "1.21" } }, right: { file: R05, kubelet: { version: "1.22" } } });
+    expect(ran.code).toBe(1);
+    expect(ran.out).toMatch(/^# A: kubelet 1\.21: kubelet-sim run .* --kubelet-version 1\.21\n/);
+    expect(ran.out).toMatch(/\n# B: kubelet 1\.22: /);
+    expect(ran.out).toMatch(/first difference at \d+\.\d{3}s, after \d+ identical records:\n {2}A kubelet 1\.21 +\d/);
+  });
+
+  it("writes both runs into one HTML page with --format html --out", () => {
+    const out = join(tempDir(), "diff.html");
+    const ran = diff({ left: { file: R05, kubelet: { version: "1.21" } }, right: { file: R05, kubelet: { version: "1.22" } }, html: true, outFile: out });
+    expect(ran.code).toBe(1);
+    const page = readFileSync(out, "utf8");
+    expect(page).toContain("<title>kubelet-sim: kubelet 1.21 vs kubelet 1.22:");
+    expect(page).toMatch(/"isDiff":true/);
+  });
+
+  it("replays two run records, each with its own choices", () => {
+    const dir = tempDir();
+    const records = ["random", "fifo"].map((strategy, i) => {
+      const path = join(dir, `run${i}.json`);
+      inProcess((io) => executeRun(runRequest({ file: PASS, verbosity: "normal", explain: false, format: ["pods"], strategy, seed: 5, record: path } as Parameters<typeof runRequest>[0]), io).exitCode);
+      return path;
+    });
+    const ran = diff({ left: { file: records[0]! }, right: { file: records[1]! } });
+    expect(ran.err).toBe("");
+    expect(ran.out).toContain(`# A: run0.json (kubelet`);
+    expect(ran.out).toContain(`kubelet-sim replay ${records[1]}`);
+    expect([0, 1]).toContain(ran.code);
+  });
+
+  it("refuses to compare a run with itself", () => {
+    const ran = diff({ left: { file: PASS }, right: { file: PASS } });
+    expect(ran.code).toBe(2);
+    expect(ran.err).toMatch(/same run/);
+  });
+
+  it("from the command line: flags, exit codes, no stack trace on a bad file", () => {
+    const ran = cli(["diff", "no-such.yaml", "--vs", "1.22"]);
+    expect(ran.code).toBe(2);
+    expect(ran.err).toMatch(/no-such\.yaml: no such file/);
+    noStackTrace(ran.err);
+    expect(cli(["diff", PASS, "--out", "x.html"]).err).toMatch(/--format html/);
+    expect(existsSync(join(tempDir(), "x.html"))).toBe(false);
+  });
+});
