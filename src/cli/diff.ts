@@ -88,7 +88,7 @@ function runSide(side: DiffSide): SideRun {
 
 function summary(side: SideRun, name: string): string {
   const v = side.result.checks.failed.length;
-  return `# ${name}: ${side.label}: ${side.command}\n#   ${side.result.run.verdict}, ${side.result.records?.length ?? 0} records, ${v === 0 ? "every expectation held" : `${v} expectation(s) failed`}, trace sha256:${side.result.run.traceHash.slice(0, 12)}\n`;
+  return `# ${name}: ${side.label}: ${side.command}\n#   ${side.result.run.verdict}, ${side.result.records?.length ?? 0} records, ${v === 0 ? "every expectation held" : `${v} expectation(s) failed`}, trace ${side.result.run.traceHash}\n`;
 }
 
 export function executeDiff(req: DiffRequest, io: CliIo): number {

@@ -3,7 +3,8 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Bounds } from "../sim/index.ts";
-import { divergence } from "../record/replay.ts";
+import { divergence, LinesSha256, reproducedTrace } from "../record/replay.ts";
+import { isLinesSha256 } from "../record/run_record.ts";
 import { EXIT_INTERNAL, UserError } from "./exit.ts";
 import type { CliIo } from "./io.ts";
 import { bundledScenario } from "./scenario_arg.ts";
@@ -28,6 +29,7 @@ export function executeReplay(req: ReplayRequest, io: CliIo): number {
         `the record pins ${record.scenarioSha256.slice(0, 12)}; a recording replays only against the exact text it was made from`,
     );
   }
+  const legacy = isLinesSha256(record.traceHash) ? new LinesSha256() : null;
   const outcome = executeRun(
     {
       file: record.scenario,
@@ -43,10 +45,11 @@ export function executeReplay(req: ReplayRequest, io: CliIo): number {
       replayCommand: `kubelet-sim replay ${shellWord(req.recordFile)}${req.scenario === null ? "" : ` --scenario ${shellWord(req.scenario)}`}`,
       note: `replaying ${tape.length} recorded choice${tape.length === 1 ? "" : "s"} of: ${record.replayKey}`,
       ...(req.bounds === undefined ? {} : { bounds: req.bounds }),
+      ...(legacy === null ? {} : { sinks: [legacy] }),
     },
     io,
   );
-  return checkReproduced(record, outcome, req, io);
+  return checkReproduced(record, outcome, legacy?.hex(), req, io);
 }
 
 /** The scenario as the record names it: from here, else next to the record, else --scenario. */
@@ -62,15 +65,15 @@ function locateScenario(record: RunRecord, req: ReplayRequest): string {
   throw new UserError(`${req.recordFile}: cannot find the scenario ${record.scenario} (looked here and next to the record); pass --scenario PATH`);
 }
 
-function checkReproduced(record: RunRecord, outcome: RunOutcome, req: ReplayRequest, io: CliIo): number {
+function checkReproduced(record: RunRecord, outcome: RunOutcome, linesSha256: string | undefined, req: ReplayRequest, io: CliIo): number {
   const { result } = outcome;
   if (result === null) return outcome.exitCode;
-  const why = divergence(record, result);
+  const why = divergence(record, result, linesSha256);
   if (why !== null) {
     io.stderr.write(`kubelet-sim: replay of ${req.recordFile} diverged: ${why}\n`);
     return EXIT_INTERNAL;
   }
   const human = humanStream(req.output, io);
-  human.write(`${human.palette.green("# reproduced:")} the identical trace, sha256:${result.run.traceHash}\n`);
+  human.write(`${human.palette.green("# reproduced:")} the identical trace, ${reproducedTrace(record, result)}\n`);
   return outcome.exitCode;
 }

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { ScenarioError, formatIssue, type LoadResult, type Scenario } from "../scenario/index.ts";
 import { loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from "../scenario/overrides.ts";
 import { simulate, type SimulationResult } from "../simulate.ts";
-import { formatDuration, formatStrategy, isFailureVerdict, KernelLog, LineSink, type Bounds, type StrategySpec } from "../sim/index.ts";
+import { formatDuration, formatStrategy, isFailureVerdict, KernelLog, LineSink, type Bounds, type StrategySpec, type TraceSink } from "../sim/index.ts";
 import { UnknownInvariantError } from "../check/invariants.ts";
 import { invariantPlace } from "../scenario/locate_value.ts";
 import { render, type Format, type RenderOptions } from "../report/index.ts";
@@ -50,6 +50,8 @@ export interface RunRequest {
   replayCommand?: string;
   /** A line printed right after the replay key (replay says what it replays). */
   note?: string;
+  /** More sinks for the trace (replay's check of an older record's sha256). */
+  sinks?: readonly TraceSink[];
 }
 
 export interface RunOutcome {
@@ -77,6 +79,7 @@ export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
   const streaming = req.output.formats.length === 1 && req.output.formats[0] === "jsonl";
   // The pictures draw goroutines, calls and hand-offs: what the kernel tells an observer.
   const kernel = req.output.formats.some((f) => PICTURES.has(f)) ? new KernelLog() : null;
+  const sinks = [...(streaming ? [new LineSink((text) => target.write(text))] : []), ...(req.sinks ?? [])];
   let result: SimulationResult;
   try {
     result = simulate(scenario, {
@@ -85,7 +88,7 @@ export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
       untilMs,
       scenarioFile: req.file,
       ...(req.strategyLabel === undefined ? {} : { strategyLabel: req.strategyLabel }),
-      ...(streaming ? { sinks: [new LineSink((text) => target.write(text))], keepRecords: false } : {}),
+      ...(sinks.length > 0 ? { sinks, keepRecords: !streaming } : {}),
       ...(req.bounds === undefined ? {} : { bounds: req.bounds }),
       ...(kernel === null ? {} : { observer: kernel }),
     });

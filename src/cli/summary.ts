@@ -28,7 +28,7 @@ export function renderSummary(result: SimulationResult, p: Palette): string {
 
 function verdictLine(result: SimulationResult, p: Palette): string {
   const { run, checks } = result;
-  const how = `the run ended at ${formatClock(run.endMs)} (${run.verdict}) after ${run.events} events; trace sha256:${run.traceHash.slice(0, 12)}`;
+  const how = `the run ended at ${formatClock(run.endMs)} (${run.verdict}) after ${run.events} events; trace ${run.traceHash}`;
   if (isFailureVerdict(run.verdict)) return `verdict: ${p.red(p.bold("ERROR"))}  ${how}; the diagnosis is on stderr`;
   if (!result.ok) {
     const n = checks.failed.length;

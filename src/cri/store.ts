@@ -3,7 +3,8 @@
 //
 // Maps keep insertion order, so every list the runtime returns is in creation order: a total,
 // reproducible order where containerd would iterate a Go map.
-import { createHash } from "node:crypto";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type { Chan } from "../sim/index.ts";
 import type { TimedEntry } from "../sim/heap.ts";
 import { parseImageName } from "../k8s/image.ts";
@@ -117,9 +118,9 @@ export function normalizeImage(name: string): string {
   return name;
 }
 
-/** A deterministic image ID: "sha256:" and the hex SHA-256 of the normalized name. */
+/** A deterministic image ID: "sha256:" and the hex SHA-256 of the normalized name (pure JS: browsers too). */
 export function imageRefOf(normalizedName: string): string {
-  return `sha256:${createHash("sha256").update(normalizedName).digest("hex")}`;
+  return `sha256:${bytesToHex(sha256(utf8ToBytes(normalizedName)))}`;
 }
 
 /** containerd's makeSandboxName: name_namespace_uid_attempt. */

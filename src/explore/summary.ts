@@ -85,7 +85,7 @@ function determinismLines(report: ExploreReport): string[] {
   if (d.ok) return [`determinism: ${d.checked} runs run again, identical traces`];
   const out = [`NONDETERMINISM (a bug in kubelet-sim): ${d.mismatches.length} of ${d.checked} runs gave another trace when run again`];
   for (const m of d.mismatches) {
-    out.push(`  run ${m.index} (seed ${m.seed}): sha256 ${m.firstHash.slice(0, 12)} then ${m.secondHash.slice(0, 12)}; first difference at record ${m.record}:`);
+    out.push(`  run ${m.index} (seed ${m.seed}): trace ${m.firstHash} then ${m.secondHash}; first difference at record ${m.record}:`);
     out.push(`    first:  ${m.first ?? "(trace ended)"}`);
     out.push(`    second: ${m.second ?? "(trace ended)"}`);
   }

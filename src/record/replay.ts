@@ -1,10 +1,12 @@
 // Recording and replaying a run through the library, as `run --record` and `replay` do on the
 // command line: makeRunRecord after simulate(), replayRunRecord to reproduce it exactly.
-import { ChoiceLog, formatStrategy, type Bounds, type TraceSink } from "../sim/index.ts";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import { ChoiceLog, formatStrategy, type Bounds, type TraceRecord, type TraceSink } from "../sim/index.ts";
 import { loadScenarioTextWithOverrides, hasOverrides, type KubeletOverrides } from "../scenario/overrides.ts";
 import { simulate, type SimulationResult } from "../simulate.ts";
 import { VERSION } from "../version.ts";
-import { RUN_RECORD_FORMAT, RunRecordError, textSha256, type RunRecord } from "./run_record.ts";
+import { isLinesSha256, RUN_RECORD_FORMAT, RunRecordError, textSha256, type RunRecord } from "./run_record.ts";
 
 export interface RecordedRun {
   /** The scenario text that ran, byte for byte: the record pins it by its sha256. */
@@ -65,6 +67,7 @@ export function replayRunRecord(record: RunRecord, scenarioText: string, opts: R
     );
   }
   const { scenario } = loadScenarioTextWithOverrides(scenarioText, record.scenario, record.kubelet);
+  const legacy = isLinesSha256(record.traceHash) ? new LinesSha256() : null;
   const result = simulate(scenario, {
     seed: record.seed,
     strategy: { name: "replay", tape: ChoiceLog.decode(record.choices), whenExhausted: "diverge" },
@@ -72,21 +75,43 @@ export function replayRunRecord(record: RunRecord, scenarioText: string, opts: R
     untilMs: record.untilMs,
     scenarioFile: record.scenario,
     ...opts,
+    ...(legacy === null ? {} : { sinks: [...(opts.sinks ?? []), legacy], keepRecords: opts.keepRecords ?? opts.sinks === undefined }),
   });
-  return { result, divergence: divergence(record, result) };
+  return { result, divergence: divergence(record, result, legacy?.hex()) };
 }
 
-/** Why a replay did not reproduce its record, or null when it did (the same trace hash). */
-export function divergence(record: RunRecord, result: SimulationResult): string | null {
+/**
+ * Why a replay did not reproduce its record, or null when it did (the same trace hash). For a
+ * record older than the trace digest, `linesSha256` is the replay's (a LinesSha256 sink's).
+ */
+export function divergence(record: RunRecord, result: SimulationResult, linesSha256?: string): string | null {
   const why =
     record.tool === VERSION
       ? "its choices were edited, the models changed since it was recorded, or kubelet-sim is not deterministic (a bug)"
       : `the record was made by kubelet-sim ${record.tool} and this is ${VERSION}; models that changed ask other questions`;
   if (result.run.verdict === "diverged") return why;
-  if (result.run.traceHash !== record.traceHash) {
-    return `trace sha256:${result.run.traceHash.slice(0, 12)}, the record says sha256:${record.traceHash.slice(0, 12)}; ${why}`;
-  }
+  const [what, got] = isLinesSha256(record.traceHash) ? ["sha256 of the JSON lines", linesSha256 ?? ""] : ["trace", result.run.traceHash];
+  if (got !== record.traceHash) return `${what} ${got}, the record says ${record.traceHash}; ${why}`;
   return null;
+}
+
+/** How a replay names the trace it reproduced: its trace hash, or for an older record the sha256 of its lines. */
+export function reproducedTrace(record: RunRecord, result: SimulationResult): string {
+  return isLinesSha256(record.traceHash) ? `sha256 of the JSON lines ${record.traceHash}` : result.run.traceHash;
+}
+
+/** The sha256 of the JSON lines before "end": the trace hash of records older than the trace digest. */
+export class LinesSha256 implements TraceSink {
+  readonly wantsLines = true;
+  private readonly hash = sha256.create();
+  private last: string | null = null;
+  write(_rec: TraceRecord, line: string | null): void {
+    if (this.last !== null) this.hash.update(utf8ToBytes(`${this.last}\n`));
+    this.last = line;
+  }
+  hex(): string {
+    return bytesToHex(this.hash.digest());
+  }
 }
 
 export { formatStrategy };

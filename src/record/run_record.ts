@@ -4,6 +4,8 @@
 // sha256 of its text and carries the run's choice tape, so a replay feeds back the very choices
 // the run made and can demand the identical trace hash. Pure: text in, text out, no file system,
 // so the library and a browser page make and read the same bytes (docs/cli.md has the format).
+// The trace hash is the trace digest (16 hex digits, src/sim/digest.ts); records written before it
+// existed carry the sha256 of the JSON lines (64 hex digits), which a replay still checks.
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { z } from "zod";
@@ -12,6 +14,10 @@ import { ChoiceLog, parseStrategy } from "../sim/index.ts";
 export const RUN_RECORD_FORMAT = "kubelet-sim/run-record/v1";
 
 const SHA256 = /^[0-9a-f]{64}$/;
+const TRACE_HASH = /^(?:[0-9a-f]{16}|[0-9a-f]{64})$/;
+
+/** A trace hash of 64 hex digits is the sha256 of the JSON lines, as records older than the trace digest carry. */
+export const isLinesSha256 = (traceHash: string): boolean => traceHash.length === 64;
 
 export const runRecordSchema = z.object({
   format: z.literal(RUN_RECORD_FORMAT, { error: `expected format "${RUN_RECORD_FORMAT}"` }),
@@ -28,7 +34,7 @@ export const runRecordSchema = z.object({
   choices: z.string().describe("the choice tape, ChoiceLog.encode()"),
   verdict: z.string(),
   ok: z.boolean(),
-  traceHash: z.string().regex(SHA256, { error: "expected 64 hex digits" }),
+  traceHash: z.string().regex(TRACE_HASH, { error: "expected 16 hex digits (a trace digest) or 64 (an older record's sha256)" }),
   replayKey: z.string(),
 });
 

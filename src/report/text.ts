@@ -185,7 +185,7 @@ function footer(records: readonly TraceRecord[], hidden: ReadonlyMap<HideReason,
     const hash = str(end, "traceHash");
     const parts = [`verdict ${fieldText(end["verdict"])}`, `events ${fieldText(end["events"])}`];
     if (endMs !== undefined) parts.push(`ended at ${formatClock(endMs)}`);
-    if (hash !== undefined && hash !== "") parts.push(`trace sha256:${hash.slice(0, 12)}`);
+    if (hash !== undefined && hash !== "") parts.push(`trace ${hash}`);
     out.push(parts.join("  "));
     if (end["diagnosis"] !== undefined && end["diagnosis"] !== null) out.push(`diagnosis ${fieldText(end["diagnosis"])}`);
   }

@@ -11,6 +11,7 @@ export { Rng, RngStreams } from "./rng.ts";
 export { ChoiceLog, type Choice, type ChoiceKind } from "./choices.ts";
 export { parseStrategy, formatStrategy, type StrategySpec } from "./strategy/index.ts";
 export { MemorySink, LineSink, Trace, type TraceRecord, type TraceSink } from "./trace.ts";
+export { TraceDigest, digestRecords } from "./digest.ts";
 export { DEFAULT_BOUNDS, isFailureVerdict, type Bounds, type Verdict } from "./bounds.ts";
 export { parseDuration, formatDuration, DurationError } from "./duration.ts";
 export { GoPanic, type Proc, type Process, type SpawnOptions } from "./process.ts";

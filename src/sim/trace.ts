@@ -4,8 +4,8 @@
 // JSON-lines contract: one object per line; every record has t (virtual ms), seq (strictly
 // increasing), component and kind, in that order; records about a pod carry pod ("ns/name").
 // The first record is kind "run", the last kind "end" with the verdict and the traceHash of all
-// records before it.
-import { createHash, type Hash } from "node:crypto";
+// records before it: the trace digest (digest.ts) of those records.
+import { TraceDigest } from "./digest.ts";
 
 export interface TraceRecord {
   t: number;
@@ -24,23 +24,17 @@ export interface TraceSink {
   close?(): void;
 }
 
-/** Lines are hashed in batches of about this many characters: one native call per batch, not two per record. */
-const HASH_BATCH_CHARS = 1 << 16;
-
 export class Trace {
   private seq = 0;
-  private readonly hash: Hash | null;
+  private readonly hash: TraceDigest | null;
   private readonly wantsLines: boolean;
-  /** Lines not yet fed to the hash; the digest is the same as feeding them one by one. */
-  private hashPending: string[] = [];
-  private hashPendingChars = 0;
 
   constructor(
     private readonly sinks: readonly TraceSink[],
     opts: { hash: boolean },
   ) {
-    this.hash = opts.hash ? createHash("sha256") : null;
-    this.wantsLines = opts.hash || sinks.some((s) => s.wantsLines);
+    this.hash = opts.hash ? new TraceDigest() : null;
+    this.wantsLines = sinks.some((s) => s.wantsLines);
   }
 
   get recordCount(): number {
@@ -60,7 +54,7 @@ export class Trace {
     const rec: TraceRecord = { t, seq: this.seq++, component, kind, ...fields };
     if (this.sinks.length === 0 && this.hash === null) return rec;
     const line = this.wantsLines ? JSON.stringify(rec) : null;
-    if (this.hash !== null) this.hashLine(line!);
+    if (this.hash !== null) this.hash.add(rec);
     this.pending.push({ rec, line });
     if (this.delivering) return rec;
     this.delivering = true;
@@ -76,26 +70,9 @@ export class Trace {
     return rec;
   }
 
-  /** The digest of every record so far (hex sha256), or "" when hashing is off. */
+  /** The digest of every record so far (16 hex digits, see digest.ts), or "" when hashing is off. */
   digest(): string {
-    if (this.hash === null) return "";
-    this.flushHash();
-    return this.hash.copy().digest("hex");
-  }
-
-  private hashLine(line: string): void {
-    this.hashPending.push(line);
-    this.hashPendingChars += line.length + 1;
-    if (this.hashPendingChars >= HASH_BATCH_CHARS) this.flushHash();
-  }
-
-  /** Feeds the pending lines, each ending in "\n", to the hash in one update. */
-  private flushHash(): void {
-    if (this.hashPending.length === 0) return;
-    this.hashPending.push("");
-    this.hash!.update(this.hashPending.join("\n"));
-    this.hashPending = [];
-    this.hashPendingChars = 0;
+    return this.hash === null ? "" : this.hash.hex();
   }
 
   close(): void {

@@ -10,7 +10,7 @@ const table = JSON.parse(readFileSync(TABLE_PATH, "utf8")) as GoldenTable;
 const files = bundledScenarios();
 
 function mismatch(file: string, want: GoldenEntry, got: GoldenEntry): string {
-  const show = (e: GoldenEntry) => `sha256:${e.traceHash.slice(0, 12)} (${e.events} events, ${e.verdict} at ${formatClock(e.endMs)})`;
+  const show = (e: GoldenEntry) => `trace ${e.traceHash}, lines sha256:${e.linesSha256.slice(0, 12)} (${e.events} events, ${e.verdict} at ${formatClock(e.endMs)})`;
   return [
     `${file}: the trace changed.`,
     `  golden: ${show(want)}`,
@@ -31,8 +31,10 @@ describe("golden trace hashes (test/fixtures/golden-hashes.json)", () => {
 
   it.each(files.filter((f) => f in table.scenarios))("%s", (file) => {
     const want = table.scenarios[file]!;
-    const { traceHash, events, endMs, verdict } = runBundled(file);
-    const got = { traceHash, events, endMs, verdict };
+    const { traceHash, linesSha256, events, endMs, verdict } = runBundled(file);
+    const got = { traceHash, linesSha256, events, endMs, verdict };
+    // The JSON lines first: if they are unchanged and only the digest differs, the digest changed.
+    expect(got.linesSha256, mismatch(file, want, got)).toBe(want.linesSha256);
     expect(got.traceHash, mismatch(file, want, got)).toBe(want.traceHash);
   });
 });

@@ -1,5 +1,6 @@
 // `kubelet-sim run --record` then `replay`: the identical trace hash; a tampered tape or a changed
 // scenario is reported clearly, never replayed silently.
+import { createHash } from "node:crypto";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -40,7 +41,7 @@ describe("kubelet-sim replay", () => {
     const lines = again.out.split("\n");
     expect(lines[0]).toBe(`# replay: kubelet-sim replay ${path}`);
     expect(lines[1]).toBe(`# replaying ${ChoiceLog.decode(rec.choices).length} recorded choices of: ${rec.replayKey}`);
-    expect(again.out).toContain(`# reproduced: the identical trace, sha256:${rec.traceHash}\n`);
+    expect(again.out).toContain(`# reproduced: the identical trace, ${rec.traceHash}\n`);
     // Everything between the header lines and the verdict is the same as the original run printed.
     expect(again.out.split("\n").slice(2, -2)).toEqual(ran.out.split("\n").slice(1, -1));
   });
@@ -53,7 +54,7 @@ describe("kubelet-sim replay", () => {
     expect(first.out.split("\n")[0]).toBe(`# replay: kubelet-sim run ${PASS} --seed 9 --strategy random --until 15s`);
     const again = cli(["replay", path, "--format", "events"]);
     expect(again.code).toBe(0);
-    expect(again.out).toContain(`# reproduced: the identical trace, sha256:${readRunRecord(path).record.traceHash}`);
+    expect(again.out).toContain(`# reproduced: the identical trace, ${readRunRecord(path).record.traceHash}`);
   });
 
   it("exits 1 when the reproduced run fails an expectation, as the original did", () => {
@@ -98,10 +99,27 @@ describe("kubelet-sim replay", () => {
   it("reports another trace hash as a divergence even when every choice fits", () => {
     const { path } = record(PASS);
     const rec = JSON.parse(readFileSync(path, "utf8"));
-    writeFileSync(path, JSON.stringify({ ...rec, traceHash: "0".repeat(64) }));
+    writeFileSync(path, JSON.stringify({ ...rec, traceHash: "0".repeat(16) }));
     const r = replay(path);
     expect(r.code).toBe(3);
-    expect(r.err).toMatch(/diverged: trace sha256:[0-9a-f]{12}, the record says sha256:000000000000; /);
+    expect(r.err).toMatch(/diverged: trace [0-9a-f]{16}, the record says 0000000000000000; /);
+  });
+
+  it("checks a record from before the trace digest by the sha256 of the JSON lines it carries", () => {
+    const { path } = record(PASS);
+    const rec = JSON.parse(readFileSync(path, "utf8"));
+    const jsonl = join(tempDir(), "trace.jsonl");
+    inProcess((io) => executeRun(request(PASS, { format: ["jsonl"], out: jsonl }), io).exitCode);
+    const lines = readFileSync(jsonl, "utf8").trimEnd().split("\n");
+    const sha = createHash("sha256").update(lines.slice(0, -1).map((l) => `${l}\n`).join("")).digest("hex");
+    writeFileSync(path, JSON.stringify({ ...rec, traceHash: sha }));
+    const r = replay(path);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`# reproduced: the identical trace, sha256 of the JSON lines ${sha}\n`);
+    writeFileSync(path, JSON.stringify({ ...rec, traceHash: "0".repeat(64) }));
+    const bad = replay(path);
+    expect(bad.code).toBe(3);
+    expect(bad.err).toMatch(/diverged: sha256 of the JSON lines [0-9a-f]{64}, the record says 0{64}; /);
   });
 
   it("refuses to replay against a scenario whose text changed (exit 2)", () => {

@@ -58,5 +58,5 @@ export const lifecycle: TraceRecord[] = trace([
   [62010, "apiserver", "PodView", { pod, uid, ready: "0/1", status: "Terminating", restarts: "0", phase: "Running" }],
   [62020, "status", "DeletePod", { pod, uid, version: 3, phase: "Running", gracePeriodSeconds: 0, result: "deleted" }],
   [62020, "apiserver", "PodView", { pod, uid, ready: "0/1", status: "Terminating", restarts: "0", phase: "Running", deleted: true }],
-  [120000, "sim", "end", { verdict: "pass", events: 44, endMs: 120000, traceHash: "0123456789abcdef0123456789abcdef" }],
+  [120000, "sim", "end", { verdict: "pass", events: 44, endMs: 120000, traceHash: "0123456789abcdef" }],
 ]);

@@ -42,7 +42,7 @@ const TEXT = [
   "1m02.010s  apiserver    default/web  kubectl get: 0/1 Terminating, restarts 0",
   "1m02.020s  status       default/web  DELETE pod grace=0s → deleted",
   "1m02.020s  apiserver    default/web  pod is gone from the apiserver (last seen 0/1 Terminating, restarts 0)",
-  "verdict pass  events 44  ended at 2m00.000s  trace sha256:0123456789ab",
+  "verdict pass  events 44  ended at 2m00.000s  trace 0123456789abcdef",
   "(6 record(s) hidden: 1 nested SyncPod markers, 1 duplicate views, 2 polling and reads, 2 repeats; --verbosity all shows them)",
 ];
 
@@ -64,7 +64,7 @@ const BRIEF_WEB = [
   "1m02.010s  apiserver    kubectl get: 0/1 Terminating, restarts 0",
   "1m02.020s  status       DELETE pod grace=0s → deleted",
   "1m02.020s  apiserver    pod is gone from the apiserver (last seen 0/1 Terminating, restarts 0)",
-  "verdict pass  events 44  ended at 2m00.000s  trace sha256:0123456789ab",
+  "verdict pass  events 44  ended at 2m00.000s  trace 0123456789abcdef",
   "(27 record(s) hidden: 1 repeats, 23 verbosity, 3 filters; --verbosity all shows them)",
 ];
 

@@ -1,5 +1,6 @@
 // Models pkg/kubelet/config/common.go (applyDefaults, generatePodName, tryDecodeSinglePod) for static pods.
-import { createHash } from "node:crypto";
+import { md5 } from "@noble/hashes/legacy.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { freeze } from "immer";
 import { podSchema, type Pod } from "../../k8s/pod.ts";
 import { defaultPod } from "../../k8s/defaults.ts";
@@ -21,12 +22,13 @@ export { generatePodName } from "./static_pod.ts";
 export function applyDefaults(input: Pod, source: string, nodeName: string): Pod {
   const pod = structuredClone(input);
   if (!pod.metadata.uid) {
-    const hasher = createHash("md5");
-    hasher.update(canonicalJSON(pod));
+    // A pure-JS md5 (@noble/hashes), so the kubelet models run in a browser too.
+    const hasher = md5.create();
+    hasher.update(utf8ToBytes(canonicalJSON(pod)));
     // DeepHashObject resets the hash, so the pod source information is written after it.
-    hasher.update(`host:${nodeName}`);
-    hasher.update(`file:${source}`);
-    pod.metadata.uid = hasher.digest("hex");
+    hasher.update(utf8ToBytes(`host:${nodeName}`));
+    hasher.update(utf8ToBytes(`file:${source}`));
+    pod.metadata.uid = bytesToHex(hasher.digest());
   }
   applyDefaultsAfterUID(pod, nodeName);
   return pod;
