@@ -33,6 +33,12 @@ export interface SimulateOptions {
   bounds?: Partial<Bounds>;
   /** Told which goroutine wrote each record, its calls, hand-offs and choices (a KernelLog for the pictures). */
   observer?: KernelObserver;
+  /**
+   * Digest the trace (default true: the result's traceHash). Without it, and when every sink names
+   * the kinds it reads (the checker does), records nobody reads are never built: exploration's
+   * fast path, whose runs are told apart by their choices instead (explore/context.ts).
+   */
+  hash?: boolean;
 }
 
 export interface SimulationResult {
@@ -64,7 +70,7 @@ export function startSimulation(scenario: Scenario, opts: SimulateOptions = {}):
   checkVariants(scenario.kubelet.variants);
   const keep = opts.keepRecords ?? opts.sinks === undefined;
   const memory = keep ? new MemorySink() : null;
-  const checker = new Checker(scenario);
+  const checker = new Checker(scenario, undefined, { byKind: opts.hash === false });
   const sinks: TraceSink[] = [checker, ...(opts.sinks ?? []), ...(memory === null ? [] : [memory])];
   const strategy = opts.strategy ?? scenario.strategy;
   const sim = new Sim({
@@ -79,6 +85,7 @@ export function startSimulation(scenario: Scenario, opts: SimulateOptions = {}):
     },
     beforeEnd: () => checker.finish(sim),
     ...(opts.observer === undefined ? {} : { observer: opts.observer }),
+    ...(opts.hash === undefined ? {} : { hash: opts.hash }),
   });
   const node = new SimNode(sim, scenario);
   checker.attach(sim, node);

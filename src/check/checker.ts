@@ -10,7 +10,7 @@ import type { SimNode } from "../node/node.ts";
 import { formatDuration } from "../sim/duration.ts";
 import { describeCondition, holds, observe, type ObservedValue, type RecordedEvent, type WorldView } from "./conditions.ts";
 import { makeMonitors, type InvariantMonitor, type Violation } from "./invariants.ts";
-import { PodProgress, type PodNeverRan } from "./pod_progress.ts";
+import { PodProgress, PROGRESS_KINDS, type PodNeverRan } from "./pod_progress.ts";
 
 export interface ExpectationResult {
   index: number;
@@ -49,6 +49,11 @@ interface Pending {
 
 export class Checker implements TraceSink, WorldView {
   readonly wantsLines = false;
+  /** Event records and what the monitors read; absent when a monitor reads every kind. */
+  readonly kinds?: ReadonlySet<string>;
+  /** Per record kind, the monitors that read it, in monitor order (built as kinds are met). */
+  private readonly readers = new Map<string, InvariantMonitor[]>();
+  private readonly advancers: InvariantMonitor[];
   private readonly pods = new Map<string, Pod>();
   private readonly eventsByPod = new Map<string, RecordedEvent[]>();
   private readonly monitors: InvariantMonitor[];
@@ -62,7 +67,12 @@ export class Checker implements TraceSink, WorldView {
   private readonly progress: PodProgress;
   private neverRan: PodNeverRan[] = [];
 
-  constructor(scenario: Scenario, invariantIds?: readonly string[]) {
+  /**
+   * byKind: show each monitor only the kinds it names (and every record to those that watch the
+   * clock), as lazy records do anyway. Off, every monitor sees every record: the reference that
+   * test/check/lazy_records.test.ts holds the lazy runs to.
+   */
+  constructor(scenario: Scenario, invariantIds?: readonly string[], private readonly opts: { byKind?: boolean } = {}) {
     this.apiKeys = new Map(
       scenario.pods.map((p) => [p.key, p.source === "file" ? `${p.namespace}/${p.name}-${scenario.kubelet.nodeName.toLowerCase()}` : p.key]),
     );
@@ -70,6 +80,18 @@ export class Checker implements TraceSink, WorldView {
     const named = scenario.expect.flatMap((e) => (e.condition.invariant === undefined ? [] : [e.condition.invariant]));
     this.monitors = makeMonitors([...new Set([...named, ...(invariantIds ?? [])])].sort(), scenario);
     this.progress = new PodProgress(scenario, this.apiKeys);
+    this.advancers = this.monitors.filter((m) => m.advance !== undefined);
+    if (this.monitors.every((m) => m.kinds !== undefined)) this.kinds = new Set(["Event", ...PROGRESS_KINDS, ...this.monitors.flatMap((m) => m.kinds!)]);
+  }
+
+  /** The monitors that read records of this kind: those that name it, read every kind, or watch the clock. */
+  private readersOf(kind: string): InvariantMonitor[] {
+    let list = this.readers.get(kind);
+    if (list === undefined) {
+      list = this.monitors.filter((m) => m.kinds === undefined || m.advance !== undefined || m.kinds.includes(kind));
+      this.readers.set(kind, list);
+    }
+    return list;
   }
 
   attach(sim: Sim, node: SimNode): void {
@@ -101,8 +123,17 @@ export class Checker implements TraceSink, WorldView {
       this.eventsByPod.set(rec.pod, list);
       this.evaluate(rec.t);
     }
-    for (const m of this.monitors) {
+    for (const m of this.opts.byKind === true ? this.readersOf(rec.kind) : this.monitors) {
       const v = m.observe(rec);
+      if (v !== null) this.onViolation(v);
+    }
+  }
+
+  /** A record nobody reads was dropped at a new instant: what its write would have done. */
+  advance(t: number): void {
+    if (t > this.lastMs) this.settleAt(t);
+    for (const m of this.advancers) {
+      const v = m.advance!(t);
       if (v !== null) this.onViolation(v);
     }
   }

@@ -28,6 +28,9 @@ interface Progress {
 const CREATE_STEPS = new Set(["create", "staticAdd"]);
 const DELETE_STEPS = new Set(["delete", "forceDelete", "staticRemove", "evict"]);
 
+/** The record kinds observe() reads (lazy records build no others: sim/trace.ts). */
+export const PROGRESS_KINDS: readonly string[] = ["Step", "StepFailed", "ADD", "UPDATE", "RejectPod", "ContainerStarted"];
+
 export class PodProgress {
   private readonly byKey = new Map<string, Progress>();
   /** Runtime/config key ("ns/name", static pods node-suffixed) → scenario key. */

@@ -113,6 +113,7 @@ export class RuntimeCore {
   }
 
   private traceCall<T>(site: CallSite, id: string | null, startMs: number, out: T | CriError, describe: (value: T) => Record<string, unknown>): void {
+    if (!this.sim.traces(site.method)) return;
     const fields: Record<string, unknown> = {};
     if (site.pod !== null) fields["pod"] = site.pod;
     if (site.container !== null) fields["container"] = site.container;

@@ -45,6 +45,8 @@ export interface RunOptions {
   strategyLabel?: string;
   scenarioFile?: string;
   keepLines?: boolean;
+  /** false: no trace hash, and only the records the checks read are built (lazy records). */
+  hash?: boolean;
 }
 
 export interface ContextRun {
@@ -56,16 +58,22 @@ export interface ContextRun {
 /** Runs monitors that are not in the registry (tests' own invariants) beside the Checker. */
 export class ExtraMonitors implements TraceSink {
   readonly wantsLines = false;
+  readonly kinds?: ReadonlySet<string>;
   readonly violations: Violation[] = [];
   private readonly seen = new Set<string>();
-  constructor(private readonly monitors: InvariantMonitor[]) {}
+  constructor(private readonly monitors: InvariantMonitor[]) {
+    if (monitors.every((m) => m.kinds !== undefined)) this.kinds = new Set(monitors.flatMap((m) => m.kinds!));
+  }
   write(rec: TraceRecord): void {
-    for (const m of this.monitors) {
-      const v = m.observe(rec);
-      if (v !== null && !this.seen.has(v.invariant)) {
-        this.seen.add(v.invariant);
-        this.violations.push(v);
-      }
+    for (const m of this.monitors) this.note(m.observe(rec));
+  }
+  advance(t: number): void {
+    for (const m of this.monitors) if (m.advance !== undefined) this.note(m.advance(t));
+  }
+  private note(v: Violation | null): void {
+    if (v !== null && !this.seen.has(v.invariant)) {
+      this.seen.add(v.invariant);
+      this.violations.push(v);
     }
   }
 }
@@ -122,6 +130,7 @@ export class RunContext {
       scenarioFile: opts.scenarioFile ?? this.plan.file,
       sinks,
       keepRecords: false,
+      hash: opts.hash ?? true,
     });
     return { result, failure: classifyFailure(scenario, result, extra?.violations ?? []), lines };
   }

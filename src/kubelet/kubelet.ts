@@ -106,7 +106,7 @@ export class Kubelet {
       case 2: {
         const podsToSync = this.handler.getPodsToSync();
         if (podsToSync.length > 0) {
-          this.core.emit("SyncLoopSync", undefined, { pods: podsToSync.map(podRef) });
+          if (this.core.sim.traces("SyncLoopSync")) this.core.emit("SyncLoopSync", undefined, { pods: podsToSync.map(podRef) });
           this.handler.HandlePodSyncs(podsToSync);
         }
         break;

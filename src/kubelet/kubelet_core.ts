@@ -66,6 +66,7 @@ export class KubeletCore {
   }
 
   emit(kind: string, pod: Pod | undefined, fields?: Record<string, unknown>): void {
+    if (!this.sim.traces(kind)) return;
     const ref = pod === undefined ? undefined : `${pod.metadata.namespace ?? "default"}/${pod.metadata.name}`;
     this.sim.emit("kubelet", kind, { pod: ref, uid: pod?.metadata.uid, ...fields });
   }

@@ -8,7 +8,7 @@ import { RngStreams, type Rng } from "./rng.ts";
 import { Chan } from "./channel.ts";
 import { Mutex, RWMutex, WaitGroup } from "./sync.ts";
 import { Timer, Ticker, type TimerHost } from "./timer.ts";
-import { Trace, type TraceRecord, type TraceSink } from "./trace.ts";
+import { Trace, type TraceSink } from "./trace.ts";
 import { DEFAULT_BOUNDS, type Bounds, type Verdict } from "./bounds.ts";
 import { makeStrategy, formatStrategy, ReplayDivergence, type Strategy, type StrategySpec } from "./strategy/index.ts";
 import { BLOCKED, DONE, KILLED, READY, RUNNING, SLEEPING, Process, type Proc, type SpawnOptions, type Waker } from "./process.ts";
@@ -154,10 +154,20 @@ export class Sim implements Waker, TimerHost {
     return k === 0 ? sortedKeys.slice() : [...sortedKeys.slice(k), ...sortedKeys.slice(0, k)];
   }
 
-  emit(component: string, kind: string, fields?: Readonly<Record<string, unknown>>): TraceRecord {
+  /** Appends a trace record (dropped when records are lazy and no sink reads its kind). */
+  emit(component: string, kind: string, fields?: Readonly<Record<string, unknown>>): void {
     const rec = this.trace.emit(this.nowMs, component, kind, fields);
-    this.observer?.record(rec, this.running);
-    return rec;
+    if (rec !== null) this.observer?.record(rec, this.running);
+  }
+
+  /**
+   * Whether a record of this kind is wanted now: a component about to build a record asks first,
+   * and builds nothing on false. Always true when the trace is hashed (run, replay) or a sink
+   * reads every kind. A false answer counts as the record dropped (see Trace.wants): ask only
+   * right before emitting.
+   */
+  traces(kind: string): boolean {
+    return this.trace.wants(kind, this.nowMs);
   }
 
   /** Ends the run after the current step (a checker saw enough, a model hit an impossible state). */

@@ -5,6 +5,11 @@
 // increasing), component and kind, in that order; records about a pod carry pod ("ns/name").
 // The first record is kind "run", the last kind "end" with the verdict and the traceHash of all
 // records before it: the trace digest (digest.ts) of those records.
+//
+// Lazy records: a sink may name the kinds it reads (`kinds`). When the trace is not hashed and
+// every sink names its kinds, a record of any other kind is not built at all: `emit` drops it and
+// `wants(kind)` tells a component beforehand, so it can skip building the fields too. Exploration
+// runs this way; `run`, `replay` and anything hashed get every record.
 import { TraceDigest } from "./digest.ts";
 
 export interface TraceRecord {
@@ -19,7 +24,15 @@ export interface TraceRecord {
 export interface TraceSink {
   /** Set when the sink needs the canonical JSON line (file or stdout streaming). */
   readonly wantsLines: boolean;
+  /** The record kinds this sink reads (it ignores every other); absent: all of them. */
+  readonly kinds?: ReadonlySet<string>;
   write(rec: TraceRecord, line: string | null): void;
+  /**
+   * A record this sink does not read was dropped at a later instant than any before it: time moved
+   * to t (sinks that act on time passing, like the checker's deadlines, act here as they would on
+   * that record). Only called when records are dropped.
+   */
+  advance?(t: number): void;
   /** Called once after the "end" record. */
   close?(): void;
 }
@@ -28,6 +41,11 @@ export class Trace {
   private seq = 0;
   private readonly hash: TraceDigest | null;
   private readonly wantsLines: boolean;
+  /** The kinds some sink reads; null: every kind is built (hashing, or a sink that reads all). */
+  private readonly wanted: ReadonlySet<string> | null;
+  private readonly advancers: readonly TraceSink[];
+  /** The latest instant of any record emitted or dropped. */
+  private lastMs = -1;
 
   constructor(
     private readonly sinks: readonly TraceSink[],
@@ -35,8 +53,30 @@ export class Trace {
   ) {
     this.hash = opts.hash ? new TraceDigest() : null;
     this.wantsLines = sinks.some((s) => s.wantsLines);
+    const everything = opts.hash || sinks.some((s) => s.kinds === undefined);
+    this.wanted = everything ? null : new Set(sinks.flatMap((s) => [...s.kinds!]));
+    this.advancers = sinks.filter((s) => s.advance !== undefined);
   }
 
+  /**
+   * Whether a record of this kind at t would be built. False lets a component skip building its
+   * fields, and counts as that record dropped (time moved to t for the sinks that watch time), so
+   * ask only right before emitting.
+   */
+  wants(kind: string, t: number): boolean {
+    if (this.wanted === null || this.wanted.has(kind)) return true;
+    this.drop(t);
+    return false;
+  }
+
+  /** A record was dropped at t: the sinks that act on time passing see time move. */
+  private drop(t: number): void {
+    if (t <= this.lastMs) return;
+    this.lastMs = t;
+    for (const s of this.advancers) s.advance!(t);
+  }
+
+  /** Records built so far (all of them unless records are lazy). */
   get recordCount(): number {
     return this.seq;
   }
@@ -50,7 +90,12 @@ export class Trace {
    * A record emitted from inside a sink's write is delivered after the current one, so every sink
    * sees every record in seq order.
    */
-  emit(t: number, component: string, kind: string, fields?: Readonly<Record<string, unknown>>): TraceRecord {
+  emit(t: number, component: string, kind: string, fields?: Readonly<Record<string, unknown>>): TraceRecord | null {
+    if (this.wanted !== null && !this.wanted.has(kind)) {
+      this.drop(t);
+      return null;
+    }
+    if (t > this.lastMs) this.lastMs = t;
     const rec: TraceRecord = { t, seq: this.seq++, component, kind, ...fields };
     if (this.sinks.length === 0 && this.hash === null) return rec;
     const line = this.wantsLines ? JSON.stringify(rec) : null;

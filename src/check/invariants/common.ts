@@ -13,7 +13,20 @@ export interface Violation {
 
 export interface InvariantMonitor {
   readonly id: string;
+  /**
+   * The record kinds `observe` reads: for any other kind it returns null and changes nothing.
+   * Absent: every kind (the checker then has every record built). Exploration builds only the
+   * kinds some monitor reads (sim/trace.ts, lazy records), so a missing kind here is a missed bug:
+   * test/check/lazy_records.test.ts compares every monitor's findings with and without.
+   */
+  readonly kinds?: readonly string[];
   observe(rec: TraceRecord): Violation | null;
+  /**
+   * For monitors that act on time passing (deadlines): time moved to nowMs at a record this
+   * monitor does not read; act as `observe` would at the first record of that instant. A monitor
+   * with `advance` is also shown every record that is built, whatever its kinds.
+   */
+  advance?(nowMs: number): Violation | null;
   /** Optional: every apiserver write, for rules about fields the trace records do not carry (conditions). */
   observeApi?(e: StoredEvent, nowMs: number): Violation | null;
 }

@@ -14,6 +14,9 @@ export interface RunningContainer {
   startedAtMs: number;
 }
 
+/** The record kinds RuntimeContainers.observe reads. */
+export const RUNTIME_CONTAINER_KINDS: readonly string[] = ["PodView", "ContainerStarted", "ContainerExited"];
+
 export class RuntimeContainers {
   private readonly uidByPod = new Map<string, string>();
   private readonly running = new Map<string, RunningContainer>();

@@ -9,12 +9,13 @@
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
 import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
-import { RuntimeContainers } from "./containers.ts";
+import { RUNTIME_CONTAINER_KINDS, RuntimeContainers } from "./containers.ts";
 
 const ID = "api-delete-before-containers-stopped";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = [...RUNTIME_CONTAINER_KINDS, "DeletePod", "Delete"];
   private readonly containers = new RuntimeContainers();
   /** "pod|uid" deletes already judged (the apiserver's record and the status manager's name the same delete). */
   private readonly judged = new Set<string>();

@@ -11,6 +11,7 @@ const ID = "init-containers-out-of-order";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = ["RunPodSandbox", "ContainerExited", "StartContainer"];
   /** Pod key → the init containers that exited 0 in the current sandbox. */
   private readonly done = new Map<string, Set<string>>();
 

@@ -21,6 +21,7 @@ interface SandboxState {
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = ["RunPodSandbox", "StartContainer"];
   /** Pod key → its newest sandbox and whether a regular container started in it. */
   private readonly sandboxes = new Map<string, SandboxState>();
 

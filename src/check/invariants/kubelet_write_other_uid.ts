@@ -19,6 +19,7 @@ const KUBELET = "kubelet";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = ["Get", "PatchStatus", "Delete"];
   /** "ns/name" → the UID the kubelet's last successful Get of that name returned. */
   private readonly seen = new Map<string, string>();
 

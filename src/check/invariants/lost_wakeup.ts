@@ -43,6 +43,7 @@ interface Worker {
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = ["KubeletStop", "SyncLoopREMOVE", "UpdatePod", "UpdateDropped", "SyncBegin", "SyncEnd", "Finished", "WorkerForgotten", "WorkerRemoved"];
   private readonly workers = new Map<string, Worker>();
 
   constructor(private readonly boundMs: number) {}
@@ -51,6 +52,11 @@ class Monitor implements InvariantMonitor {
     const late = this.overdue(rec.t);
     this.apply(rec);
     return late;
+  }
+
+  /** Deadlines pass at the first record past them, read or not. */
+  advance(nowMs: number): Violation | null {
+    return this.overdue(nowMs);
   }
 
   private apply(rec: TraceRecord): void {

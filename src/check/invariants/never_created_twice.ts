@@ -19,6 +19,7 @@ const ID = "never-policy-created-twice";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = ["KubeletStart", "PodView", "RunPodSandbox", "CreateContainer"];
   private readonly uidByPod = new Map<string, string>();
   /** "pod|uid|container" → the first container's ID, since the pod's last sandbox or kubelet start. */
   private readonly created = new Map<string, string>();

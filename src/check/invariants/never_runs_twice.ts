@@ -6,12 +6,13 @@ import type { TraceRecord } from "../../sim/index.ts";
 import type { Pod } from "../../k8s/pod.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
 import { podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
-import { RuntimeContainers } from "./containers.ts";
+import { RUNTIME_CONTAINER_KINDS, RuntimeContainers } from "./containers.ts";
 
 const ID = "never-policy-runs-twice";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = [...RUNTIME_CONTAINER_KINDS];
   private readonly containers = new RuntimeContainers();
   /** "pod|uid|container" → when it first started. */
   private readonly started = new Map<string, number>();

@@ -5,12 +5,13 @@
 // sandbox with Evented PLEG).
 import type { TraceRecord } from "../../sim/index.ts";
 import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
-import { RuntimeContainers } from "./containers.ts";
+import { RUNTIME_CONTAINER_KINDS, RuntimeContainers } from "./containers.ts";
 
 const ID = "at-most-one-running-container";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = [...RUNTIME_CONTAINER_KINDS];
   private readonly containers = new RuntimeContainers();
 
   observe(rec: TraceRecord): Violation | null {

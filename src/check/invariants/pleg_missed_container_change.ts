@@ -33,6 +33,7 @@ interface Owed {
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = ["KubeletStop", "CreateContainer", "ContainerExited", "ContainerRemovedExternally", "RemoveContainer", "RemovePodSandbox", "Set", ...PLEG_CONTAINER_EVENTS, "relist"];
   /** Container ID → its pod key and name, for every container the runtime created. */
   private readonly containers = new Map<string, { pod: string; name: string }>();
   /** Container IDs the PLEG has named in an event. */

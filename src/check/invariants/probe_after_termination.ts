@@ -21,6 +21,7 @@ interface Request {
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = ["TerminationRequested", "UpdatePod", "WorkerRemoved", "WorkerForgotten", "SyncLoopDELETE", "SyncLoopREMOVE", "PodView", "ProbeRun", "Event"];
   /** Pod key → when the kubelet observed its termination. */
   private readonly requested = new Map<string, Request>();
 

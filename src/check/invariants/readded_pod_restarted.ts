@@ -28,6 +28,7 @@ interface Readd {
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = ["KubeletStop", "REMOVE", "ADD", "SyncPod"];
   private readonly removed = new Set<string>();
   private readonly pending = new Map<string, Readd>();
 
@@ -37,6 +38,11 @@ class Monitor implements InvariantMonitor {
     const late = this.overdue(rec.t);
     this.apply(rec);
     return late;
+  }
+
+  /** Deadlines pass at the first record past them, read or not. */
+  advance(nowMs: number): Violation | null {
+    return this.overdue(nowMs);
   }
 
   private apply(rec: TraceRecord): void {

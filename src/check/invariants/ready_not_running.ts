@@ -13,6 +13,7 @@ const ID = "ready-while-container-not-running";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = [];
   /** "pod|uid" pairs already reported, so one bad status counts once. */
   private readonly reported = new Set<string>();
 

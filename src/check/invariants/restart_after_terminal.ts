@@ -8,6 +8,7 @@ const ID = "restart-after-terminal-phase";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = ["PodView", "StartContainer"];
   /** Pod key → the UID and time at which its API phase became terminal. */
   private readonly terminal = new Map<string, { uid: unknown; atMs: number; phase: string }>();
 

@@ -11,6 +11,7 @@ const ID = "sidecar-stopped-before-main-containers";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = ["ContainerStarted", "ContainerExited", "Signal"];
   /** Pod key → names of its regular containers running now. */
   private readonly running = new Map<string, Set<string>>();
 

@@ -9,6 +9,7 @@ const ID = "container-start-after-pod-deleted";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = ["PodView", "CreateContainer", "StartContainer"];
   /** Pod key → when its object left the apiserver, and its UID. */
   private readonly deleted = new Map<string, { atMs: number; uid: unknown }>();
 

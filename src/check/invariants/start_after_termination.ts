@@ -8,6 +8,7 @@ const ID = "start-after-termination-requested";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = ["TerminationRequested", "UpdatePod", "WorkerRemoved", "WorkerForgotten", "SyncLoopDELETE", "SyncLoopREMOVE", "PodView", "CreateContainer", "StartContainer"];
   /** Pod key → when its termination was requested, and for which UID. */
   private readonly requested = new Map<string, { atMs: number; uid: string | null; why: string }>();
 

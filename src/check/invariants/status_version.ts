@@ -13,6 +13,7 @@ const MINTED = new Set(["SetPodStatus", "SetContainerReadiness", "SetContainerSt
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = ["KubeletStart", "RemoveOrphanedStatuses", "DeletePod", "PodRecreated", ...MINTED, "PatchStatus"];
   /** UID → the last version cached, and the last version written to the apiserver. */
   private readonly minted = new Map<string, number>();
   private readonly written = new Map<string, number>();

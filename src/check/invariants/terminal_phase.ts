@@ -9,6 +9,7 @@ const ID = "terminal-phase-never-changes";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = ["PodView"];
   /** UID → the terminal phase the API first showed for it, and when. */
   private readonly terminal = new Map<string, { phase: string; atMs: number }>();
 

@@ -69,7 +69,7 @@ export function* syncBatch(m: StatusManager, all: boolean): Proc<number> {
       updated.push({ podUID: uid, status });
     }
   }
-  m.sim.emit("status", "SyncBatch", { all, pods: updated.map((u) => u.podUID) });
+  if (m.sim.traces("SyncBatch")) m.sim.emit("status", "SyncBatch", { all, pods: updated.map((u) => u.podUID) });
   for (const u of updated) yield* syncPod(m, u.podUID, u.status);
   return updated.length;
 }
