@@ -1,11 +1,19 @@
 // One exploration's fixed inputs (the plan: serializable, so worker threads get the same one) and
 // the run function every exploration run, shrinking run and repro check goes through. Run i is a
 // function of (plan, i) alone.
+//
+// A run's identity, what the jobs/shards equivalence and the determinism check compare, is the
+// digest of its recorded choices plus its verdict (runIdentity): a run is a function of its
+// scenario, seed and choices, so two runs with equal identities are the same run. Exploration runs
+// are therefore not hashed and build only the records the checks read (lazy records, sim/trace.ts).
+// The full trace hash is computed, by running again with every record, for the runs a
+// determinism check samples and for failing runs (FoundationDB's simulator likewise re-runs a
+// sample to check determinism rather than hashing everything).
 import { simulate, type SimulationResult } from "../simulate.ts";
 import { formatStrategy, LineSink, type StrategySpec, type TraceRecord, type TraceSink } from "../sim/index.ts";
 import type { Scenario } from "../scenario/index.ts";
 import type { InvariantInfo, InvariantMonitor, Violation } from "../check/invariants.ts";
-import { classifyFailure, type Failure } from "./failure.ts";
+import { classifyFailure, sameFailure, type Failure } from "./failure.ts";
 import { compileRawOrThrow, type RawScenario } from "./raw.ts";
 import { runSeed } from "./seeds.ts";
 import { applySwarm } from "./swarm.ts";
@@ -30,7 +38,10 @@ export interface ExplorePlan {
 export interface RunSummary {
   index: number;
   seed: number;
-  traceHash: string;
+  /** The choices' digest and the verdict: "<16 hex>/<verdict>". */
+  identity: string;
+  /** The trace hash: for failing runs and the runs a determinism check samples; null for the others. */
+  traceHash: string | null;
   verdict: string;
   events: number;
   choices: number;
@@ -98,15 +109,27 @@ export class RunContext {
     return { raw, scenario: compileRawOrThrow(raw, this.plan.file) };
   }
 
-  /** Exploration run i. */
-  runIndex(index: number, keepLines = false): RunSummary {
+  /**
+   * Exploration run i: lazily (no hash), unless `full` (a determinism sample: every record, the
+   * hash, the lines). A failing lazy run runs again in full for its trace hash, and must be the
+   * same run (identity and failure), or lazy records changed what a run does (a bug).
+   */
+  runIndex(index: number, full = false): RunSummary {
     const seed = runSeed(this.plan.seed, index);
     const { scenario } = this.scenarioFor(index);
-    const r = this.run(scenario, seed, { keepLines });
+    let r = this.run(scenario, seed, { keepLines: full, hash: full });
+    if (!full && r.failure !== null) {
+      const again = this.run(scenario, seed, { hash: true });
+      if (runIdentity(again) !== runIdentity(r) || !sameFailure(again.failure, r.failure)) {
+        throw new Error(`run ${index} (seed ${seed}) ran otherwise with every record built (${runIdentity(again)}) than without (${runIdentity(r)}): a bug in kubelet-sim's lazy records`);
+      }
+      r = again;
+    }
     const summary: RunSummary = {
       index,
       seed,
-      traceHash: r.result.run.traceHash,
+      identity: runIdentity(r),
+      traceHash: r.result.run.traceHash === "" ? null : r.result.run.traceHash,
       verdict: r.result.run.verdict,
       events: r.result.run.events,
       choices: r.result.run.choices.length,
@@ -134,4 +157,9 @@ export class RunContext {
     });
     return { result, failure: classifyFailure(scenario, result, extra?.violations ?? []), lines };
   }
+}
+
+/** A run's identity: the digest of its choices and its verdict (see the top of this file). */
+export function runIdentity(r: ContextRun): string {
+  return `${r.result.run.choices.digest()}/${r.result.run.verdict}`;
 }

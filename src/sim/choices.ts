@@ -1,5 +1,6 @@
 // The tape of a run's choices: every place where Go leaves an order open, and the answer taken.
 // Recording the tape makes any run reproducible; feeding it back (the replay strategy) replays it.
+import { Murmur3x86_128 } from "./digest.ts";
 
 /** What a choice decides. */
 export type ChoiceKind = "proc" | "select" | "value";
@@ -37,6 +38,23 @@ export class ChoiceLog {
   get(i: number): Choice {
     if (i < 0 || i >= this.count) throw new RangeError(`choice ${i} out of range`);
     return { kind: CODE_KIND[this.kinds[i]!]!, n: this.ns[i]!, index: this.idx[i]! };
+  }
+
+  /**
+   * A 64-bit digest of the tape (16 hex digits): MurmurHash3_x86_128 (as in digest.ts) of the
+   * words [count, then kind code (proc 0, select 1, value 2), n, index per choice], h1 and h2.
+   * A run is a function of its scenario, seed and choices, so this names the run cheaply.
+   */
+  digest(): string {
+    const h = new Murmur3x86_128();
+    h.word(this.count);
+    for (let i = 0; i < this.count; i++) {
+      h.word(this.kinds[i]!);
+      h.word(this.ns[i]!);
+      h.word(this.idx[i]!);
+    }
+    const [h1, h2] = h.digestWords();
+    return h1.toString(16).padStart(8, "0") + h2.toString(16).padStart(8, "0");
   }
 
   /** How many choices took an option other than the first (the fifo answer). */

@@ -1,5 +1,6 @@
 // The set of runs is a function of (scenario, strategy, seed, runs) alone: the same run hashes
-// whatever the number of worker threads or the shard split.
+// whatever the number of worker threads or the shard split (a run is named by its identity: the
+// digest of its choices and its verdict).
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { exploreParallel, exploreSync, type ExploreOptions, type RunSummary } from "../../src/explore/index.ts";
@@ -7,7 +8,7 @@ import { TWO_PODS } from "./canary.ts";
 
 const RUNS = 12;
 const base: ExploreOptions = { source: { file: TWO_PODS }, runs: RUNS, strategy: "pct", seed: 7, keepGoing: true, shrink: false, outDir: null };
-const hashes = (runs: readonly RunSummary[]) => runs.map((r) => `${r.index}:${r.seed}:${r.traceHash}`);
+const hashes = (runs: readonly RunSummary[]) => runs.map((r) => `${r.index}:${r.seed}:${r.identity}`);
 
 describe("the set of runs", () => {
   const whole = exploreSync(base);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { applySwarm, checkDeterminism, ddmin, makePlan, parseShard, readRawScenario, RunContext, runSeed, shardIndices } from "../../src/explore/index.ts";
 import { loadScenarioText } from "../../src/scenario/index.ts";
-import { parseDuration } from "../../src/sim/index.ts";
+import { ChoiceLog, parseDuration } from "../../src/sim/index.ts";
 
 describe("run seeds", () => {
   it("are a function of (seed, index): the same every time, different across indices and seeds", () => {
@@ -100,5 +100,26 @@ describe("determinism check", () => {
     const report = checkDeterminism(ctx, [{ ...honest, traceHash: "0".repeat(64), lines }]);
     expect(report.ok).toBe(false);
     expect(report.mismatches[0]).toMatchObject({ index: 0, record: 5, first: lines[5], second: honest.lines![5] });
+  });
+});
+
+describe("a run's identity", () => {
+  it("is the digest of its choices and its verdict; the trace hash is kept for full and failing runs only", () => {
+    const ctx = new RunContext(makePlan({ source: { file: "test/explore/fixtures/two-pods.yaml" }, strategy: "random", seed: 3 }));
+    const lazy = ctx.runIndex(0);
+    const full = ctx.runIndex(0, true);
+    expect(lazy.identity).toMatch(/^[0-9a-f]{16}\/(until|completed|quiescent)$/);
+    expect(full.identity).toBe(lazy.identity);
+    expect(lazy.traceHash).toBeNull();
+    expect(full.traceHash).toMatch(/^[0-9a-f]{16}$/);
+    expect(ctx.runIndex(1).identity).not.toBe(lazy.identity);
+  });
+
+  it("names the tape: kind, options and answer all count", () => {
+    const tape = (s: string) => ChoiceLog.decode(s).digest();
+    expect(tape("p0/2 s1/3 v0/4")).toBe(tape("p0/2 s1/3 v0/4"));
+    const others = ["p0/2 s1/3", "p0/2 s1/3 v0/4 v0/4", "p1/2 s1/3 v0/4", "p0/3 s1/3 v0/4", "s0/2 s1/3 v0/4"].map(tape);
+    expect(new Set([tape("p0/2 s1/3 v0/4"), ...others]).size).toBe(6);
+    expect(tape("")).toMatch(/^[0-9a-f]{16}$/);
   });
 });
