@@ -90,12 +90,19 @@ function updatePodsFunc(newPods: readonly Pod[], oldPods: ReadonlyMap<string, Po
   const { filtered, rejected } = filterInvalidPods(newPods);
   acc.rejected.push(...rejected);
   for (const input of filtered) {
+    const uid = input.metadata.uid ?? "";
+    const existing = oldPods.get(uid);
+    // The common case, a pod the source sent again unchanged, is decided on the input itself: the
+    // source annotation is a local one, which no comparison reads, so checkAndUpdatePod would keep
+    // `existing` as is. (Only a read: no annotated copy is produced for it.)
+    if (existing !== undefined && !podsDifferSemantically(existing, input) && deepEqual(existing.status, input.status)) {
+      pods.set(uid, existing);
+      continue;
+    }
     // Annotate the pod with the source before any comparison.
     const ref = produce(input, (d) => {
       d.metadata.annotations = { ...(d.metadata.annotations ?? {}), [ConfigSourceAnnotationKey]: source };
     });
-    const uid = ref.metadata.uid ?? "";
-    const existing = oldPods.get(uid);
     if (existing !== undefined) {
       const r = checkAndUpdatePod(existing, ref);
       pods.set(uid, r.existing);
