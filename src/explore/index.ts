@@ -9,6 +9,7 @@ export { shrinkFailure, deviationCount, type Found, type ShrinkOptions, type Shr
 export { ddmin } from "./ddmin.ts";
 export { writeRepro, loadRepro, replayRepro, RUN_RECORD_FORMAT, type ReproRecord, type LoadedRepro, type WrittenRepro } from "./repro.ts";
 export { checkDeterminism, sampleIndices, type DeterminismReport, type DeterminismMismatch } from "./determinism.ts";
-export { humanSummary, jsonLine, runsPerSec, type ExploreJsonLine } from "./summary.ts";
+export { humanSummary, jsonLine, runsPerSec, runsDigest, summarize, firstFailing, type ExploreJsonLine, type ExploreSummary } from "./summary.ts";
+export { mergeShards, readShardFiles, writeShardFile, shardFileName, MergeError, SHARD_FORMAT, type ShardFile } from "./merge.ts";
 export { compileRaw, compileRawOrThrow, readRawScenario, withInvariantExpectations, type RawScenario } from "./raw.ts";
 export { Budget, type Clock } from "./budget.ts";

@@ -1,10 +1,31 @@
 // What an exploration says when it ends: a few lines for people (the failing run's replay key
-// first, as TigerBeetle prints the seed first) and one JSON line for tools. Pure functions of the
-// report.
+// first, as TigerBeetle prints the seed first) and one JSON line for tools. Both are pure functions
+// of an ExploreSummary: the report's serializable part, which a shard also writes to a file so that
+// `kubelet-sim merge` can say the same of the shards together (merge.ts).
 import { formatDuration } from "../sim/duration.ts";
-import type { ExploreReport } from "./explorer.ts";
-import { describeFailure } from "./failure.ts";
+import { digestRecords } from "../sim/digest.ts";
+import type { ExplorePlan, RunSummary } from "./context.ts";
+import type { DeterminismReport } from "./determinism.ts";
+import type { ExploreReport, StopReason } from "./explorer.ts";
+import { describeFailure, type Failure } from "./failure.ts";
 import { deviationCount } from "./shrink.ts";
+
+/** An exploration's outcome, JSON-safe. */
+export interface ExploreSummary {
+  plan: ExplorePlan;
+  strategy: string;
+  /** The runs that ran, in index order (without trace lines). */
+  runs: RunSummary[];
+  failures: number;
+  stoppedBy: StopReason;
+  exploreMs: number;
+  timeToFirstFailureMs: number | null;
+  /** The failure as shrunk (or as found when not shrunk). */
+  failure: Failure | null;
+  shrink: { runs: number; ms: number; exhausted: boolean; log: string[]; toDeviations: number } | null;
+  repro: { path: string; scenarioPath: string; replayKey: string } | null;
+  determinism: DeterminismReport | null;
+}
 
 export interface ExploreJsonLine {
   runs: number;
@@ -20,67 +41,95 @@ export interface ExploreJsonLine {
   stoppedBy: string;
   shrunk: { fromDeviations: number; toDeviations: number; runs: number } | null;
   determinism: { checked: number; ok: boolean } | null;
+  /** The digest of the runs that ran (index, seed, identity of each): equal digests, the same runs. */
+  runsDigest: string;
 }
 
-export function runsPerSec(report: ExploreReport): number | null {
-  if (report.exploreMs <= 0) return null;
-  return Math.round((report.runs.length / (report.exploreMs / 1000)) * 10) / 10;
-}
-
-export function jsonLine(report: ExploreReport): ExploreJsonLine {
-  const f = report.found?.failure ?? report.first?.failure ?? null;
+export function summarize(report: ExploreReport): ExploreSummary {
+  const s = report.shrink;
   return {
-    runs: report.runs.length,
-    violations: report.failures,
-    runsPerSec: runsPerSec(report),
-    repro: report.repro?.path ?? null,
-    invariant: f !== null && f.kind === "invariant" ? f.id : null,
-    timeToFirstViolationMs: report.timeToFirstFailureMs === null ? null : Math.round(report.timeToFirstFailureMs),
-    failure: f === null ? null : { kind: f.kind, id: f.id, message: f.message },
+    plan: report.plan,
     strategy: report.strategy,
-    seed: report.plan.seed,
+    runs: report.runs.map(({ lines: _lines, ...run }) => run),
+    failures: report.failures,
     stoppedBy: report.stoppedBy,
-    shrunk: report.shrink === null || report.first === null ? null : {
-      fromDeviations: report.first.deviations, toDeviations: deviationCount(report.shrink.final.choices), runs: report.shrink.runs,
-    },
-    determinism: report.determinism === null ? null : { checked: report.determinism.checked, ok: report.determinism.ok },
+    exploreMs: report.exploreMs,
+    timeToFirstFailureMs: report.timeToFirstFailureMs,
+    failure: report.found?.failure ?? report.first?.failure ?? null,
+    shrink: s === null ? null : { runs: s.runs, ms: s.ms, exhausted: s.exhausted, log: s.log, toDeviations: deviationCount(s.final.choices) },
+    repro: report.repro === null ? null : { path: report.repro.path, scenarioPath: report.repro.scenarioPath, replayKey: report.repro.record.replayKey },
+    determinism: report.determinism,
+  };
+}
+
+/** The first failing run, if any. */
+export function firstFailing(s: ExploreSummary): RunSummary | null {
+  return s.runs.find((r) => r.failure !== null) ?? null;
+}
+
+export function runsPerSec(s: ExploreSummary): number | null {
+  if (s.exploreMs <= 0) return null;
+  return Math.round((s.runs.length / (s.exploreMs / 1000)) * 10) / 10;
+}
+
+/** The trace digest (sim/digest.ts) of [index, seed, identity] for every run, in index order. */
+export function runsDigest(runs: readonly RunSummary[]): string {
+  return digestRecords(runs.map((r) => [r.index, r.seed, r.identity]));
+}
+
+export function jsonLine(s: ExploreSummary): ExploreJsonLine {
+  const f = s.failure;
+  const first = firstFailing(s);
+  return {
+    runs: s.runs.length,
+    violations: s.failures,
+    runsPerSec: runsPerSec(s),
+    repro: s.repro?.path ?? null,
+    invariant: f !== null && f.kind === "invariant" ? f.id : null,
+    timeToFirstViolationMs: s.timeToFirstFailureMs === null ? null : Math.round(s.timeToFirstFailureMs),
+    failure: f === null ? null : { kind: f.kind, id: f.id, message: f.message },
+    strategy: s.strategy,
+    seed: s.plan.seed,
+    stoppedBy: s.stoppedBy,
+    shrunk: s.shrink === null || first === null ? null : { fromDeviations: first.deviations, toDeviations: s.shrink.toDeviations, runs: s.shrink.runs },
+    determinism: s.determinism === null ? null : { checked: s.determinism.checked, ok: s.determinism.ok },
+    runsDigest: runsDigest(s.runs),
   };
 }
 
 /** The `run` command that shows exploration run i as found (same choices; the trace adds the explored invariants' checks). */
-export function runKey(report: ExploreReport, seed: number): string {
-  return `kubelet-sim run ${report.plan.file} --seed ${seed} --strategy ${report.strategy}`;
+export function runKey(s: ExploreSummary, seed: number): string {
+  return `kubelet-sim run ${s.plan.file} --seed ${seed} --strategy ${s.strategy}`;
 }
 
-export function humanSummary(report: ExploreReport): string {
+export function humanSummary(s: ExploreSummary): string {
   const out: string[] = [];
-  const rate = runsPerSec(report);
-  const time = report.exploreMs > 0 ? ` in ${formatDuration(Math.round(report.exploreMs))} (${rate} runs/s)` : "";
-  out.push(`explore ${report.plan.file}: strategy ${report.strategy}, seed ${report.plan.seed}${report.plan.swarm ? ", swarm" : ""}`);
-  const first = report.first;
+  const rate = runsPerSec(s);
+  const time = s.exploreMs > 0 ? ` in ${formatDuration(Math.round(s.exploreMs))} (${rate} runs/s)` : "";
+  out.push(`explore ${s.plan.file}: strategy ${s.strategy}, seed ${s.plan.seed}${s.plan.swarm ? ", swarm" : ""}`);
+  const first = firstFailing(s);
   if (first === null) {
-    const why = report.stoppedBy === "time-budget" ? " (stopped by the time budget)" : "";
-    out.push(`${report.runs.length} runs${time}: no failure${why}`);
+    const why = s.stoppedBy === "time-budget" ? " (stopped by the time budget)" : "";
+    out.push(`${s.runs.length} runs${time}: no failure${why}`);
   } else {
-    out.push(`# replay the run as found: ${runKey(report, first.seed)}`);
-    out.push(`FAIL run ${first.index} (seed ${first.seed}), ${report.failures} failing of ${report.runs.length} runs${time}`);
+    out.push(`# replay the run as found: ${runKey(s, first.seed)}`);
+    out.push(`FAIL run ${first.index} (seed ${first.seed}), ${s.failures} failing of ${s.runs.length} runs${time}`);
     out.push(`  ${describeFailure(first.failure!)}`);
   }
-  if (report.shrink !== null && first !== null) {
-    const s = report.shrink;
-    out.push(`shrunk in ${s.runs} runs (${formatDuration(Math.round(s.ms))})${s.exhausted ? ", budget used up" : ""}: ${first.deviations} → ${deviationCount(s.final.choices)} deviations from fifo`);
-    for (const line of s.log) out.push(`  ${line}`);
+  if (s.shrink !== null && first !== null) {
+    const k = s.shrink;
+    out.push(`shrunk in ${k.runs} runs (${formatDuration(Math.round(k.ms))})${k.exhausted ? ", budget used up" : ""}: ${first.deviations} → ${k.toDeviations} deviations from fifo`);
+    for (const line of k.log) out.push(`  ${line}`);
   }
-  if (report.repro !== null) {
-    out.push(`repro: ${report.repro.path} (scenario ${report.repro.scenarioPath})`);
-    out.push(`# replay: ${report.repro.record.replayKey}`);
+  if (s.repro !== null) {
+    out.push(`repro: ${s.repro.path} (scenario ${s.repro.scenarioPath})`);
+    out.push(`# replay: ${s.repro.replayKey}`);
   }
-  out.push(...determinismLines(report));
+  out.push(...determinismLines(s.determinism));
   return `${out.join("\n")}\n`;
 }
 
-function determinismLines(report: ExploreReport): string[] {
-  const d = report.determinism;
+function determinismLines(d: DeterminismReport | null): string[] {
   if (d === null) return [];
   if (d.ok) return [`determinism: ${d.checked} runs run again, identical traces`];
   const out = [`NONDETERMINISM (a bug in kubelet-sim): ${d.mismatches.length} of ${d.checked} runs gave another trace when run again`];

@@ -6,7 +6,7 @@ import type { ArgumentsCamelCase, Argv } from "yargs";
 import { parseDuration } from "../../sim/index.ts";
 import { ScenarioError, formatIssue } from "../../scenario/index.ts";
 import { UnknownInvariantError } from "../../check/invariants.ts";
-import { exploreParallel, humanSummary, jsonLine, parseShard, type ExploreOptions, type ExploreProgress, type ExploreReport } from "../../explore/index.ts";
+import { exploreParallel, humanSummary, jsonLine, parseShard, summarize, writeShardFile, type ExploreOptions, type ExploreProgress, type ExploreReport } from "../../explore/index.ts";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_VIOLATION, UserError } from "../exit.ts";
 import { resolveScenarioArg } from "../scenario_arg.ts";
 import type { CommandFactory } from "./index.ts";
@@ -48,9 +48,9 @@ export const exploreCommand: CommandFactory = (ctx) => ({
       .option("steps", { type: "number", describe: "pct's step count k (default: the proc choices of a fifo run)" })
       .option("seed", { type: "number", describe: "the exploration seed (default: the scenario's seed)" })
       .option("jobs", { type: "number", default: 1, describe: "worker threads; the runs are the same whatever the number" })
-      .option("shard", { type: "string", describe: "run only shard i of n (i/n): every n-th run, starting at run i-1" })
+      .option("shard", { type: "string", describe: "run only shard i of n (i/n): every n-th run, starting at run i-1; its outcome goes to --out for `kubelet-sim merge`" })
       .option("time-budget", { type: "string", describe: "stop handing out runs after this much wall time (e.g. 30s, 5m)" })
-      .option("out", { type: "string", default: "repros", describe: "where the repro file goes" })
+      .option("out", { type: "string", default: "repros", describe: "where the repro file (and, with --shard, the shard's outcome) goes" })
       .option("json", { type: "boolean", default: false, describe: "print one JSON line at the end instead of the summary" })
       .option("check-determinism", { type: "boolean", default: false, describe: "run a sample of runs again and compare their traces" })
       .option("invariants", { type: "string", default: "all", describe: "invariants to check: all, or ids separated by commas" })
@@ -66,15 +66,19 @@ export const exploreCommand: CommandFactory = (ctx) => ({
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
     const progress = process.stderr.isTTY ? new ProgressBar() : null;
+    const options = exploreOptions(argv);
     let report: ExploreReport;
     try {
-      report = await explore({ ...exploreOptions(argv), ...(progress === null ? {} : { onProgress: (p: ExploreProgress) => progress.update(p) }) });
+      report = await explore({ ...options, ...(progress === null ? {} : { onProgress: (p: ExploreProgress) => progress.update(p) }) });
     } catch (err) {
       throw asUserError(argv.file, err);
     } finally {
       progress?.clear();
     }
-    process.stdout.write(argv.json ? `${JSON.stringify(jsonLine(report))}\n` : humanSummary(report));
+    const summary = summarize(report);
+    // A shard leaves its outcome beside its repro, for `kubelet-sim merge` (docs/exploring.md).
+    if (options.shard !== undefined) writeShardFile(argv.out, options.shard, options.runs, argv.keepGoing, summary);
+    process.stdout.write(argv.json ? `${JSON.stringify(jsonLine(summary))}\n` : humanSummary(summary));
     if (report.determinism !== null && !report.determinism.ok) ctx.exitCode = EXIT_INTERNAL;
     else ctx.exitCode = report.first === null ? EXIT_OK : EXIT_VIOLATION;
   },
