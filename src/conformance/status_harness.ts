@@ -53,7 +53,7 @@ export class StatusHarness {
       kubeClient: this.client,
       podManager: podManagerWithoutStaticPods((uid) => this.pods.get(uid)),
       podDeletionSafety: { PodResourcesAreReclaimed: () => !hasRunning, PodCouldHaveRunningContainers: () => hasRunning },
-      minor: opts.minor,
+      version: opts.minor,
       sidecarContainers: true,
     });
   }

@@ -5,7 +5,7 @@ import { recvCase, select, sleep, type Proc, type SelectCase } from "../sim/inde
 import type { Pod } from "../k8s/pod.ts";
 import type { GoError } from "./types.ts";
 import type { PodStatus } from "./container/runtime.ts";
-import { KubeletCore, kubeletMinor } from "./kubelet_core.ts";
+import { KubeletCore } from "./kubelet_core.ts";
 import { proberEra } from "./prober/era.ts";
 import type { PodLifecycleEvent, PodUpdate, ProbeResultUpdate } from "./kubelet_deps.ts";
 
@@ -86,7 +86,7 @@ export class Kubelet {
     ];
     // From 1.21 (#98376) readiness and startup results reach syncLoop; before, the prober manager
     // forwarded them to the status manager itself.
-    if (proberEra(kubeletMinor(config.version)).resultsToSyncLoop) {
+    if (proberEra(config.version).resultsToSyncLoop) {
       cases.push(recvCase(deps.readinessManager.Updates()), recvCase(deps.startupManager.Updates()));
     }
     return cases;

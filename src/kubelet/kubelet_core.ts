@@ -6,16 +6,11 @@ import { PodManager } from "./pod_manager.ts";
 import { WorkQueue } from "./util/queue.ts";
 import { RuntimeCache } from "./container/runtime_cache.ts";
 import type { KubeletConfig, KubeletDeps } from "./kubelet_deps.ts";
+import { atLeast, type VersionLike } from "./version.ts";
 
-/** True for kubelets before the v1.22 pod lifecycle rework ("1.21", "1.20", ...). */
-export function isLegacyEra(version: string): boolean {
-  const [major, minor] = version.split(".").map(Number);
-  return major! < 1 || (major === 1 && minor! < 22);
-}
-
-/** The kubelet minor version ("1.29" → 29), as the prober and status eras take it. */
-export function kubeletMinor(version: string): number {
-  return Number(version.split(".")[1]);
+/** True for kubelets before the v1.22 pod lifecycle rework (PR #102344: "1.21", "1.20", ...). */
+export function isLegacyEra(version: VersionLike): boolean {
+  return !atLeast(version, "1.22");
 }
 
 /** config.SourcesReady: housekeeping waits until every source has sent at least one update. */

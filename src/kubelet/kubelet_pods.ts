@@ -10,6 +10,7 @@
 import type { Container, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus as APIPodStatus } from "../k8s/pod.ts";
 import { isRestartableInitContainer, podRestartPolicy } from "../k8s/podutil.ts";
 import { ephemeralContainerCommon } from "./container/helpers.ts";
+import { atLeast, checkedKubeletVersion, type KubeletVersion, type VersionLike } from "./version.ts";
 import type { PodStatus } from "./container/runtime.ts";
 import { convertToAPIContainerStatuses, type ContainerStatusesDeps } from "./kubelet_pods_container_statuses.ts";
 import { PodSandboxChanged } from "./kuberuntime/util/util.ts";
@@ -31,6 +32,7 @@ export {
 /** Which form of this file a kubelet minor runs ("≈": inferred from PR dates, not read in a release). */
 export interface KubeletPodsEra {
   minor: number;
+  version: KubeletVersion;
   /** ≥1.22 (#102344): the status manager's status is the basis; phase reason/message are kept; eviction no longer returns early. */
   statusManagerBasis: boolean;
   /** ≥1.23 ≈ (#105462): a terminal phase in the status manager or the API is kept (three-way merge). */
@@ -60,19 +62,20 @@ export interface KubeletPodsEra {
   containerStatusResources: boolean;
 }
 
-export function kubeletPodsEra(minor: number): KubeletPodsEra {
-  if (!Number.isInteger(minor) || minor < 19) throw new RangeError(`kubeletPodsEra: unsupported kubelet minor ${minor}`);
+export function kubeletPodsEra(release: VersionLike): KubeletPodsEra {
+  const v = checkedKubeletVersion(release, "kubeletPodsEra");
   return {
-    minor,
-    statusManagerBasis: minor >= 22,
-    terminalPhaseMerge: minor >= 23,
-    createdIsWaiting: minor >= 24,
-    podIsTerminal: minor >= 27,
-    restartableInitContainers: minor >= 28,
-    splitPendingInit: minor >= 32,
-    hostIPsField: minor >= 29,
-    copyDisruptionTarget: minor >= 26,
-    containerStatusResources: minor >= 33,
+    minor: v.minor,
+    version: v,
+    statusManagerBasis: atLeast(v, "1.22"),
+    terminalPhaseMerge: atLeast(v, "1.23"),
+    createdIsWaiting: atLeast(v, "1.24"),
+    podIsTerminal: atLeast(v, "1.27"),
+    restartableInitContainers: atLeast(v, "1.28"),
+    splitPendingInit: atLeast(v, "1.32"),
+    hostIPsField: atLeast(v, "1.29"),
+    copyDisruptionTarget: atLeast(v, "1.26"),
+    containerStatusResources: atLeast(v, "1.33"),
   };
 }
 
@@ -145,7 +148,7 @@ export function generateAPIPodStatus(pod: Pod, podStatus: PodStatus, podIsTermin
  * container statuses and the readiness conditions the regular ones; from 1.28 all read both.
  */
 function kubeletConditions(pod: Pod, podStatus: PodStatus, s: APIPodStatus, deps: GenerateAPIPodStatusDeps): PodCondition[] {
-  const era = statusEra(deps.era.minor);
+  const era = statusEra(deps.era.version);
   const opts = { sidecarContainers: deps.sidecarContainers === true, terminalPhaseNotReady: era.terminalPhaseNotReady, initializedOnceRegularStarted: era.initializedOnceRegularStarted };
   const all = [...(s.initContainerStatuses ?? []), ...(s.containerStatuses ?? [])];
   const forInit = deps.era.restartableInitContainers ? all : s.initContainerStatuses;

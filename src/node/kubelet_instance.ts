@@ -37,6 +37,7 @@ import type { KubeletConfig, KubeletDeps } from "../kubelet/kubelet_deps.ts";
 import type { PodSetup } from "../kubelet/kubelet_sync_common.ts";
 import { KubeletRuntime } from "./runtime_adapter.ts";
 import type { KubeletSettings } from "./settings.ts";
+import type { KubeletVersion } from "../kubelet/version.ts";
 
 export interface KubeletInstanceOptions {
   sim: Sim;
@@ -62,7 +63,7 @@ export class KubeletInstance {
 
   constructor(o: KubeletInstanceOptions) {
     const { sim, settings } = o;
-    const minor = settings.minor;
+    const version: KubeletVersion = { minor: settings.minor, patch: settings.patch };
     const recorder = new TraceEventRecorder(sim, "kubelet");
     const kubeClient = o.api.client("kubelet");
     const { podConfig } = makePodSourceConfig(sim, {
@@ -87,7 +88,7 @@ export class KubeletInstance {
       serializeImagePulls: settings.serializeImagePulls,
       // kubelet.go: imageBackOff := flowcontrol.NewBackOff(backOffPeriod, MaxContainerBackOff), as the container back-off.
       imageBackOff: NewBackOff({ nowMs: () => sim.nowMs }, settings.backOffPeriodMs, settings.maxContainerBackOffMs),
-      minor,
+      version,
     });
     const runtime = new KubeletRuntime(sim, manager, o.runtime, settings.backOffPeriodMs, settings.maxContainerBackOffMs);
     const cache = new Cache(sim);
@@ -125,17 +126,17 @@ export class KubeletInstance {
         PodResourcesAreReclaimed: (pod, status) => safety().PodResourcesAreReclaimed(pod, status),
         PodCouldHaveRunningContainers: (pod) => safety().PodCouldHaveRunningContainers(pod),
       },
-      minor,
+      version,
       sidecarContainers: settings.featureGates.SidecarContainers,
       patchWithoutUIDPrecondition: settings.variants.statusPatchWithoutUIDPrecondition === true,
     });
     const statusManager = this.statusManager;
     const prober = new ProberManager(sim, {
       statusManager, livenessManager: liveness, readinessManager: readiness, startupManager: startup,
-      runner: criProbeRunner(o.runtime, o.runtime), recorder, minor,
+      runner: criProbeRunner(o.runtime, o.runtime), recorder, version,
       podManager: settings.variants.proberReadsLatestPod === true ? { GetPodByUID: (uid) => podManagerRef.pm!.GetPodByUID(uid) } : null,
     });
-    const era = kubeletPodsEra(minor);
+    const era = kubeletPodsEra(version);
     // The kubelet registers its active deadline handler both as a sync loop handler and as a pod sync handler.
     const activeDeadline = new ActiveDeadlineHandler(sim, statusManager, recorder);
     const deps: KubeletDeps = {

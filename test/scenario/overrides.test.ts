@@ -82,6 +82,6 @@ describe("loadScenarioWithOverrides", () => {
 
   it("refuses a variant no model knows, and a version out of range", () => {
     expect(() => loadScenarioWithOverrides(file(), { variants: { noSuchVariant: true } })).toThrow(/unknown field "noSuchVariant"; expected one of/);
-    expect(() => loadScenarioWithOverrides(file(), { version: "1.99" })).toThrow(/expected a kubelet version from "1\.\d+" to "1\.\d+", found/);
+    expect(() => loadScenarioWithOverrides(file(), { version: "1.99" })).toThrow(/expected a kubelet version from "1\.\d+" to "1\.\d+", optionally with a patch number .*, found/);
   });
 });

@@ -40,7 +40,7 @@ export const exploreCommand: CommandFactory = (ctx) => ({
   builder: (y: Argv) =>
     y
       .positional("file", { type: "string", describe: "a scenario file (YAML), or a bundled scenario's name (r05)" })
-      .option("kubelet-version", { type: "string", describe: 'explore under this kubelet instead of the scenario\'s kubelet.version, e.g. "1.22"' })
+      .option("kubelet-version", { type: "string", describe: 'explore under this kubelet instead of the scenario\'s kubelet.version, e.g. "1.22" or "1.22.4"' })
       .option("variant", { type: "string", array: true, describe: "switch a model variant on (NAME) or off (NAME=false), over kubelet.variants; repeatable" })
       .option("runs", { type: "number", default: 1000, describe: "how many runs (run i's seed derives from --seed and i)" })
       .option("strategy", { type: "string", default: "pct", choices: ["random", "pct"], describe: "how each run schedules" })

@@ -30,7 +30,7 @@ export const runCommand: CommandFactory = (ctx) => ({
       .option("strategy", { type: "string", describe: "override the scenario's strategy: fifo, random, pct, pct:DEPTH[:STEPS]" })
       .option("until", { type: "string", describe: "override when the run ends, in virtual time (e.g. 90s, 5m)" })
       .option("record", { type: "string", describe: "also write a run record to FILE, for `kubelet-sim replay`" })
-      .option("kubelet-version", { type: "string", describe: 'run under this kubelet instead of the scenario\'s kubelet.version, e.g. "1.22"' })
+      .option("kubelet-version", { type: "string", describe: 'run under this kubelet instead of the scenario\'s kubelet.version, e.g. "1.22" or "1.22.4"' })
       .option("variant", { type: "string", array: true, describe: "switch a model variant on (NAME) or off (NAME=false), over kubelet.variants; repeatable" })
       .option("print-scenario", { type: "boolean", default: false, describe: "print the scenario as YAML (the one built around a manifest, too) instead of running it" })
       .example("$0 run scenarios/default.yaml", "the timeline and the Events of a pod's life")
@@ -100,7 +100,9 @@ function untilOf(text: string): number {
 export function kubeletOverridesOf(argv: { kubeletVersion?: string; variant?: string[] }): { kubelet?: KubeletOverrides } {
   const o: KubeletOverrides = {};
   if (argv.kubeletVersion !== undefined) {
-    if (!/^1\.\d+$/.test(argv.kubeletVersion)) throw new UserError(`--kubelet-version ${argv.kubeletVersion}: expected a version like 1.22`);
+    if (!/^1\.\d+(\.\d+)?$/.test(argv.kubeletVersion)) {
+      throw new UserError(`--kubelet-version ${argv.kubeletVersion}: expected a version like 1.22 or 1.22.4`);
+    }
     o.version = argv.kubeletVersion;
   }
   if (argv.variant !== undefined && argv.variant.length > 0) {

@@ -1,4 +1,5 @@
 // Models pkg/kubelet/kuberuntime/kuberuntime_container.go (init-container progress, kill grace period), v1.29 line.
+import { atLeast, type VersionLike } from "../version.ts";
 import type { Container, Pod } from "../../k8s/pod.ts";
 import { isRestartableInitContainer } from "../../k8s/podutil.ts";
 import {
@@ -40,25 +41,25 @@ export interface NextInitContainer {
  * R21: #62362, #90271). Simplified: #96572 first checked "has status"; the model uses the later
  * "has status and is Running" form (the v1.29 text) for every release from 1.20.
  */
-export function mainContainersEndInitialization(minor: number): boolean {
-  return minor >= 20;
+export function mainContainersEndInitialization(version: VersionLike): boolean {
+  return atLeast(version, "1.20");
 }
 
 /** The release findNextInitContainerToRun follows when the caller names none. */
-export const LATEST_INIT_MINOR = 29;
+export const LATEST_INIT_VERSION: VersionLike = "1.29";
 
 /**
  * findNextInitContainerToRun returns the status of the last failed container, the next init
  * container to start, or done if there are no further init containers. Used when SidecarContainers
- * is off; identical to the pre-sidecar (v1.21) algorithm. `minor` selects the release (see
+ * is off; identical to the pre-sidecar (v1.21) algorithm. `version` selects the release (see
  * mainContainersEndInitialization).
  */
-export function findNextInitContainerToRun(pod: Pod, podStatus: PodStatus, minor = LATEST_INIT_MINOR): NextInitContainer {
+export function findNextInitContainerToRun(pod: Pod, podStatus: PodStatus, version: VersionLike = LATEST_INIT_VERSION): NextInitContainer {
   const inits = pod.spec.initContainers ?? [];
   if (inits.length === 0) return { status: undefined, next: undefined, done: true };
   // If any of the main containers have status and are Running, then all init containers must have
   // been executed at some point in the past, even if the runtime has since removed them.
-  if (mainContainersEndInitialization(minor) && anyMainContainerRunning(pod, podStatus)) {
+  if (mainContainersEndInitialization(version) && anyMainContainerRunning(pod, podStatus)) {
     return { status: undefined, next: undefined, done: true };
   }
   // If there are failed containers, return the status of the last failed one.

@@ -3,6 +3,7 @@
 // Simplified: InPlacePodVerticalScaling is off (no computePodResizeAction, no re-query of
 // GetPodStatus, no HashWithoutResources), and the internal PostStopContainer lifecycle hook
 // (CPU manager bookkeeping) is not called. Everything else follows upstream step by step.
+import type { VersionLike } from "../version.ts";
 import type { Container, Pod } from "../../k8s/pod.ts";
 import { HashContainer, ShouldContainerBeRestarted, ephemeralContainerCommon } from "../container/helpers.ts";
 import {
@@ -74,7 +75,7 @@ export function computePodActions(pod: Pod, podStatus: PodStatus, deps: ComputeP
   // Check initialization progress. Initialization failed or still in progress: skip inspecting
   // non-init containers.
   if (!deps.features.SidecarContainers) {
-    if (!computeNonSidecarInitActions(pod, podStatus, changes, deps.minor)) return changes;
+    if (!computeNonSidecarInitActions(pod, podStatus, changes, deps.version)) return changes;
   } else {
     const hasInitialized = computeInitContainerActions(pod, podStatus, changes, deps);
     if (changes.KillPod || !hasInitialized) return changes;
@@ -112,7 +113,7 @@ function computeSandboxRecreateActions(
   // no container to start.
   if (containersToStart.length === 0) {
     const hasInitialized = !deps.features.SidecarContainers
-      ? findNextInitContainerToRun(pod, podStatus, deps.minor).done
+      ? findNextInitContainerToRun(pod, podStatus, deps.version).done
       : // If there is any regular container, all init containers have been initialized.
         hasAnyRegularContainerCreated(pod, podStatus);
     if (hasInitialized) {
@@ -133,8 +134,8 @@ function computeSandboxRecreateActions(
 }
 
 /** The SidecarContainers-off init check: returns whether initialization is done. */
-function computeNonSidecarInitActions(pod: Pod, podStatus: PodStatus, changes: PodActions, minor: number | undefined): boolean {
-  const { status: initLastStatus, next, done } = findNextInitContainerToRun(pod, podStatus, minor);
+function computeNonSidecarInitActions(pod: Pod, podStatus: PodStatus, changes: PodActions, version: VersionLike | undefined): boolean {
+  const { status: initLastStatus, next, done } = findNextInitContainerToRun(pod, podStatus, version);
   if (done) return true;
   if (next !== undefined) {
     const initFailed = initLastStatus !== undefined && isInitContainerFailed(initLastStatus);

@@ -5,6 +5,7 @@
 // Simplified: no in-place resize step (InPlacePodVerticalScaling off), no dynamic resources, no
 // runtime classes, no pull secrets (pullSecrets is accepted and unused), and the internal
 // container lifecycle hooks (CPU/memory managers) always succeed.
+import { atLeast, type VersionLike } from "../version.ts";
 import type { Proc, Sim } from "../../sim/index.ts";
 import type { Pod } from "../../k8s/pod.ts";
 import { isRestartableInitContainer } from "../../k8s/podutil.ts";
@@ -43,8 +44,8 @@ export interface RuntimeManagerOptions {
   startupManager?: ProbeResultsGetter;
   /** v1.29 defaults: SidecarContainers on. */
   features?: FeatureGates;
-  /** The kubelet's minor version (computePodActions' era switches); v1.29 when omitted. */
-  minor?: number;
+  /** The kubelet release (computePodActions' era switches); v1.29 when omitted. */
+  version?: VersionLike;
   podStateProvider?: PodStateProvider;
   /** The image pull backoff; NewBackOff(10s, 300s) on the virtual clock by default. */
   imageBackOff?: Backoff;
@@ -68,18 +69,18 @@ interface StartContext {
 }
 
 /** The release modelled when the caller names none. */
-const DEFAULT_MINOR = 29;
+const DEFAULT_VERSION = "1.29";
 
 export class KubeGenericRuntimeManager {
   readonly m: ManagerContext;
   private readonly livenessManager: ProbeResultsGetter;
   private readonly startupManager: ProbeResultsGetter;
   private readonly features: FeatureGates;
-  private readonly minor: number | undefined;
+  private readonly version: VersionLike | undefined;
 
   constructor(o: RuntimeManagerOptions) {
     const group = o.group ?? "kubelet";
-    const minor = o.minor ?? DEFAULT_MINOR;
+    const version = o.version ?? DEFAULT_VERSION;
     const recorder = o.recorder ?? new TraceEventRecorder(o.sim);
     const clock = { nowMs: () => o.sim.nowMs };
     const puller = o.serializeImagePulls === false
@@ -92,16 +93,16 @@ export class KubeGenericRuntimeManager {
       runtimeService: o.runtimeService,
       imageService: o.imageService,
       recorder,
-      imagePuller: new ImageManager(o.sim, o.imageService, recorder, imageBackOff, puller, minor >= 32),
+      imagePuller: new ImageManager(o.sim, o.imageService, recorder, imageBackOff, puller, atLeast(version, "1.32")),
       runner: new HandlerRunner(o.runtimeService, o.network),
       podStateProvider: o.podStateProvider ?? noTerminationRequested,
       group,
-      skipVanishedOnStatus: minor >= 24,
+      skipVanishedOnStatus: atLeast(version, "1.24"),
     };
     this.livenessManager = o.livenessManager ?? noProbeResults;
     this.startupManager = o.startupManager ?? noProbeResults;
     this.features = o.features ?? { SidecarContainers: true };
-    this.minor = o.minor;
+    this.version = o.version;
   }
 
   /**
@@ -117,7 +118,7 @@ export class KubeGenericRuntimeManager {
     // Step 1: Compute sandbox and container changes.
     const changes = computePodActions(pod, podStatus, {
       livenessManager: this.livenessManager, startupManager: this.startupManager, features: this.features,
-      ...(this.minor === undefined ? {} : { minor: this.minor }),
+      ...(this.version === undefined ? {} : { version: this.version }),
     });
     trace(m, "computePodActions", pod, { actions: podActionsString(changes) });
     if (changes.CreateSandbox && changes.SandboxID !== "") {

@@ -3,6 +3,7 @@
 // Field names are upstream's. Go's nil slice is null here, because the vectors (and SyncPod's
 // logic) tell a nil slice from an empty one. The resize fields (ContainersToUpdate,
 // UpdatePodResources) are left out: InPlacePodVerticalScaling is not modelled.
+import type { VersionLike } from "../version.ts";
 import type { Container } from "../../k8s/pod.ts";
 import type { ContainerID } from "../container/runtime.ts";
 import type { Result } from "../prober/worker_core.ts";
@@ -77,8 +78,8 @@ export interface ComputePodActionsDeps {
   livenessManager: ProbeResultsGetter;
   startupManager: ProbeResultsGetter;
   features: FeatureGates;
-  /** The kubelet's minor version, for decisions that changed between releases; v1.29 when omitted. */
-  minor?: number;
+  /** The kubelet release, for decisions that changed between releases; v1.29 when omitted. */
+  version?: VersionLike;
 }
 
 /** An empty results manager: no container has a probe result yet. */

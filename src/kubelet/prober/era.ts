@@ -1,9 +1,11 @@
 // Models the release history of pkg/kubelet/prober (prober_manager.go, worker.go): which behaviour each kubelet minor has.
 //
-// The model follows each minor's .0 release. Releases marked "≈" were inferred from PR merge dates.
+// A minor without a patch number is its .0 release. Releases marked "≈" were inferred from PR merge dates.
+import { atLeast, checkedKubeletVersion, type KubeletVersion, type VersionLike } from "../version.ts";
 
 export interface ProberEra {
   minor: number;
+  version: KubeletVersion;
   /**
    * ≥1.21 (#98376 "Make all health checks probing consistent"): readiness and startup results go
    * to the kubelet's syncLoop through their managers' Updates() channels, and the readiness worker
@@ -39,17 +41,18 @@ export interface ProberEra {
   sidecarProbedAfterExit: boolean;
 }
 
-export function proberEra(minor: number): ProberEra {
-  if (!Number.isInteger(minor) || minor < 19) throw new RangeError(`proberEra: unsupported kubelet minor ${minor}`);
+export function proberEra(release: VersionLike): ProberEra {
+  const v = checkedKubeletVersion(release, "proberEra");
   return {
-    minor,
-    resultsToSyncLoop: minor >= 21,
-    jitterOnlyAfterKubeletStart: minor >= 21,
-    stopOnPodDeletion: minor >= 21,
-    startupHoldsOnSuccess: minor >= 32,
-    restartableInitContainers: minor >= 28,
-    probeErrorEventNamesResult: minor >= 33,
-    execTimeoutIsFailure: minor >= 20,
-    sidecarProbedAfterExit: minor >= 35,
+    minor: v.minor,
+    version: v,
+    resultsToSyncLoop: atLeast(v, "1.21"),
+    jitterOnlyAfterKubeletStart: atLeast(v, "1.21"),
+    stopOnPodDeletion: atLeast(v, "1.21"),
+    startupHoldsOnSuccess: atLeast(v, "1.32"),
+    restartableInitContainers: atLeast(v, "1.28"),
+    probeErrorEventNamesResult: atLeast(v, "1.33"),
+    execTimeoutIsFailure: atLeast(v, "1.20"),
+    sidecarProbedAfterExit: atLeast(v, "1.35"),
   };
 }

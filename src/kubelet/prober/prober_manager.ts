@@ -4,6 +4,7 @@
 // restartable init containers (sidecars) are probed too, after the regular containers, as
 // getRestartableInitContainers appends them. Simplified: workerLock is not modelled, since no
 // method yields while holding it.
+import type { VersionLike } from "../version.ts";
 import type { Container, ContainerStatus, Pod, PodStatus } from "../../k8s/pod.ts";
 import { isRestartableInitContainer } from "../../k8s/podutil.ts";
 import { recv, type Proc, type Sim } from "../../sim/index.ts";
@@ -36,8 +37,8 @@ export interface ProberManagerOptions {
   runner: ProbeRunner;
   /** The kubelet's event recorder, for the prober's Unhealthy and ProbeWarning events (none without one). */
   recorder?: EventRecorder;
-  /** The kubelet's minor version (19..33). */
-  minor: number;
+  /** The kubelet release (a minor means its .0 release). */
+  version: VersionLike;
   /** Process group of the workers (killed together on a kubelet restart). */
   group?: string;
   /**
@@ -69,7 +70,7 @@ export class ProberManager implements WorkerHost {
     readonly sim: Sim,
     opts: ProberManagerOptions,
   ) {
-    this.era = proberEra(opts.minor);
+    this.era = proberEra(opts.version);
     this.prober = new Prober(sim, opts.runner, { recorder: opts.recorder ?? null, era: this.era });
     this.startMs = sim.nowMs;
     this.group = opts.group ?? "kubelet";

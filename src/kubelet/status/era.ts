@@ -1,10 +1,12 @@
 // Models the release history of pkg/kubelet/status/status_manager.go: which behaviour each kubelet minor has.
 //
-// The model follows each minor's .0 release; fixes cherry-picked into later patch releases of an
-// older minor are not modelled. Releases marked "≈" were inferred from the merge date of the PR.
+// A minor without a patch number is its .0 release; a gate names a patch release (atLeast(v,
+// "1.23.6")) where a fix was cherry-picked. Releases marked "≈" were inferred from the merge date of the PR.
+import { atLeast, checkedKubeletVersion, type KubeletVersion, type VersionLike } from "../version.ts";
 
 export interface StatusEra {
   minor: number;
+  version: KubeletVersion;
   /**
    * ≥1.27 (#115331, which took in the closed #116615 "Remove status manager channel"): podStatusChannel becomes a
    * `chan struct{}` of capacity 1, Start runs syncBatch(false) on a signal and syncBatch(true) on
@@ -58,20 +60,21 @@ export interface StatusEra {
   disruptionTargetShared: boolean;
 }
 
-export function statusEra(minor: number): StatusEra {
-  if (!Number.isInteger(minor) || minor < 19) throw new RangeError(`statusEra: unsupported kubelet minor ${minor}`);
+export function statusEra(release: VersionLike): StatusEra {
+  const v = checkedKubeletVersion(release, "statusEra");
   return {
-    minor,
-    batchChannel: minor >= 27,
-    terminatePodSkipsWaiting: minor <= 21,
-    terminatePodInitAware: minor >= 24,
-    terminatePodSetsTerminalPhase: minor >= 27,
-    delayTerminalPhase: minor >= 24,
-    terminalPhaseNotReady: minor >= 25,
-    initializedOnceRegularStarted: minor >= 28,
-    initTransitionSkipsSidecars: minor >= 30,
-    sidecarAwareReadiness: minor >= 28,
-    normalizeEphemeral: minor >= 32,
-    disruptionTargetShared: minor >= 26,
+    minor: v.minor,
+    version: v,
+    batchChannel: atLeast(v, "1.27"),
+    terminatePodSkipsWaiting: !atLeast(v, "1.22"),
+    terminatePodInitAware: atLeast(v, "1.24"),
+    terminatePodSetsTerminalPhase: atLeast(v, "1.27"),
+    delayTerminalPhase: atLeast(v, "1.24"),
+    terminalPhaseNotReady: atLeast(v, "1.25"),
+    initializedOnceRegularStarted: atLeast(v, "1.28"),
+    initTransitionSkipsSidecars: atLeast(v, "1.30"),
+    sidecarAwareReadiness: atLeast(v, "1.28"),
+    normalizeEphemeral: atLeast(v, "1.32"),
+    disruptionTargetShared: atLeast(v, "1.26"),
   };
 }

@@ -6,6 +6,7 @@
 // runs without yielding, so no other process can see a half-done update, which is all the lock
 // guarantees; the sync loop's own reads happen between its yields for the same reason.
 // Simplified: the startup-latency helper, metrics and the in-place-resize checkpoint are left out.
+import type { VersionLike } from "../version.ts";
 import type { Pod, PodCondition, PodStatus } from "../../k8s/pod.ts";
 import { IsStaticPod } from "../types.ts";
 import type { Chan, Sim } from "../../sim/index.ts";
@@ -51,8 +52,8 @@ export interface StatusManagerOptions {
   kubeClient: StatusClient | null;
   podManager: PodManager;
   podDeletionSafety: PodDeletionSafetyProvider;
-  /** The kubelet's minor version (19..33): selects the release's behaviour (era.ts). */
-  minor: number;
+  /** The kubelet release (a minor means its .0 release): selects the release's behaviour (era.ts). */
+  version: VersionLike;
   /** SidecarContainers gate, for the Ready conditions SetContainerReadiness regenerates. */
   sidecarContainers?: boolean;
   /** Process group of the sync loop (killed together on a kubelet restart). */
@@ -83,7 +84,7 @@ export class StatusManager {
     readonly sim: Sim,
     opts: StatusManagerOptions,
   ) {
-    this.era = statusEra(opts.minor);
+    this.era = statusEra(opts.version);
     this.kubeClient = opts.kubeClient;
     this.podManager = opts.podManager;
     this.podDeletionSafety = opts.podDeletionSafety;

@@ -5,12 +5,12 @@ import { VARIANTS } from "./variants.ts";
 import { formatDuration } from "../../sim/duration.ts";
 import { duration, obj } from "./common.ts";
 import { quantity } from "./quantity.ts";
+import { MAX_KUBELET_MINOR, MAX_KUBELET_PATCH, MIN_KUBELET_MINOR, isSupportedKubeletVersion, parseKubeletVersion } from "../../kubelet/version.ts";
 
 /** A ticker's period: zero would make its loop spin at one virtual instant. */
 const POSITIVE = { positive: true } as const;
 
-export const MIN_KUBELET_MINOR = 19;
-export const MAX_KUBELET_MINOR = 33;
+export { MAX_KUBELET_MINOR, MIN_KUBELET_MINOR };
 export const DEFAULT_KUBELET_VERSION = "1.30";
 /** The simulated node's name when the scenario names none. */
 export const DEFAULT_NODE_NAME = "node-1";
@@ -32,35 +32,35 @@ export function featureGateDefault(gate: FeatureGate, minor: number): boolean {
   return from !== null && minor >= from;
 }
 
-const VERSION = /^v?1\.(\d+)(\.\d+)?$/;
-
 const version = z
   .unknown()
-  .transform((value, ctx): { version: string; minor: number } => {
+  .transform((value, ctx): { version: string; minor: number; patch: number } => {
     if (typeof value === "number") {
       ctx.addIssue({
         code: "custom",
-        message: `expected a version string such as "1.29", found the number ${value}; quote it, since YAML reads 1.30 as the number 1.3`,
+        message: `expected a version string such as "1.29" or "1.22.4", found the number ${value}; quote it, since YAML reads 1.30 as the number 1.3`,
       });
       return z.NEVER;
     }
-    const m = typeof value === "string" ? VERSION.exec(value) : null;
-    const minor = m ? Number(m[1]) : NaN;
-    if (!(minor >= MIN_KUBELET_MINOR && minor <= MAX_KUBELET_MINOR)) {
+    const v = typeof value === "string" ? parseKubeletVersion(value) : null;
+    if (v === null || !isSupportedKubeletVersion(v)) {
       const found = typeof value === "string" ? `"${value}"` : String(value);
       ctx.addIssue({
         code: "custom",
-        message: `expected a kubelet version from "1.${MIN_KUBELET_MINOR}" to "1.${MAX_KUBELET_MINOR}", found ${found}`,
+        message: `expected a kubelet version from "1.${MIN_KUBELET_MINOR}" to "1.${MAX_KUBELET_MINOR}", optionally with a patch number ("1.22.4", at most .${MAX_KUBELET_PATCH}), found ${found}`,
       });
       return z.NEVER;
     }
-    return { version: `1.${minor}`, minor };
+    // Written as given (without a leading "v"): "1.22" stays "1.22", the .0 release.
+    return { version: (value as string).trim().replace(/^v/, ""), minor: v.minor, patch: v.patch };
   })
   .meta({
     typeName: "string",
     description:
-      'The kubelet release whose behaviour the models follow, "1.19" to "1.33". "1.21" and older use the ' +
-      'pre-1.22 pod workers (lastUndeliveredWorkUpdate); "1.22" and later the rewritten ones. Quote it: YAML reads 1.30 as 1.3.',
+      `The kubelet release whose behaviour the models follow, "1.${MIN_KUBELET_MINOR}" to "1.${MAX_KUBELET_MINOR}", with an optional patch ` +
+      'number ("1.22.4"); without one it is the .0 release. A fix cherry-picked into a patch release is on from that ' +
+      'patch (e.g. static pods of one full name start one at a time from 1.22.5). "1.21" and older use the pre-1.22 pod ' +
+      'workers (lastUndeliveredWorkUpdate); "1.22" and later the rewritten ones. Quote it: YAML reads 1.30 as 1.3.',
   });
 
 const featureGates = z
@@ -158,6 +158,7 @@ export const kubeletSchema = kubeletObject
     ...k,
     version: k.version.version,
     minor: k.version.minor,
+    patch: k.version.patch,
     featureGates: Object.fromEntries(
       FEATURE_GATE_NAMES.map((g) => [g, k.featureGates[g] ?? featureGateDefault(g, k.version.minor)]),
     ) as Record<FeatureGate, boolean>,

@@ -68,13 +68,13 @@ describe("computePodActions with the init record gone and the app running (R21)"
   const { pod, status } = podWith({}, { foo1: "running", foo2: "running", foo3: "running" });
 
   it("1.19 starts init1 again and keeps the app running", () => {
-    const a = computePodActions(pod, status, { ...deps(false), minor: 19 });
+    const a = computePodActions(pod, status, { ...deps(false), version: 19 });
     expect(a.NextInitContainerToStart?.name).toBe("init1");
     expect([a.KillPod, a.CreateSandbox, a.ContainersToStart, a.ContainersToKill.size]).toEqual([false, false, [], 0]);
   });
 
   it("1.20 does nothing", () => {
-    const a = computePodActions(pod, status, { ...deps(false), minor: 20 });
+    const a = computePodActions(pod, status, { ...deps(false), version: 20 });
     expect(a.NextInitContainerToStart).toBeNull();
     expect([a.KillPod, a.CreateSandbox, a.ContainersToStart, a.ContainersToKill.size]).toEqual([false, false, [], 0]);
   });

@@ -101,7 +101,7 @@ describe("ProberManager passes the kubelet's recorder to its workers", () => {
     const runner = new ScriptedRunner(sim);
     runner.answers.liveness = (now) => (now >= 10_000 ? "failure" : "success");
     const recorder = new FakeRecorder();
-    const pm = new ProberManager(sim, { statusManager: status, runner, recorder, minor: 29, ...resultsManagers(sim) });
+    const pm = new ProberManager(sim, { statusManager: status, runner, recorder, version: 29, ...resultsManagers(sim) });
     // A failure threshold the run never reaches, so the worker keeps probing (the results manager's channel is never full).
     const p = podWith([{ name: "app", livenessProbe: probe({ periodSeconds: 10, failureThreshold: 100 }) }]);
     status.statuses.set("uid-1", runningStatus(["app"], 0, true));

@@ -85,7 +85,7 @@ function world(v: ProberVector, probeType: ProbeType): World {
   others[probeType] = rm;
   const status = new FakeStatusProvider();
   const runner = new ScriptedRunner(sim);
-  const pm = new ProberManager(sim, { statusManager: status, runner, minor: MINOR, livenessManager: others.liveness, readinessManager: others.readiness, startupManager: others.startup });
+  const pm = new ProberManager(sim, { statusManager: status, runner, version: MINOR, livenessManager: others.liveness, readinessManager: others.readiness, startupManager: others.startup });
   drainUpdates(sim, Object.values(others));
   const scene = applyStatusText(defaultScene(probeType), v.status ?? "");
   return { sim, pm, rm, status, runner, pod: testPod(v, probeType), probeType, scene, started: false, stops: () => records(sink, "WorkerStop").length };

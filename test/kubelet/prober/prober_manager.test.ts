@@ -17,11 +17,11 @@ function withStatusManager(minor: number, pod: Pod, untilMs = 120_000) {
     kubeClient: null,
     podManager: podManagerWithoutStaticPods((uid) => (uid === pod.metadata.uid ? pod : undefined)),
     podDeletionSafety: { PodResourcesAreReclaimed: () => true, PodCouldHaveRunningContainers: () => false },
-    minor,
+    version: minor,
   });
   const runner = new ScriptedRunner(sim);
   const rms = resultsManagers(sim);
-  const pm = new ProberManager(sim, { statusManager: sm, runner, minor, ...rms });
+  const pm = new ProberManager(sim, { statusManager: sm, runner, version: minor, ...rms });
   /** What generateAPIPodStatus does with the prober before SetPodStatus. */
   const syncPodStatus = (status: PodStatus) => {
     const s = structuredClone(status);
@@ -119,7 +119,7 @@ describe("UpdatePodStatus", () => {
   it("the rules, per release", () => {
     const { sim } = newSim();
     const rms = resultsManagers(sim);
-    const mk = (minor: number) => new ProberManager(sim, { statusManager: new FakeStatusProvider(), runner: new ScriptedRunner(sim), minor, ...rms });
+    const mk = (minor: number) => new ProberManager(sim, { statusManager: new FakeStatusProvider(), runner: new ScriptedRunner(sim), version: minor, ...rms });
     const one = (pm: ProberManager, st: Omit<ContainerStatus, "name">) => {
       const status: PodStatus = { containerStatuses: [{ name: "app", containerID: "test://a", ...st }], initContainerStatuses: [{ name: "i", state: { terminated: { exitCode: 0 } } }, { name: "j", state: { terminated: { exitCode: 1 } } }] };
       pm.UpdatePodStatus("uid-1", status);
@@ -149,7 +149,7 @@ describe("stopping workers", () => {
     const { sim, sink } = newSim(1, 60_000);
     const status = new FakeStatusProvider();
     const rms = resultsManagers(sim);
-    const pm = new ProberManager(sim, { statusManager: status, runner: new ScriptedRunner(sim), minor: 29, ...rms });
+    const pm = new ProberManager(sim, { statusManager: status, runner: new ScriptedRunner(sim), version: 29, ...rms });
     drainUpdates(sim, Object.values(rms));
     const pod = podWith([{ name: "app", livenessProbe: probe(), readinessProbe: probe(), startupProbe: probe() }]);
     status.statuses.set("uid-1", runningStatus(["app"], 0, true));
@@ -178,7 +178,7 @@ describe("stopping workers", () => {
     const { sim, sink } = newSim(1, 60_000);
     const status = new FakeStatusProvider();
     const rms = resultsManagers(sim);
-    const pm = new ProberManager(sim, { statusManager: status, runner: new ScriptedRunner(sim), minor: 29, ...rms });
+    const pm = new ProberManager(sim, { statusManager: status, runner: new ScriptedRunner(sim), version: 29, ...rms });
     drainUpdates(sim, Object.values(rms));
     const a = podWith([{ name: "app", livenessProbe: probe(), readinessProbe: probe() }]);
     const b = podWith([{ name: "app", livenessProbe: probe() }], { uid: "uid-2", name: "other" });
@@ -203,7 +203,7 @@ describe("stopping workers", () => {
 
   it("AddPod for a pod that already has a worker stops at the first duplicate, as upstream", () => {
     const { sim, sink } = newSim(1, 1_000);
-    const pm = new ProberManager(sim, { statusManager: new FakeStatusProvider(), runner: new ScriptedRunner(sim), minor: 29, ...resultsManagers(sim) });
+    const pm = new ProberManager(sim, { statusManager: new FakeStatusProvider(), runner: new ScriptedRunner(sim), version: 29, ...resultsManagers(sim) });
     const pod = podWith([{ name: "a", livenessProbe: probe() }]);
     pm.AddPod(pod);
     pm.AddPod(podWith([{ name: "a", livenessProbe: probe() }, { name: "b", livenessProbe: probe() }]));

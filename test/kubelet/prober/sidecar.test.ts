@@ -30,7 +30,7 @@ function manager(minor = 29, untilMs = 60_000) {
   const status = new FakeStatusProvider();
   const runner = new ScriptedRunner(sim);
   const rms = resultsManagers(sim);
-  const pm = new ProberManager(sim, { statusManager: status, runner, minor, ...rms });
+  const pm = new ProberManager(sim, { statusManager: status, runner, version: minor, ...rms });
   return { sim, sink, status, runner, rms, pm };
 }
 

@@ -10,7 +10,7 @@ function setup(minor: number, seed: number | string = 1, untilMs = 300_000) {
   const status = new FakeStatusProvider();
   const runner = new ScriptedRunner(sim);
   const rms = resultsManagers(sim);
-  const pm = new ProberManager(sim, { statusManager: status, runner, minor, ...rms });
+  const pm = new ProberManager(sim, { statusManager: status, runner, version: minor, ...rms });
   return { sim, sink, status, runner, rms, pm };
 }
 

@@ -13,7 +13,7 @@ import { FakeDeletionSafety, getTestPod, newSim, records } from "./fakes.ts";
 function manager(minor: number, pods: Pod[] = [getTestPod()]) {
   const { sim, sink } = newSim();
   const byUID = new Map(pods.map((p) => [p.metadata.uid!, p]));
-  const sm = new StatusManager(sim, { kubeClient: null, podManager: podManagerWithoutStaticPods((u) => byUID.get(u)), podDeletionSafety: new FakeDeletionSafety(), minor });
+  const sm = new StatusManager(sim, { kubeClient: null, podManager: podManagerWithoutStaticPods((u) => byUID.get(u)), podDeletionSafety: new FakeDeletionSafety(), version: minor });
   return { sim, sink, sm, byUID };
 }
 
@@ -122,7 +122,7 @@ describe("SetContainerReadiness with a sidecar (≥1.28, KEP-753)", () => {
     const { sim } = newSim();
     const sm = new StatusManager(sim, {
       kubeClient: null, podManager: podManagerWithoutStaticPods((u) => (u === "12345678" ? pod : undefined)),
-      podDeletionSafety: new FakeDeletionSafety(), minor, sidecarContainers: true,
+      podDeletionSafety: new FakeDeletionSafety(), version: minor, sidecarContainers: true,
     });
     sm.SetPodStatus(pod, status());
     sm.SetContainerReadiness("12345678", "test://app", true);

@@ -25,7 +25,7 @@ function setup(o: Setup) {
   for (const p of o.pods ?? [getTestPod()]) client.put(p);
   const safety = new FakeDeletionSafety();
   const podManager = o.podManager?.(client) ?? podManagerWithoutStaticPods((uid) => [...client.pods.values()].find((p) => p.metadata.uid === uid));
-  const sm = new StatusManager(sim, { kubeClient: client, podManager, podDeletionSafety: safety, minor: o.minor });
+  const sm = new StatusManager(sim, { kubeClient: client, podManager, podDeletionSafety: safety, version: o.minor });
   sm.Start();
   return { sim, sink, client, safety, sm };
 }

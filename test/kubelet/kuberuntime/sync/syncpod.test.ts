@@ -249,7 +249,7 @@ describe("GetPodStatus: a container removed between ListContainers and Container
   // The runtime removes the container (a GC) 5 ms into the ContainerStatus call that follows the
   // listing: from 1.24 (#107670) that NotFound is skipped; before, GetPodStatus fails with it.
   function statusAcrossRemoval(minor: number): string {
-    const d = driver({ manager: { minor } });
+    const d = driver({ manager: { version: minor } });
     let out = "";
     d.run(function* () {
       yield* d.syncOnce(webPod());
