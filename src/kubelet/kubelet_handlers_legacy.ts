@@ -10,6 +10,12 @@ import { notRunning, type LegacyKubeletSyncer } from "./kubelet_sync_legacy.ts";
 import type { PodStatus } from "./container/runtime.ts";
 import type { SyncHandler } from "./kubelet.ts";
 import { canAdmitPod } from "./lifecycle/admission.ts";
+import { atLeast, type VersionLike } from "./version.ts";
+
+/** dispatchWork's shortcut: whether a pod the status says is terminal skips the pod worker (#98742 at 1.21.0). */
+export function dispatchSkipsTerminalPod(version: VersionLike, podWorkerTerminal: boolean, containersTerminal: boolean): boolean {
+  return atLeast(version, "1.21") ? podWorkerTerminal && containersTerminal : podWorkerTerminal;
+}
 
 /** podKillingChannelCapacity */
 const podKillingChannelCapacity = 50;
@@ -110,7 +116,12 @@ export class LegacyKubeletHandlers implements SyncHandler {
       this.kl.deps.statusManager.TerminatePod(pod);
       return;
     }
-    if (podWorkerTerminal) {
+    // "optimization: avoid invoking the pod worker if no further changes are possible to the pod
+    // definition". Up to 1.20 a terminal phase alone skipped the worker, even while containers
+    // still ran (issue #98718: activeDeadlineSeconds left a Failed pod's container running); PR
+    // #98742 (merged Feb 2021, first in v1.21.0) added "(i.e. the pod has completed and its
+    // containers have been terminated)". Race R05's dropped update is never retried under 1.20.
+    if (dispatchSkipsTerminalPod(this.kl.config.version, podWorkerTerminal, containersTerminal)) {
       this.kl.emit("DispatchIgnored", pod, { syncType, why: "pod has completed" });
       return;
     }

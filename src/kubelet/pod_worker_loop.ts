@@ -37,6 +37,18 @@ export class PodWorkersCore {
   readonly startedStaticPodsByFullname = new Map<string, string>();
   readonly waitingToStartStaticPodsByFullname = new Map<string, string[]>();
   /**
+   * 1.22.0-1.22.4: terminatingStaticPodFullnames, the full names of static pods being terminated,
+   * which only IsPodForMirrorPodTerminatingByFullName reads; nothing held a new pod back.
+   */
+  readonly terminatingStaticPodFullnames = new Set<string>();
+  /**
+   * allowPodStart's static pod rule, "Ensure there is one running static pod with the same full
+   * name" (PR #104743: 1.23.0, cherry-picked into 1.22.5 by #106394). Off, a static pod whose
+   * manifest changed (a new UID, the same full name) starts while the old one is still terminating
+   * (race R04, issue #97722).
+   */
+  staticPodStartGating = true;
+  /**
    * workerChannelFn is exposed for testing to allow unit tests to impose delays in channel
    * communication (upstream's own seam): invoked once each time a new worker starts, it returns the
    * channel the worker reads instead of its podUpdates channel. Never set by the kubelet.
@@ -164,7 +176,7 @@ export class PodWorkersCore {
 
   /** allowPodStart: static pods with the same full name start one at a time, in arrival order. */
   allowPodStart(pod: Pod): [boolean, boolean] {
-    if (!IsStaticPod(pod)) return [true, true];
+    if (!IsStaticPod(pod) || !this.staticPodStartGating) return [true, true];
     const status = this.podSyncStatuses.get(pod.metadata.uid!);
     if (status === undefined || status.IsTerminationRequested()) return [false, false];
     if (!this.allowStaticPodStart(status.fullname, pod.metadata.uid!)) {
@@ -228,6 +240,7 @@ export class PodWorkersCore {
     const status = this.podSyncStatuses.get(podUID);
     if (status === undefined) return;
     status.terminatedAtMs = this.sim.nowMs;
+    this.terminatingStaticPodFullnames.delete(status.fullname);
     for (const t of status.abnormalTerminations) {
       if (t.CompletedCh !== undefined && !t.CompletedCh.closed) t.CompletedCh.close();
       t.CompletedCh = undefined;
@@ -244,6 +257,7 @@ export class PodWorkersCore {
     status.finished = true;
     status.working = false;
     this.forgetStartedStatic(status.fullname, podUID);
+    this.terminatingStaticPodFullnames.delete(status.fullname);
     this.podSyncStatuses.delete(podUID); // a runtime pod is transient: forget it
     this.trace("Finished", podUID, { runtimePod: true });
   }

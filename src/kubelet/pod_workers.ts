@@ -51,6 +51,7 @@ export class PodWorkers extends PodWorkersCore {
     return s !== undefined ? s.IsEvicted() || (s.IsDeleted() && s.IsTerminated()) : this.podsSynced;
   }
   IsPodForMirrorPodTerminatingByFullName(podFullName: string): boolean {
+    if (!this.staticPodStartGating) return this.terminatingStaticPodFullnames.has(podFullName);
     const uid = this.startedStaticPodsByFullname.get(podFullName);
     const s = uid === undefined ? undefined : this.podSyncStatuses.get(uid);
     return s !== undefined && s.IsTerminationRequested() && !s.IsTerminated();
@@ -146,6 +147,8 @@ export class PodWorkers extends PodWorkersCore {
     }
     if (why === null) return false;
     status.terminatingAtMs = this.sim.nowMs;
+    // 1.22.0-1.22.4: "if a static pod comes through, start tracking it explicitly (cleared by the pod worker loop)".
+    if (!this.staticPodStartGating && pod !== undefined && IsStaticPod(pod)) this.terminatingStaticPodFullnames.add(status.fullname);
     this.traceUpdate("TerminationRequested", pod?.metadata.uid ?? o.RunningPod!.id, o, { why });
     return true;
   }
@@ -177,7 +180,7 @@ export class PodWorkers extends PodWorkersCore {
     if (this.podUpdates.has(uid)) return;
     const ch = this.sim.chan<true>(`podUpdates/${uid}`, 1);
     this.podUpdates.set(uid, ch);
-    if (pod !== undefined && IsStaticPod(pod)) {
+    if (pod !== undefined && IsStaticPod(pod) && this.staticPodStartGating) {
       const waiting = this.waitingToStartStaticPodsByFullname.get(status.fullname) ?? [];
       this.waitingToStartStaticPodsByFullname.set(status.fullname, [...waiting, uid]);
     }

@@ -37,7 +37,7 @@ import type { KubeletConfig, KubeletDeps } from "../kubelet/kubelet_deps.ts";
 import type { PodSetup } from "../kubelet/kubelet_sync_common.ts";
 import { KubeletRuntime } from "./runtime_adapter.ts";
 import type { KubeletSettings } from "./settings.ts";
-import type { KubeletVersion } from "../kubelet/version.ts";
+import { atLeast, type KubeletVersion } from "../kubelet/version.ts";
 
 export interface KubeletInstanceOptions {
   sim: Sim;
@@ -209,6 +209,7 @@ export class KubeletInstance {
       setup = syncer.setup;
       workers = new PodWorkers(sim, syncer, recorder, this.core.workQueue, settings.syncFrequencyMs, settings.backOffPeriodMs, cache);
       workers.restartOnUIDReuse = settings.variants.terminatedUIDCannotReenter !== true;
+      workers.staticPodStartGating = atLeast(version, "1.22.5");
       const w = workers;
       terminationRequested = (uid) => w.IsPodTerminationRequested(uid);
       couldHaveRunningContainers = (uid) => w.CouldHaveRunningContainers(uid);

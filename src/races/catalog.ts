@@ -89,8 +89,8 @@ export const RACES: readonly RaceEntry[] = [
     pod: "default/web-node-1",
     diagramFromMs: 9_900,
     invariant: "readded-pod-restarted",
-    buggy: { label: "kubelet 1.22.0 (terminatedUIDCannotReenter)", kubeletVersion: "1.22", variants: { terminatedUIDCannotReenter: true } },
-    fixed: { label: "kubelet 1.22.3 (PR #104847)", kubeletVersion: "1.22", variants: { terminatedUIDCannotReenter: false } },
+    buggy: { label: "kubelet 1.22.0 (terminatedUIDCannotReenter)", kubeletVersion: "1.22.0", variants: { terminatedUIDCannotReenter: true } },
+    fixed: { label: "kubelet 1.22.3 (PR #104847)", kubeletVersion: "1.22.3", variants: { terminatedUIDCannotReenter: false } },
   },
   {
     id: "R05",
@@ -100,7 +100,7 @@ export const RACES: readonly RaceEntry[] = [
     diagramFromMs: 4_900,
     actors: ["kubelet/evict/"],
     invariant: "lost-wakeup",
-    buggy: { label: "kubelet 1.21", kubeletVersion: "1.21" },
+    buggy: { label: "kubelet 1.20 (dispatchWork before PR #98742)", kubeletVersion: "1.20" },
     fixed: { label: "kubelet 1.22 (PR #102344)", kubeletVersion: "1.22" },
   },
   {
@@ -121,8 +121,8 @@ export const RACES: readonly RaceEntry[] = [
     pod: "default/web",
     diagramFromMs: 59_000,
     invariant: "init-rerun-after-app-started",
-    buggy: { label: "kubelet 1.19", kubeletVersion: "1.19" },
-    fixed: { label: "kubelet 1.20 (PR #96572)", kubeletVersion: "1.20" },
+    buggy: { label: "kubelet 1.20", kubeletVersion: "1.20" },
+    fixed: { label: "kubelet 1.21.0 (PR #96572)", kubeletVersion: "1.21" },
   },
 ];
 

@@ -19,11 +19,12 @@ function side(file: string, version: string, variants: Record<string, boolean> =
 const records = (r: SimulationResult, component: string, kind: string) => r.records!.filter((x) => x.component === component && x.kind === kind);
 const ok = (r: SimulationResult) => r.checks.expectations.map((e) => [e.description, e.ok]);
 
-describe("R05: a pinned kill drops the PLEG's update (kubelet 1.21)", () => {
-  const buggy = simulate(side("r05-pw-kill-pinning.yaml", "1.21"));
+describe("R05: a pinned kill drops the PLEG's update (kubelet 1.20)", () => {
+  const buggy = simulate(side("r05-pw-kill-pinning.yaml", "1.20"));
+  const v121 = simulate(side("r05-pw-kill-pinning.yaml", "1.21"));
   const fixed = simulate(side("r05-pw-kill-pinning.yaml", "1.22"));
 
-  it("1.21 drops the update the PLEG sent for b's exit, because the parked eviction is a kill", () => {
+  it("1.20 drops the update the PLEG sent for b's exit, because the parked eviction is a kill", () => {
     const dropped = records(buggy, "podworker", "UpdateDropped");
     expect(dropped.map((x) => [x.t, x.updateType, x.pinnedBy])).toEqual([[8_071, "sync", "kill"]]);
     // The parked kill runs after the first kill, and no sync of the pod begins after it.
@@ -32,7 +33,7 @@ describe("R05: a pinned kill drops the PLEG's update (kubelet 1.21)", () => {
     expect(records(buggy, "kubelet", "DispatchIgnored").length).toBeGreaterThan(0);
   });
 
-  it("1.21 never reports b's exit and never deletes the pod: it stays Terminating", () => {
+  it("1.20 never reports b's exit and never deletes the pod: it stays Terminating", () => {
     expect(ok(buggy)).toEqual([
       ["never invariant lost-wakeup violated", false],
       [expect.stringContaining("container b"), false],
@@ -40,6 +41,13 @@ describe("R05: a pinned kill drops the PLEG's update (kubelet 1.21)", () => {
     ]);
     const last = records(buggy, "apiserver", "PodView").at(-1)!;
     expect([last.phase, last.status, last.ready, last.deleted]).toEqual(["Failed", "Evicted", "2/2", undefined]);
+  });
+
+  it("1.21 (PR #98742) still drops it, but dispatchWork passes the next PLEG event on: the pod is deleted at 40s", () => {
+    expect(records(v121, "podworker", "UpdateDropped").map((x) => x.t)).toEqual([8_071]);
+    expect(records(v121, "kubelet", "DispatchIgnored").filter((x) => x.t < 40_000)).toEqual([]);
+    expect(v121.checks.violations.map((v) => v.invariant)).not.toContain("lost-wakeup");
+    expect(records(v121, "apiserver", "PodView").find((x) => x.deleted === true)?.t).toBe(40_025);
   });
 
   it("1.22 queues both updates, reports b's exit and deletes the pod once its worker terminated it", () => {
@@ -82,12 +90,12 @@ describe("R08: exit and removal between two relists (kubelet 1.21 PLEG with and 
   });
 });
 
-describe("R21: init runs again after its record is garbage-collected (kubelet 1.19)", () => {
-  const buggy = simulate(side("r21-init-rerun-while-app-running.yaml", "1.19"));
-  const fixed = simulate(side("r21-init-rerun-while-app-running.yaml", "1.20"));
+describe("R21: init runs again after its record is garbage-collected (kubelet 1.20)", () => {
+  const buggy = simulate(side("r21-init-rerun-while-app-running.yaml", "1.20"));
+  const fixed = simulate(side("r21-init-rerun-while-app-running.yaml", "1.21"));
   const starts = (r: SimulationResult, name: string) => records(r, "runtime", "StartContainer").filter((x) => x.container === name).map((x) => x.t);
 
-  it("1.19 starts init a second time at the periodic resync, next to the running app, which is never stopped", () => {
+  it("1.20 starts init a second time at the periodic resync, next to the running app, which is never stopped", () => {
     expect(starts(buggy, "init")).toEqual([1_742, 75_211]);
     expect(starts(buggy, "app")).toEqual([4_244]);
     expect(records(buggy, "runtime", "StopContainer")).toEqual([]);
@@ -95,7 +103,7 @@ describe("R21: init runs again after its record is garbage-collected (kubelet 1.
     expect(records(buggy, "apiserver", "PodView").some((x) => x.t > 75_000 && x.status === "Init:0/1")).toBe(true);
   });
 
-  it("1.20 leaves init alone: a running main container proves initialization done", () => {
+  it("1.21.0 (PR #96572) leaves init alone: a running main container proves initialization done", () => {
     expect(starts(fixed, "init")).toEqual([1_742]);
     expect(fixed.ok).toBe(true);
   });

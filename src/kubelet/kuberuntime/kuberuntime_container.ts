@@ -35,14 +35,15 @@ export interface NextInitContainer {
 
 /**
  * Whether a running main container proves initialization done: PR #96572 ("do not rerun init
- * containers if any main containers have status", merged Dec 2020; the docs date the behaviour
- * to v1.20). Before it (kubelet 1.19 and older) an init container whose exited record the garbage
+ * containers if any main containers have status", milestone v1.21). It merged after v1.20.0 was
+ * cut and no cherry-pick to release-1.20 shows in the 1.20 patch notes, so its first release is
+ * v1.21.0. Before it (kubelet 1.20 and older) an init container whose exited record the garbage
  * collector removed looked as if it had never run, and ran again next to the running app (race
  * R21: #62362, #90271). Simplified: #96572 first checked "has status"; the model uses the later
- * "has status and is Running" form (the v1.29 text) for every release from 1.20.
+ * "has status and is Running" form (the v1.29 text) for every release from 1.21.
  */
 export function mainContainersEndInitialization(version: VersionLike): boolean {
-  return atLeast(version, "1.20");
+  return atLeast(version, "1.21");
 }
 
 /** The release findNextInitContainerToRun follows when the caller names none. */
