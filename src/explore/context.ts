@@ -19,7 +19,7 @@ import { runSeed } from "./seeds.ts";
 import { applySwarm } from "./swarm.ts";
 
 /** How runs choose (fifo only when a recorded run is replayed under its own name). */
-export type ExploreStrategy = { name: "fifo" } | { name: "random" } | { name: "pct"; depth: number; steps: number };
+export type ExploreStrategy = { name: "fifo" } | { name: "random" } | { name: "pct"; depth: number; steps: number } | { name: "pos" };
 
 export interface ExplorePlan {
   /** The scenario file as the user named it: the runs' replay keys carry it. */

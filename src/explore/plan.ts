@@ -15,7 +15,7 @@ import { applyKubeletOverrides, hasOverrides, loadScenarioWithOverrides, type Ku
 export interface PlanRequest {
   /** A scenario file, or a raw scenario object with the name its replay keys should show. */
   source: { file: string } | { raw: RawScenario; label: string };
-  strategy: "random" | "pct";
+  strategy: "random" | "pct" | "pos";
   depth?: number;
   /** pct's k; calibrated from a fifo run when omitted. */
   steps?: number;
@@ -33,8 +33,8 @@ export function makePlan(req: PlanRequest): ExplorePlan {
   makeMonitors(invariants, scenario); // an unknown id fails here, before any run
   const augmented = withInvariantExpectations(raw, scenario, invariants);
   const strategy: ExploreStrategy =
-    req.strategy === "random"
-      ? { name: "random" }
+    req.strategy === "random" || req.strategy === "pos"
+      ? { name: req.strategy }
       : { name: "pct", depth: req.depth ?? DEFAULT_PCT_DEPTH, steps: req.steps ?? calibratePctSteps(scenario) };
   return { file, raw: augmented, strategy, seed: req.seed ?? scenario.seed, invariants, swarm: scenario.swarm !== undefined };
 }

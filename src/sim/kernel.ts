@@ -194,6 +194,7 @@ export class Sim implements Waker, TimerHost {
   // ---- Waker / TimerHost (for primitives) --------------------------------------------------
 
   wake(p: Process, value: unknown): void {
+    p.resumeOn = resumedResource(p, value);
     p.resumeValue = value;
     p.waitingOn = "";
     p.waitingTarget = null;
@@ -351,6 +352,7 @@ export class Sim implements Waker, TimerHost {
       if (!perform(this, p, r.value)) return this.park();
       // A completed operation is a scheduling point: p stays first in line, others may go first.
       if (this.ready.length > 0) {
+        p.resumeOn = performedResource(r.value);
         p.state = READY;
         this.ready.pushFront(p);
         return this.park();
@@ -465,3 +467,24 @@ export class Sim implements Waker, TimerHost {
   }
 }
 
+
+/**
+ * The resource a woken process resumes from: the lock, channel or wait group it waited on (for a
+ * select, the channel of the case that fired), or the label of the call it slept through. A plain
+ * sleep names nothing.
+ */
+function resumedResource(p: Process, value: unknown): unknown {
+  const target = p.waitingTarget;
+  if (Array.isArray(target)) {
+    const index = (value as { index?: unknown } | undefined)?.index;
+    return typeof index === "number" && index >= 0 ? ((target[index] as { ch: unknown } | undefined)?.ch ?? null) : null;
+  }
+  if (target !== null) return target;
+  return p.waitingOn === "" || p.waitingOn === "sleep" ? null : p.waitingOn;
+}
+
+/** The resource of an operation that completed at once (a buffered receive, a free lock, a point). */
+function performedResource(op: Op): unknown {
+  if (op.target !== null && !Array.isArray(op.target)) return op.target;
+  return op.label === "" || op.label === "sleep" ? null : op.label;
+}

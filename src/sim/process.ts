@@ -38,6 +38,11 @@ export class Process {
    * building "chan receive podUpdates" on every block would cost a string per operation.
    */
   waitingTarget: unknown = null;
+  /**
+   * What the process resumes from, the resource of its pending operation (see ProcRef): set when
+   * it is woken or preempted, read by the pos strategy. Null: nothing named (a spawn, a sleep).
+   */
+  resumeOn: unknown = null;
 
   constructor(
     readonly id: number,

@@ -52,3 +52,18 @@ describe("a planted interleaving bug", () => {
     expect(readFileSync(report.repro!.scenarioPath, "utf8")).toBe(repro.scenarioText);
   });
 });
+
+describe("the same planted bug under pos (partial order sampling)", () => {
+  const pos = exploreSync({
+    source: { file: TWO_PODS }, runs: 300, strategy: "pos", seed: 1, invariants: [], extraInvariants: [canaryInvariant], outDir: out,
+  });
+
+  it("is found, shrunk and written as a repro that replays exactly, as under pct", () => {
+    expect(pos.strategy).toBe("pos");
+    expect(pos.first?.failure).toMatchObject({ kind: "invariant", id: CANARY_ID });
+    expect(deviationCount(pos.found!.choices)).toBeLessThanOrEqual(pos.first!.deviations);
+    const again = replayRepro(loadRepro(pos.repro!.path), [canaryInvariant]);
+    expect(again.reproduced).toBe(true);
+    expect(again.result.run.traceHash).toBe(loadRepro(pos.repro!.path).record.traceHash);
+  });
+});

@@ -43,7 +43,7 @@ export const exploreCommand: CommandFactory = (ctx) => ({
       .option("kubelet-version", { type: "string", describe: 'explore under this kubelet instead of the scenario\'s kubelet.version, e.g. "1.22" or "1.22.4"' })
       .option("variant", { type: "string", array: true, describe: "switch a model variant on (NAME) or off (NAME=false), over kubelet.variants; repeatable" })
       .option("runs", { type: "number", default: 1000, describe: "how many runs (run i's seed derives from --seed and i)" })
-      .option("strategy", { type: "string", default: "pct", choices: ["random", "pct"], describe: "how each run schedules" })
+      .option("strategy", { type: "string", default: "pct", choices: ["random", "pct", "pos"], describe: "how each run schedules: random walk, pct (priorities with change points) or pos (partial order sampling)" })
       .option("depth", { type: "number", describe: "pct's bug depth d (default 3)" })
       .option("steps", { type: "number", describe: "pct's step count k (default: the proc choices of a fifo run)" })
       .option("seed", { type: "number", describe: "the exploration seed (default: the scenario's seed)" })
@@ -102,7 +102,7 @@ export function exploreOptions(argv: Args): ExploreOptions {
     source: { file: resolveScenarioArg(argv.file) },
     ...kubeletOverridesOf(argv),
     runs: whole("runs", argv.runs, 0)!,
-    strategy: argv.strategy === "random" ? "random" : "pct",
+    strategy: argv.strategy === "random" || argv.strategy === "pos" ? argv.strategy : "pct",
     ...(depth === undefined ? {} : { depth }),
     ...(steps === undefined ? {} : { steps }),
     ...(seed === undefined ? {} : { seed }),

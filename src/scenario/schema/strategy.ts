@@ -5,7 +5,7 @@ import { DEFAULT_PCT_DEPTH, DEFAULT_PCT_STEPS } from "../../sim/strategy/index.t
 import { duration, durationRange, obj } from "./common.ts";
 import { CRI_METHODS, faultSchema } from "./runtime.ts";
 
-export type ScenarioStrategy = { name: "fifo" } | { name: "random" } | { name: "pct"; depth: number; steps: number };
+export type ScenarioStrategy = { name: "fifo" } | { name: "random" } | { name: "pct"; depth: number; steps: number } | { name: "pos" };
 
 /** "pct:3:1000" → { name: "pct", depth: 3, steps: 1000 }; anything else is left for the object schema to judge. */
 function fromString(value: unknown): unknown {
@@ -17,8 +17,8 @@ function fromString(value: unknown): unknown {
 
 const strategyObject = obj({
   name: z
-    .enum(["fifo", "random", "pct"])
-    .describe("fifo: one fixed order; random: seeded uniform choices; pct: probabilistic concurrency testing."),
+    .enum(["fifo", "random", "pct", "pos"])
+    .describe("fifo: one fixed order; random: seeded uniform choices; pct: probabilistic concurrency testing; pos: partial order sampling."),
   depth: z.number().int().min(1).max(100).optional().describe(`pct only: the bug depth d (default ${DEFAULT_PCT_DEPTH}).`),
   steps: z
     .number()
@@ -41,7 +41,7 @@ export const strategySchema = z
   .preprocess(fromString, strategyObject)
   .meta({
     description: "The scheduling strategy; the command line's --strategy overrides it.",
-    shorthand: 'a string: "fifo", "random", "pct", "pct:DEPTH" or "pct:DEPTH:STEPS"',
+    shorthand: 'a string: "fifo", "random", "pct", "pct:DEPTH", "pct:DEPTH:STEPS" or "pos"',
   });
 
 const swarmFault = obj({

@@ -1,8 +1,9 @@
-// Strategy specs as users write them ("fifo", "random", "pct", "pct:3", "pct:3:5000") and the
+// Strategy specs as users write them ("fifo", "random", "pct", "pct:3", "pct:3:5000", "pos") and the
 // factory that builds a strategy for one run.
 import { FifoStrategy } from "./fifo.ts";
 import { RandomStrategy } from "./random.ts";
 import { PctStrategy } from "./pct.ts";
+import { PosStrategy } from "./pos.ts";
 import { ReplayStrategy } from "./replay.ts";
 import type { Strategy } from "./strategy.ts";
 import type { RngStreams } from "../rng.ts";
@@ -10,23 +11,25 @@ import type { ChoiceLog } from "../choices.ts";
 
 export type { Strategy, ProcRef, ProcList } from "./strategy.ts";
 export { ReplayDivergence } from "./strategy.ts";
-export { FifoStrategy, RandomStrategy, PctStrategy, ReplayStrategy };
+export { FifoStrategy, RandomStrategy, PctStrategy, PosStrategy, ReplayStrategy };
 
 export type StrategySpec =
   | { name: "fifo" }
   | { name: "random" }
   | { name: "pct"; depth: number; steps: number }
+  | { name: "pos" }
   | { name: "replay"; tape: ChoiceLog; whenExhausted: "diverge" | "fifo" };
 
 export const DEFAULT_PCT_DEPTH = 3;
 export const DEFAULT_PCT_STEPS = 1000;
 
-/** Parses "fifo" | "random" | "pct[:depth[:steps]]". Throws a message fit for a user. */
+/** Parses "fifo" | "random" | "pct[:depth[:steps]]" | "pos". Throws a message fit for a user. */
 export function parseStrategy(text: string): StrategySpec {
   const parts = text.trim().split(":");
   const name = parts[0];
   if (name === "fifo" && parts.length === 1) return { name: "fifo" };
   if (name === "random" && parts.length === 1) return { name: "random" };
+  if (name === "pos" && parts.length === 1) return { name: "pos" };
   if (name === "pct" && parts.length <= 3) {
     const depth = parts[1] === undefined ? DEFAULT_PCT_DEPTH : Number(parts[1]);
     const steps = parts[2] === undefined ? DEFAULT_PCT_STEPS : Number(parts[2]);
@@ -34,7 +37,7 @@ export function parseStrategy(text: string): StrategySpec {
       return { name: "pct", depth, steps };
     }
   }
-  throw new Error(`unknown strategy "${text}": expected fifo, random, pct, pct:DEPTH or pct:DEPTH:STEPS`);
+  throw new Error(`unknown strategy "${text}": expected fifo, random, pct, pct:DEPTH, pct:DEPTH:STEPS or pos`);
 }
 
 export function formatStrategy(spec: StrategySpec): string {
@@ -51,6 +54,8 @@ export function makeStrategy(spec: StrategySpec, streams: RngStreams): Strategy 
       return new RandomStrategy(streams.get("sched"));
     case "pct":
       return new PctStrategy(streams.get("sched"), { depth: spec.depth, steps: spec.steps });
+    case "pos":
+      return new PosStrategy(streams.get("sched"));
     case "replay":
       return new ReplayStrategy(spec.tape, { whenExhausted: spec.whenExhausted });
   }

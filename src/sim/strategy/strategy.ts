@@ -5,6 +5,11 @@ import type { ChoiceKind } from "../choices.ts";
 export interface ProcRef {
   readonly id: number;
   readonly name: string;
+  /**
+   * The resource of the operation the process resumes from, for strategies that ask which
+   * pending operations race (pos): a channel, a lock, a wait group, a call's label, or null.
+   */
+  readonly resumeOn: unknown;
 }
 
 /** The runnable processes in ready-queue order, without copying the queue. */
