@@ -23,6 +23,10 @@ export interface ExpectationResult {
   atMs: number | null;
   /** What the checks saw when it failed: at the deadline (eventually), when it held (never), at `at`. */
   observed: ObservedAt | null;
+  /** The pod it checks, as the scenario names it (null for an invariant). */
+  pod: string | null;
+  /** Whether that pod existed in the apiserver at some point of the run (false for an invariant). */
+  podSeen: boolean;
 }
 
 export interface ObservedAt {
@@ -55,6 +59,8 @@ export class Checker implements TraceSink, WorldView {
   private readonly readers = new Map<string, InvariantMonitor[]>();
   private readonly advancers: InvariantMonitor[];
   private readonly pods = new Map<string, Pod>();
+  /** Every API key a pod object had during the run. */
+  private readonly seenPods = new Set<string>();
   private readonly eventsByPod = new Map<string, RecordedEvent[]>();
   private readonly monitors: InvariantMonitor[];
   private readonly violations: Violation[] = [];
@@ -142,6 +148,7 @@ export class Checker implements TraceSink, WorldView {
     const key = `${e.object.metadata.namespace ?? "default"}/${e.object.metadata.name}`;
     if (e.type === "DELETED") this.pods.delete(key);
     else this.pods.set(key, e.object);
+    this.seenPods.add(key);
     for (const m of this.monitors) {
       const v = m.observeApi?.(e, this.sim!.nowMs) ?? null;
       if (v !== null) this.onViolation(v);
@@ -187,7 +194,9 @@ export class Checker implements TraceSink, WorldView {
   private decide(p: Pending, ok: boolean, atMs: number | null): void {
     const now = this.sim?.nowMs ?? this.lastMs;
     const observed = ok ? null : p.e.kind === "eventually" ? (p.atDeadline ?? this.observeAt(p.e, now)) : this.observeAt(p.e, atMs ?? now);
-    p.decided = { index: p.index, description: describe(p.e), text: describeText(p.e), ok, atMs, observed };
+    const pod = p.e.condition.pod ?? null;
+    const podSeen = pod !== null && this.seenPods.has(this.apiKeys.get(pod) ?? pod);
+    p.decided = { index: p.index, description: describe(p.e), text: describeText(p.e), ok, atMs, observed, pod, podSeen };
     this.sim?.emit("check", "Expectation", { index: p.index, ok, expectation: p.decided.description });
   }
 

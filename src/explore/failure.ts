@@ -19,6 +19,12 @@ export interface Failure {
   pod: string | null;
   /** The scenario expectation that failed (invariants checked through `never:` have one too). */
   expectIndex: number | null;
+  /**
+   * For an expectation about a pod: whether the pod existed in the apiserver during the run. An
+   * `eventually` about a pod that never existed fails for want of anything happening, not for the
+   * reason it was written for.
+   */
+  podSeen?: boolean;
 }
 
 const RANK: Record<FailureKind, number> = { invariant: 0, verdict: 1, expectation: 2 };
@@ -33,7 +39,10 @@ export function classifyFailure(scenario: Scenario, result: SimulationResult, ex
     if (v !== undefined) found.push(fromViolation(v, e.index));
     else {
       const seen = e.observed === null ? "" : `; seen at ${formatDuration(e.observed.atMs)}: ${e.observed.text}`;
-      found.push({ kind: "expectation", id: e.description, message: `expectation failed: ${e.text}${seen}`, atMs: e.atMs ?? run.endMs, pod: null, expectIndex: e.index });
+      found.push({
+        kind: "expectation", id: e.description, message: `expectation failed: ${e.text}${seen}`, atMs: e.atMs ?? run.endMs,
+        pod: e.pod, expectIndex: e.index, ...(e.pod === null ? {} : { podSeen: e.podSeen }),
+      });
     }
   }
   if (isFailureVerdict(run.verdict)) {
@@ -47,9 +56,15 @@ function fromViolation(v: Violation, expectIndex: number | null): Failure {
   return { kind: "invariant", id: v.invariant, message: v.message, atMs: v.t, pod: v.pod, expectIndex };
 }
 
-/** Same kind and id: the shrinker's test that a smaller run still shows the bug it started from. */
+/**
+ * The shrinker's test that a smaller run still shows the bug it started from: the same invariant,
+ * verdict or expectation, failing for the same pod (and, for an expectation about a pod, a pod
+ * that existed in both runs: dropping the step that creates it must not turn a real failure into
+ * a vacuous one).
+ */
 export function sameFailure(a: Failure | null, b: Failure | null): boolean {
-  return a !== null && b !== null && a.kind === b.kind && a.id === b.id;
+  if (a === null || b === null) return false;
+  return a.kind === b.kind && a.id === b.id && a.pod === b.pod && (a.podSeen ?? true) === (b.podSeen ?? true);
 }
 
 /** One line for reports: "invariant start-after-termination-requested at 41.2s (default/web): ...". */

@@ -29,6 +29,7 @@ const failureSchema = z.object({
   atMs: z.number(),
   pod: z.string().nullable(),
   expectIndex: z.number().int().nullable(),
+  podSeen: z.boolean().optional(),
 });
 
 const reproSectionSchema = z.object({
