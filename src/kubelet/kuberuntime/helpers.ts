@@ -24,3 +24,15 @@ export function getStableKey(pod: Pod, container: Container): string {
   const { name, namespace, uid } = pod.metadata;
   return `${name}_${namespace ?? ""}_${uid ?? ""}_${container.name}_${hash}`;
 }
+
+/**
+ * strings.Replace(message, containerID, containerName, -1), as recordContainerEvent and
+ * killContainer write event messages, but only where the ID stands alone. Upstream's IDs are 64
+ * hex digits and never occur inside a name; the simulated runtime's are short ("c-1"), so a plain
+ * replace turned a container named "sc-1" into "ssc-1" and "c-10" into the name plus "0".
+ */
+export function replaceContainerID(message: string, containerID: string, name: string): string {
+  if (containerID === "") return message;
+  const escaped = containerID.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return message.replace(new RegExp(`(?<![\\w.-])${escaped}(?![\\w.-])`, "g"), () => name);
+}

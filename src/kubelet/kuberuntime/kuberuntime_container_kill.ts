@@ -6,6 +6,7 @@
 // including the sidecar termination ordering (kuberuntime_termination_order.ts) when the
 // SidecarContainers gate is on, as v1.29 does. Container log files do not exist, so
 // removeContainer is the CRI RemoveContainer alone.
+import { replaceContainerID } from "./helpers.ts";
 import { recvCase, select, wait, type Proc } from "../../sim/index.ts";
 import type { Container, Pod } from "../../k8s/pod.ts";
 import { CriError, isNotFound } from "../../cri/errors.ts";
@@ -97,7 +98,7 @@ export function* killContainer(
   }
   const startMs = m.sim.nowMs;
   const message = killContainerMessage(containerSpec, messageIn);
-  const text = message.replaceAll(containerID.id, containerSpec.name);
+  const text = replaceContainerID(message, containerID.id, containerSpec.name);
   m.recorder.Eventf(pod, "Normal", KillingContainer, text, containerFieldPath(pod, containerSpec));
   const before = killContainerGrace({ pod, containerSpec, reason, gracePeriodOverride });
   let preStopElapsedMs = 0;

@@ -6,6 +6,7 @@
 // log path (no env, mounts, devices, security context); the internal PreCreate/PreStart lifecycle
 // hooks (CPU/memory managers) always succeed; with no status for the container the restart count
 // is 0 (upstream then reads it from the log directory, which the simulator does not keep).
+import { replaceContainerID } from "./helpers.ts";
 import type { Proc } from "../../sim/index.ts";
 import type { Container, EphemeralContainer, Pod } from "../../k8s/pod.ts";
 import type { ContainerConfig, PodSandboxConfig } from "../../cri/api.ts";
@@ -48,7 +49,7 @@ export function getTargetID(spec: StartSpec, podStatus: PodStatus): ContainerID 
  * is replaced by the container's name, so events deduplicate across restarts.
  */
 export function recordContainerEvent(m: ManagerContext, pod: Pod, container: Container, containerID: string, type: EventType, reason: string, message: string): void {
-  const text = containerID !== "" ? message.replaceAll(containerID, container.name) : message;
+  const text = replaceContainerID(message, containerID, container.name);
   m.recorder.Eventf(pod, type, reason, text, containerFieldPath(pod, container));
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Pod } from "../../../src/k8s/pod.ts";
 import { HashContainer } from "../../../src/kubelet/container/helpers.ts";
-import { getStableKey, isInitContainerFailed } from "../../../src/kubelet/kuberuntime/helpers.ts";
+import { getStableKey, isInitContainerFailed, replaceContainerID } from "../../../src/kubelet/kuberuntime/helpers.ts";
 import { PodSandboxChanged } from "../../../src/kubelet/kuberuntime/util/util.ts";
 import { makeBasePodAndStatus, makeStatus } from "./fixtures.ts";
 
@@ -61,5 +61,22 @@ describe("PodSandboxChanged", () => {
     const x = makeBasePodAndStatus();
     mutate(x);
     expect(PodSandboxChanged(x.pod, x.status)).toEqual(want);
+  });
+});
+
+describe("replaceContainerID (event messages name the container, not its ID)", () => {
+  it.each([
+    ["Container c-1 failed liveness probe, will be restarted", "c-1", "app", "Container app failed liveness probe, will be restarted"],
+    // A name that contains the ID stays as it is: "sc-1" used to read "ssc-1".
+    ["Stopping container sc-1", "c-1", "sc-1", "Stopping container sc-1"],
+    ["Started container sc-1 (c-1)", "c-1", "sc-1", "Started container sc-1 (sc-1)"],
+    // Another ID that starts with this one is another container.
+    ["Killing c-10 and c-1", "c-1", "web", "Killing c-10 and web"],
+    ["c-1", "c-1", "web", "web"],
+    ["a.c-1 c-1.b", "c-1", "web", "a.c-1 c-1.b"],
+    ["no ID here", "", "web", "no ID here"],
+    ["$1 and c-1", "c-1", "$&", "$1 and $&"],
+  ])("%j", (message, id, name, want) => {
+    expect(replaceContainerID(message, id, name)).toBe(want);
   });
 });
