@@ -57,3 +57,9 @@ export function podSpecsByRuntimeKey(scenario: Scenario): Map<string, Pod> {
   return out;
 }
 
+
+/** The runtime keys ("ns/name-node") of the scenario's static pods: their API objects are mirror pods. */
+export function staticPodKeys(scenario: Scenario): Set<string> {
+  const node = scenario.kubelet.nodeName.toLowerCase();
+  return new Set(scenario.pods.filter((p) => p.source === "file").map((p) => `${p.namespace}/${p.name}-${node}`));
+}

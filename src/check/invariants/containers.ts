@@ -2,7 +2,9 @@
 // attributed to the API UID its pod key had when it started. The runtime names pods by
 // "namespace/name" only, so a pod deleted and recreated under the same name is told apart by the
 // UID its PodView records show. Simplification: a container the old pod's worker starts after the
-// new pod appeared is attributed to the new pod.
+// new pod appeared is attributed to the new pod. Each container also carries the kubelet's UID: the
+// pod whose SyncPod (the only sync that starts containers) began last under that key, which tells a
+// static pod's old and new UID apart (their API object is one mirror pod).
 import type { TraceRecord } from "../../sim/index.ts";
 
 export interface RunningContainer {
@@ -11,6 +13,8 @@ export interface RunningContainer {
   container: string;
   /** The pod's API UID when the container started; "" when the pod had no API object yet (a static pod before its mirror). */
   uid: string;
+  /** The kubelet's UID of the pod that started it ("" before any SyncPod of the key). */
+  kubeletUid: string;
   startedAtMs: number;
 }
 
@@ -19,6 +23,7 @@ export const RUNTIME_CONTAINER_KINDS: readonly string[] = ["PodView", "Container
 
 export class RuntimeContainers {
   private readonly uidByPod = new Map<string, string>();
+  private readonly syncingByPod = new Map<string, string>();
   private readonly running = new Map<string, RunningContainer>();
 
   /** Feed every record; returns the container that started with this record, if any. */
@@ -28,10 +33,16 @@ export class RuntimeContainers {
       this.uidByPod.set(rec.pod, rec.uid);
       return null;
     }
+    if (rec.component === "kubelet" && rec.kind === "SyncPod" && typeof rec.uid === "string") {
+      this.syncingByPod.set(rec.pod, rec.uid);
+      return null;
+    }
     if (rec.component !== "runtime" || typeof rec.id !== "string") return null;
     if (rec.kind === "ContainerExited") this.running.delete(rec.id);
     if (rec.kind !== "ContainerStarted") return null;
-    const c: RunningContainer = { id: rec.id, pod: rec.pod, container: String(rec.container), uid: this.uidOf(rec.pod), startedAtMs: rec.t };
+    const c: RunningContainer = {
+      id: rec.id, pod: rec.pod, container: String(rec.container), uid: this.uidOf(rec.pod), kubeletUid: this.syncingByPod.get(rec.pod) ?? "", startedAtMs: rec.t,
+    };
     this.running.set(rec.id, c);
     return c;
   }
@@ -39,6 +50,13 @@ export class RuntimeContainers {
   /** The UID the pod key has now ("" when none was seen). */
   uidOf(pod: string): string {
     return this.uidByPod.get(pod) ?? "";
+  }
+
+  /** Running containers started by the kubelet's pod `kubeletUid`, in start order. */
+  runningOfKubeletUid(kubeletUid: string): RunningContainer[] {
+    const out: RunningContainer[] = [];
+    for (const c of this.running.values()) if (c.kubeletUid === kubeletUid) out.push(c);
+    return out;
   }
 
   /** Running containers of a pod key (of one UID when given), in start order. */

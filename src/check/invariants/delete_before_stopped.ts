@@ -8,7 +8,7 @@
 // pod runs on, which is how mirror pods work.
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
-import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
+import { staticPodKeys, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
 import { RUNTIME_CONTAINER_KINDS, RuntimeContainers } from "./containers.ts";
 
 const ID = "api-delete-before-containers-stopped";
@@ -45,12 +45,6 @@ class Monitor implements InvariantMonitor {
     if (rec.component === "status") return rec.kind === "DeletePod" && rec.result === "deleted";
     return rec.component === "apiserver" && rec.kind === "Delete" && rec.actor === "kubelet" && rec.result === "ok" && rec.gracePeriodSeconds === 0;
   }
-}
-
-/** Runtime keys of the scenario's static pods ("ns/name-node"), whose API objects are mirror pods. */
-function staticPodKeys(scenario: Scenario): Set<string> {
-  const node = scenario.kubelet.nodeName.toLowerCase();
-  return new Set(scenario.pods.filter((p) => p.source === "file").map((p) => `${p.namespace}/${p.name}-${node}`));
 }
 
 export const apiDeleteBeforeContainersStopped: InvariantInfo = {

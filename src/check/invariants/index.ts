@@ -10,6 +10,7 @@ import { RACE_INVARIANTS_1 } from "./races_1.ts";
 import { RACE_INVARIANTS_2 } from "./races_2.ts";
 import { RACE_INVARIANTS_3 } from "./races_3.ts";
 import { RACE_INVARIANTS_4 } from "./races_4.ts";
+import { RACE_INVARIANTS_5 } from "./races_5.ts";
 import { statusVersionMonotonic } from "./status_version.ts";
 import { terminalPhaseNeverChanges } from "./terminal_phase.ts";
 import { atMostOneRunningContainer } from "./one_running_container.ts";
@@ -27,6 +28,7 @@ export const INVARIANTS: readonly InvariantInfo[] = [
   ...RACE_INVARIANTS_2,
   ...RACE_INVARIANTS_3,
   ...RACE_INVARIANTS_4,
+  ...RACE_INVARIANTS_5,
   statusVersionMonotonic,
   terminalPhaseNeverChanges,
   atMostOneRunningContainer,

@@ -1,23 +1,52 @@
 // Invariant start-after-termination-requested: no container is created or started for a pod after
 // its termination was requested. Source: pod_workers.go ("once a pod is terminating, all updates
 // are kills"; ShouldPodContainersBeTerminating), races R01 and R02 in ../shared/races.md.
+//
+// A termination request belongs to a pod UID (the pod worker's records name it). The runtime's
+// records name a pod only by namespace/name, which the old and the new UID of a static pod share
+// (an updated manifest is a new UID under the same full name, race R04), so a container call is
+// attributed to the UID whose SyncPod (the only sync that creates containers) began last for that
+// name. The v1.21 kubelet has no termination state: there the kubelet learning of an API deletion
+// (SyncLoopDELETE/REMOVE) is the request, by name; a static pod's mirror pod deleted in the API is
+// not a request to stop the static pod, and from 1.22 the pod worker's own records are the only
+// requests (the mirror pod's deletion during a correct static pod update is not one).
 import type { TraceRecord } from "../../sim/index.ts";
-import { callStartMs, isOkCall, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
+import type { Scenario } from "../../scenario/resolve.ts";
+import { isLegacyEra } from "../../kubelet/kubelet_core.ts";
+import { callStartMs, isOkCall, staticPodKeys, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
 
 const ID = "start-after-termination-requested";
 
+interface Request {
+  atMs: number;
+  why: string;
+}
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["TerminationRequested", "UpdatePod", "WorkerRemoved", "WorkerForgotten", "SyncLoopDELETE", "SyncLoopREMOVE", "PodView", "CreateContainer", "StartContainer"];
-  /** Pod key → when its termination was requested, and for which UID. */
-  private readonly requested = new Map<string, { atMs: number; uid: string | null; why: string }>();
+  readonly kinds: readonly string[] = [
+    "SyncBegin", "SyncPod", "TerminationRequested", "UpdatePod", "WorkerRemoved", "WorkerForgotten", "SyncLoopDELETE", "SyncLoopREMOVE",
+    "CreateContainer", "StartContainer",
+  ];
+  /** Pod UID → when its termination was first requested. */
+  private readonly byUid = new Map<string, Request>();
+  /** Pod key → UID: the pod whose SyncPod began last under that name. */
+  private readonly syncing = new Map<string, string>();
+  /** Pod key → a v1.21 request by name (the kubelet saw the API object deleted or removed). */
+  private readonly byName = new Map<string, Request>();
+
+  constructor(
+    private readonly legacy: boolean,
+    private readonly staticKeys: ReadonlySet<string>,
+  ) {}
 
   observe(rec: TraceRecord): Violation | null {
     const pod = typeof rec.pod === "string" ? rec.pod : null;
-    this.trackRequests(rec, pod);
+    this.track(rec, pod);
     if (pod === null) return null;
     if (!(isOkCall(rec, "CreateContainer") || isOkCall(rec, "StartContainer"))) return null;
-    const r = this.requested.get(pod);
+    const uid = this.syncing.get(pod);
+    const r = (uid === undefined ? undefined : this.byUid.get(uid)) ?? this.byName.get(pod);
     if (r === undefined || callStartMs(rec) <= r.atMs) return null;
     return {
       invariant: ID,
@@ -27,27 +56,31 @@ class Monitor implements InvariantMonitor {
     };
   }
 
-  private trackRequests(rec: TraceRecord, pod: string | null): void {
-    if (rec.component === "podworker" && pod !== null) {
-      if (rec.kind === "TerminationRequested") this.mark(pod, rec, String(rec.why ?? "terminating"));
-      else if (rec.kind === "UpdatePod" && rec.updateType === "kill") this.mark(pod, rec, "kill update");
-      else if (rec.kind === "WorkerRemoved" || rec.kind === "WorkerForgotten") this.requested.delete(pod);
+  private track(rec: TraceRecord, pod: string | null): void {
+    const uid = typeof rec.uid === "string" ? rec.uid : null;
+    if (rec.component === "kubelet" && rec.kind === "SyncPod" && pod !== null && uid !== null) this.syncing.set(pod, uid);
+    if (rec.component === "podworker" && uid !== null) {
+      if (rec.kind === "TerminationRequested") this.mark(uid, rec.t, String(rec.why ?? "terminating"));
+      else if (rec.kind === "UpdatePod" && rec.updateType === "kill") this.mark(uid, rec.t, "kill update");
+      // The worker is gone; a create for the same UID starts it afresh (R03's restart).
+      else if (rec.kind === "WorkerRemoved" || rec.kind === "WorkerForgotten") this.byUid.delete(uid);
       return;
     }
-    // v1.21 has no termination state: the kubelet learning of the deletion is the request.
+    if (this.legacy) this.trackLegacy(rec);
+  }
+
+  private trackLegacy(rec: TraceRecord): void {
     if (rec.component === "kubelet" && (rec.kind === "SyncLoopDELETE" || rec.kind === "SyncLoopREMOVE") && Array.isArray(rec.pods)) {
-      for (const p of rec.pods as string[]) if (!this.requested.has(p)) this.requested.set(p, { atMs: rec.t, uid: null, why: rec.kind });
-      return;
-    }
-    // A new object under the same name is a new pod: its termination has not been requested.
-    if (rec.component === "apiserver" && rec.kind === "PodView" && pod !== null) {
-      const r = this.requested.get(pod);
-      if (r !== undefined && r.uid !== null && rec.uid !== r.uid) this.requested.delete(pod);
+      for (const p of rec.pods as string[]) {
+        // A static pod's name in the API is its mirror pod: deleting that is not a kill.
+        if (rec.source === "api" && this.staticKeys.has(p)) continue;
+        if (!this.byName.has(p)) this.byName.set(p, { atMs: rec.t, why: rec.kind });
+      }
     }
   }
 
-  private mark(pod: string, rec: TraceRecord, why: string): void {
-    if (!this.requested.has(pod)) this.requested.set(pod, { atMs: rec.t, uid: typeof rec.uid === "string" ? rec.uid : null, why });
+  private mark(uid: string, atMs: number, why: string): void {
+    if (!this.byUid.has(uid)) this.byUid.set(uid, { atMs, why });
   }
 }
 
@@ -55,5 +88,5 @@ export const startAfterTerminationRequested: InvariantInfo = {
   id: ID,
   statement: "No container is created or started for a pod after its termination was requested.",
   source: "pkg/kubelet/pod_workers.go (UpdatePod, ShouldPodContainersBeTerminating); races R01, R02",
-  make: () => new Monitor(),
+  make: (scenario: Scenario) => new Monitor(isLegacyEra(scenario.kubelet.version), staticPodKeys(scenario)),
 };

@@ -1,0 +1,85 @@
+// Invariant shortened-grace-period-honoured: when a second delete shortens a pod's grace period,
+// the pod's containers stop by the shortened deadline. The apiserver lowers
+// deletionGracePeriodSeconds on a second delete with a shorter grace; the kubelet's pod worker
+// computes the shorter grace ("the grace period can only decrease", calculateEffectiveGracePeriod,
+// wasGracePeriodShortened) and cancels the sync in flight, but a StopContainer already waiting out
+// the first grace period is not cut short. Source: pkg/kubelet/pod_workers.go UpdatePod and
+// calculateEffectiveGracePeriod; issue #83916 "kubelet does not honor shortened grace period on
+// already-deleting pod" (open), PRs #113883 and #127580; race R06.
+//
+// Precisely: for each API pod UID, the deadline is the earliest (write time + new
+// deletionGracePeriodSeconds) over the writes that set or lowered it. Once a later write lowered
+// it, every container of that UID must have exited by the deadline plus EPSILON_MS (the watch
+// delivery, a sync and the stop call; a healthy kubelet takes tens of milliseconds). A deletion
+// whose grace never shrank is not this invariant's business. Static pods are left out: deleting a
+// mirror pod does not stop its static pod.
+import type { StoredEvent } from "../../apiserver/index.ts";
+import type { TraceRecord } from "../../sim/index.ts";
+import type { Scenario } from "../../scenario/resolve.ts";
+import { staticPodKeys, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
+import { RuntimeContainers } from "./containers.ts";
+
+const ID = "shortened-grace-period-honoured";
+export const GRACE_EPSILON_MS = 2_000;
+
+interface Deletion {
+  pod: string;
+  graceSeconds: number;
+  deadlineMs: number;
+  /** When the grace was first shortened, and from what to what (null while it never was). */
+  shortened: { atMs: number; fromSeconds: number } | null;
+  reported: boolean;
+}
+
+class Monitor implements InvariantMonitor {
+  readonly id = ID;
+  private readonly containers = new RuntimeContainers();
+  private readonly deletions = new Map<string, Deletion>();
+
+  constructor(private readonly staticKeys: ReadonlySet<string>) {}
+
+  observe(rec: TraceRecord): Violation | null {
+    this.containers.observe(rec);
+    for (const [uid, d] of this.deletions) {
+      if (d.reported || d.shortened === null || rec.t <= d.deadlineMs + GRACE_EPSILON_MS) continue;
+      const running = this.containers.runningOf(d.pod, uid);
+      if (running.length === 0) continue;
+      d.reported = true;
+      return {
+        invariant: ID,
+        t: rec.t,
+        pod: d.pod,
+        message:
+          `the grace period was shortened from ${d.shortened.fromSeconds}s to ${d.graceSeconds}s at ${d.shortened.atMs}ms, ` +
+          `so the pod's containers had to stop by ${d.deadlineMs}ms, but ${running.map((c) => `${c.container} (${c.id})`).join(", ")} still ran at ${rec.t}ms`,
+      };
+    }
+    return null;
+  }
+
+  observeApi(e: StoredEvent, nowMs: number): Violation | null {
+    const pod = e.object;
+    const grace = pod.metadata.deletionGracePeriodSeconds;
+    const uid = pod.metadata.uid;
+    if (typeof grace !== "number" || uid === undefined) return null;
+    const key = `${pod.metadata.namespace ?? "default"}/${pod.metadata.name}`;
+    if (this.staticKeys.has(key)) return null;
+    const d = this.deletions.get(uid);
+    if (d === undefined) {
+      this.deletions.set(uid, { pod: key, graceSeconds: grace, deadlineMs: nowMs + grace * 1000, shortened: null, reported: false });
+    } else if (grace < d.graceSeconds) {
+      d.shortened ??= { atMs: nowMs, fromSeconds: d.graceSeconds };
+      d.graceSeconds = grace;
+      d.deadlineMs = Math.min(d.deadlineMs, nowMs + grace * 1000);
+    }
+    return null;
+  }
+}
+
+export const shortenedGracePeriodHonoured: InvariantInfo = {
+  id: ID,
+  statement:
+    "When a second delete shortens a pod's grace period, the pod's containers stop by the shortened deadline (within 2s).",
+  source: "pkg/kubelet/pod_workers.go UpdatePod, calculateEffectiveGracePeriod; issue #83916 (PRs #113883, #127580); race R06",
+  make: (scenario: Scenario) => new Monitor(staticPodKeys(scenario)),
+};
