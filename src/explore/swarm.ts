@@ -40,14 +40,21 @@ export function applySwarm(base: RawScenario, scenario: Scenario, seed: number):
 
 /**
  * Each step later by a draw in [0, jitter], never past `until`. Steps at 0s stay: they describe
- * the node as the kubelet finds it at boot (node/timeline.ts).
+ * the node as the kubelet finds it at boot (node/timeline.ts). Steps written at one instant move
+ * together (one draw per instant, in file order): they are one action of the story, such as a
+ * delete and the create that replaces the pod, and run in file order.
  */
 function jitterSteps(steps: unknown[], jitterMs: number, untilMs: number, rng: Rng): unknown[] {
+  const delayByAt = new Map<number, number>();
   return steps.map((step) => {
     if (!isRecord(step) || typeof step["at"] !== "string") return step;
     const at = parseDuration(step["at"]);
     if (at === 0) return step;
-    const room = Math.max(0, Math.min(jitterMs, untilMs - 1 - at));
-    return { ...step, at: ms(at + rng.int(0, room)) };
+    let delay = delayByAt.get(at);
+    if (delay === undefined) {
+      delay = rng.int(0, Math.max(0, Math.min(jitterMs, untilMs - 1 - at)));
+      delayByAt.set(at, delay);
+    }
+    return { ...step, at: ms(at + delay) };
   });
 }

@@ -13,11 +13,25 @@ export interface RaceSide {
   variants?: Record<string, boolean>;
 }
 
+/**
+ * A race's hunt form: a scenario in which fifo passes (the file as written, run as `kubelet-sim
+ * run`), and the bug needs a particular interleaving or timing that exploration has to find: the
+ * order of steps at one instant (the strategies) and the latencies and step times its `swarm`
+ * ranges let each run draw.
+ */
+export interface HuntForm {
+  /** The hunt scenario, relative to the repository root (scenarios/races/hunt/). */
+  file: string;
+  /** What a run must hit for the bug to show, in one sentence. */
+  needs: string;
+}
+
 export interface RaceEntry {
   id: string;
   title: string;
-  /** The scenario file, relative to the repository root. */
+  /** The scenario file (the deterministic demonstration), relative to the repository root. */
   file: string;
+  hunt: HuntForm;
   /** The pod whose story the diagrams follow. */
   pod: string;
   /** The diagrams leave out what happens before this instant (the setup); from the start when unset. */
@@ -38,6 +52,7 @@ export const RACES: readonly RaceEntry[] = [
     id: "R01",
     title: "A pod deleted during its image pull still starts its container",
     file: "scenarios/races/r01-pw-start-after-delete-during-pull.yaml",
+    hunt: { file: "scenarios/races/hunt/r01-hunt.yaml", needs: "a pull still running when the delete lands (pull latency and delete time drawn per run)" },
     pod: "default/web",
     actors: ["imagePuller"],
     invariant: "start-after-termination-requested",
@@ -48,6 +63,7 @@ export const RACES: readonly RaceEntry[] = [
     id: "R16",
     title: "Liveness probes keep running and failing after the pod is deleted",
     file: "scenarios/races/r16-probes-during-termination.yaml",
+    hunt: { file: "scenarios/races/hunt/r16-hunt.yaml", needs: "a liveness tick between the kubelet seeing the deletion and learning of the container's exit (delete time drawn per run)" },
     pod: "default/web",
     invariant: "probe-after-termination-requested",
     buggy: { label: "kubelet 1.21", kubeletVersion: "1.21" },
@@ -57,6 +73,7 @@ export const RACES: readonly RaceEntry[] = [
     id: "R02",
     title: "Before 1.22, cleanup loops took \"not started yet\" for \"terminated\"",
     file: "scenarios/races/r02-pw-not-started-treated-as-terminated.yaml",
+    hunt: { file: "scenarios/races/hunt/r02-hunt.yaml", needs: "a delete that lands while the sandbox is still being created (sandbox latency and delete time drawn per run)" },
     pod: "default/web",
     invariant: "container-start-after-pod-deleted",
     buggy: { label: "kubelet 1.21", kubeletVersion: "1.21" },
@@ -66,6 +83,7 @@ export const RACES: readonly RaceEntry[] = [
     id: "R15",
     title: "A kubelet status patch lands on a new pod with the same name",
     file: "scenarios/races/r15-status-write-to-recreated-pod.yaml",
+    hunt: { file: "scenarios/races/hunt/r15-hunt.yaml", needs: "the delete and the create between one status sync's GET and its PATCH (step times drawn per run)" },
     pod: "default/web-0",
     diagramFromMs: 4_900,
     invariant: "kubelet-write-to-other-uid",
@@ -76,6 +94,7 @@ export const RACES: readonly RaceEntry[] = [
     id: "R07",
     title: "A stale cached status makes the kubelet create a second container for a Never pod",
     file: "scenarios/races/r07-pleg-stale-cache-duplicate-container.yaml",
+    hunt: { file: "scenarios/races/hunt/r07-hunt.yaml", needs: "a relist that inspects the container between its create and its failed start (pull and start latencies drawn per run)" },
     pod: "default/blarg",
     diagramFromMs: 2_900,
     invariant: "never-policy-created-twice",
@@ -86,6 +105,7 @@ export const RACES: readonly RaceEntry[] = [
     id: "R03",
     title: "A static pod removed and re-added with the same UID never runs again",
     file: "scenarios/races/r03-static-pod-uid-reuse.yaml",
+    hunt: { file: "scenarios/races/hunt/r03-hunt.yaml", needs: "the manifest back before housekeeping purged the terminated UID (step times drawn per run)" },
     pod: "default/web-node-1",
     diagramFromMs: 9_900,
     invariant: "readded-pod-restarted",
@@ -96,6 +116,7 @@ export const RACES: readonly RaceEntry[] = [
     id: "R05",
     title: "A pending kill pinned the pod worker's parked update, so later updates were dropped",
     file: "scenarios/races/r05-pw-kill-pinning.yaml",
+    hunt: { file: "scenarios/races/hunt/r05-hunt.yaml", needs: "the eviction parked behind the delete's kill before the PLEG reports b's exit (step times drawn per run)" },
     pod: "default/web",
     diagramFromMs: 4_900,
     actors: ["kubelet/evict/"],
@@ -107,6 +128,7 @@ export const RACES: readonly RaceEntry[] = [
     id: "R08",
     title: "A container that exits and is removed between two relists produces no PLEG event",
     file: "scenarios/races/r08-pleg-missed-exit-and-remove.yaml",
+    hunt: { file: "scenarios/races/hunt/r08-hunt.yaml", needs: "the exit and the removal inside one relist period (step times drawn per run)" },
     pod: "default/web",
     diagramFromMs: 8_900,
     actors: ["scenario/timeline"],
@@ -118,6 +140,7 @@ export const RACES: readonly RaceEntry[] = [
     id: "R21",
     title: "Garbage collection of an exited init container makes the kubelet run init again",
     file: "scenarios/races/r21-init-rerun-while-app-running.yaml",
+    hunt: { file: "scenarios/races/hunt/r21-hunt.yaml", needs: "init's record collected after the app started (pull latency and removal time drawn per run)" },
     pod: "default/web",
     diagramFromMs: 59_000,
     invariant: "init-rerun-after-app-started",
@@ -134,9 +157,14 @@ export function raceOfFile(path: string): RaceEntry | undefined {
   return RACES.find((r) => join(ROOT, r.file) === abs);
 }
 
+/** Which of a race's scenarios: the deterministic demonstration or the hunt form. */
+export type RaceForm = "demo" | "hunt";
+
+const formFile = (race: RaceEntry, form: RaceForm) => (form === "demo" ? race.file : race.hunt.file);
+
 /** The race's scenario as one side runs it: what `--kubelet-version` and `--variant` would run. */
-export function raceScenario(race: RaceEntry, side: "buggy" | "fixed"): Scenario {
-  return loadScenarioWithOverrides(join(ROOT, race.file), sideOverrides(race[side])).scenario;
+export function raceScenario(race: RaceEntry, side: "buggy" | "fixed", form: RaceForm = "demo"): Scenario {
+  return loadScenarioWithOverrides(join(ROOT, formFile(race, form)), sideOverrides(race[side])).scenario;
 }
 
 /** The side as the flags that select it. */
@@ -148,7 +176,7 @@ export function sideOverrides(s: RaceSide): KubeletOverrides {
  * The race's scenario as one side runs it, as the raw YAML value (what `explore` takes, so its repro
  * files carry the side): the file's with `kubelet.version` and `kubelet.variants` set for the side.
  */
-export function raceRawScenario(race: RaceEntry, side: "buggy" | "fixed"): RawScenario {
-  const { raw } = readRawScenario(join(ROOT, race.file));
+export function raceRawScenario(race: RaceEntry, side: "buggy" | "fixed", form: RaceForm = "demo"): RawScenario {
+  const { raw } = readRawScenario(join(ROOT, formFile(race, form)));
   return { ...applyKubeletOverrides(raw, sideOverrides(race[side])), name: `${String(raw.name)}-${side}` };
 }

@@ -90,6 +90,29 @@ describe("swarm", () => {
   });
 });
 
+describe("swarm jitter of steps written at one instant", () => {
+  it("moves them together, in file order, and others apart", () => {
+    const raw = {
+      name: "s",
+      pods: [{ manifest: { apiVersion: "v1", kind: "Pod", metadata: { name: "web" }, spec: { containers: [{ name: "app", image: "x" }] } } }],
+      timeline: [{ at: "0s", create: "web" }, { at: "5s", delete: "web" }, { at: "5s", create: "web" }, { at: "8s", delete: "web" }],
+      swarm: { jitter: "2s" },
+      until: "30s",
+    };
+    const scenario = loadScenarioText(JSON.stringify(raw)).scenario;
+    let apart = 0;
+    for (let seed = 0; seed < 30; seed++) {
+      const at = loadScenarioText(JSON.stringify(applySwarm(raw, scenario, seed))).scenario.timeline.map((st) => st.atMs);
+      expect(at[0]).toBe(0);
+      expect(at[1]).toBe(at[2]);
+      expect(at[1]).toBeGreaterThanOrEqual(5_000);
+      expect(at[1]).toBeLessThanOrEqual(7_000);
+      if (at[3]! - at[1]! !== 3_000) apart++;
+    }
+    expect(apart).toBeGreaterThan(20);
+  });
+});
+
 describe("determinism check", () => {
   it("reports a run whose trace differs, with both versions of the first differing record", () => {
     const ctx = new RunContext(makePlan({ source: { file: "test/explore/fixtures/two-pods.yaml" }, strategy: "random", seed: 3 }));
