@@ -1,6 +1,6 @@
 // Models pkg/kubelet/kubelet.go (v1.22 and after): SyncPod, SyncTerminatingPod,
 // SyncTerminatingRuntimePod and SyncTerminatedPod, the podSyncer the pod workers drive.
-import type { Proc } from "../sim/index.ts";
+import { recvCase, select, type Proc } from "../sim/index.ts";
 import type { CallContext } from "../cri/services.ts";
 import type { Pod, PodStatus as APIPodStatus } from "../k8s/pod.ts";
 import type { PodStatus } from "./container/runtime.ts";
@@ -19,6 +19,14 @@ export interface KubeletSyncerOptions {
    * context.WithoutCancel(ctx) instead (TODO #113606).
    */
   cancelImagePullOnTermination?: boolean;
+  /**
+   * SyncTerminatingPod honours its context: an update that shortens the grace period cancels the
+   * kill in flight, and the pod worker's next SyncTerminatingPod stops the containers again with
+   * the shorter grace (the runtime kills at the earlier deadline). The proposed fix of issue #83916
+   * (race R06, PRs #113883 and #127580); upstream's kill ignores the context ("TODO: queue the
+   * next update, then cancel the inflight job by invoking context cancellation").
+   */
+  killHonoursShortenedGrace?: boolean;
 }
 
 export class KubeletSyncer implements PodSyncer {
@@ -77,14 +85,17 @@ export class KubeletSyncer implements PodSyncer {
   }
 
   /** SyncTerminatingPod: stop every container with the grace period, then record the final status. */
-  *SyncTerminatingPod(_ctx: SyncContext, pod: Pod, podStatus: PodStatus, gracePeriod: number | undefined, abnormal: TerminatePodOptions | undefined): Proc<GoError> {
+  *SyncTerminatingPod(ctx: SyncContext, pod: Pod, podStatus: PodStatus, gracePeriod: number | undefined, abnormal: TerminatePodOptions | undefined): Proc<GoError> {
     const { deps } = this.kl;
     this.kl.emit("SyncTerminatingPod", pod, { gracePeriod: gracePeriod ?? null });
     let apiPodStatus = deps.statusGenerator.generateAPIPodStatus(pod, podStatus, false);
     if (abnormal !== undefined) apiPodStatus = applyAbnormalTermination(apiPodStatus, abnormal);
     deps.statusManager.SetPodStatus(pod, apiPodStatus);
     deps.probeManager.StopLivenessAndStartup(pod);
-    const err = yield* deps.runtime.KillPod(pod, ConvertPodStatusToRunningPod(podStatus), gracePeriod);
+    const err = this.options.killHonoursShortenedGrace === true
+      ? yield* this.killPodUntilCancelled(ctx, pod, podStatus, gracePeriod)
+      : yield* deps.runtime.KillPod(pod, ConvertPodStatusToRunningPod(podStatus), gracePeriod);
+    if (err === ContextCanceled) return err;
     if (err !== null) {
       deps.recorder.Eventf(pod, "Warning", "FailedKillPod", `error killing pod: ${err.message}`);
       return err;
@@ -100,6 +111,28 @@ export class KubeletSyncer implements PodSyncer {
     if (abnormal !== undefined) finalStatus = applyAbnormalTermination(finalStatus, abnormal);
     deps.statusManager.SetPodStatus(pod, finalStatus);
     return null;
+  }
+
+  /**
+   * The kill of variant killHonoursShortenedGrace: KillPod in its own goroutine, abandoned when the
+   * context is cancelled (the CRI calls in flight run on, as a cancelled gRPC call's work does in
+   * the runtime); the pod worker then runs SyncTerminatingPod again with the shorter grace.
+   */
+  private *killPodUntilCancelled(ctx: SyncContext, pod: Pod, podStatus: PodStatus, gracePeriod: number | undefined): Proc<GoError> {
+    const { sim, deps } = this.kl;
+    const ref = `${pod.metadata.namespace ?? "default"}/${pod.metadata.name}`;
+    const done = sim.chan<GoError>(`killPod done ${ref}`, 1);
+    sim.go(`killPod/${ref}`, function* () {
+      done.trySend(yield* deps.runtime.KillPod(pod, ConvertPodStatusToRunningPod(podStatus), gracePeriod));
+    }, { group: "kubelet" });
+    const { ctx: call, stop } = this.callContext(ctx, pod);
+    const r = yield* select([recvCase(done), recvCase(call.done)]);
+    stop();
+    if (r.index === 1) {
+      this.kl.emit("KillPodCancelled", pod, { gracePeriod: gracePeriod ?? null });
+      return ContextCanceled;
+    }
+    return (r.value as GoError | undefined) ?? null;
   }
 
   /** SyncTerminatingRuntimePod: an orphan with no config is killed with a 1 s grace period. */

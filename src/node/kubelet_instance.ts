@@ -205,6 +205,7 @@ export class KubeletInstance {
       let workers: PodWorkers | null = null;
       const syncer = new KubeletSyncer(this.core, (uid) => workers!.IsPodTerminationRequested(uid), {
         cancelImagePullOnTermination: settings.variants.cancelImagePullOnTermination === true,
+        killHonoursShortenedGrace: settings.variants.killHonoursShortenedGrace === true,
       });
       setup = syncer.setup;
       workers = new PodWorkers(sim, syncer, recorder, this.core.workQueue, settings.syncFrequencyMs, settings.backOffPeriodMs, cache);

@@ -39,6 +39,11 @@ export const VARIANTS: readonly VariantInfo[] = [
     description:
       "1.22+: the pod worker of 1.22.0-1.22.2: a create for a UID that is terminating is taken as one more update of the terminating pod (a kill), and once terminated the UID cannot reenter the pod worker until housekeeping purges it, which it never does while the pod is still desired; a static pod whose manifest is removed and put back (same UID) never runs again. Race R03 (issue #104648, fixed by PR #104847).",
   },
+  {
+    name: "killHonoursShortenedGrace",
+    description:
+      "1.22+: SyncTerminatingPod honours its context: a second delete that shortens the grace period cancels the kill in flight, and the next SyncTerminatingPod stops the containers again with the shorter grace, so the runtime kills them at the earlier deadline. The proposed fix of race R06 (issue #83916, PRs #113883 and #127580); upstream waits out the first grace period.",
+  },
 ];
 
 export class UnknownVariantError extends Error {
