@@ -110,7 +110,9 @@ export class ApiServer {
     const cut = this.partitionAt(actor, this.sim.nowMs);
     if (cut !== undefined) return yield* this.failInPartition<T>(cut, actor, kind, verb, path, fields, latency);
     const inMs = Math.floor(latency / 2);
-    yield* call(inMs, `${verb} ${path}`);
+    // A create names its collection; the object it makes is the collection plus the pod's name.
+    const created = verb === "POST" && typeof fields.pod === "string" ? `${path}/${fields.pod.split("/")[1]}` : path;
+    yield* call(inMs, `${verb} ${path}`, objectPath(created));
     const [result, extra] = apply();
     this.trace(actor, kind, fields, result.err, extra);
     yield* call(latency - inMs, `${verb} ${path} (response)`);
@@ -231,4 +233,14 @@ export function uuidV4(next: () => number): string {
   const hex = [next(), next(), next(), next()].map((w) => (w >>> 0).toString(16).padStart(8, "0")).join("");
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * The object a request path names, without its subresource or query: the request legs of GET
+ * .../pods/web, PATCH .../pods/web/status and DELETE .../pods/web all touch one object (the pos
+ * strategy takes them as racing).
+ */
+export function objectPath(path: string): string {
+  const bare = path.split("?")[0]!;
+  return bare.replace(/\/(status|binding|eviction|ephemeralcontainers|log)$/, "");
 }

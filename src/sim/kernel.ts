@@ -215,10 +215,11 @@ export class Sim implements Waker, TimerHost {
   cancel(entry: TimedEntry): void {
     entry.cancelled = true;
   }
-  sleepUntil(p: Process, dueMs: number, label: string, isCall = false): void {
+  sleepUntil(p: Process, dueMs: number, label: string, isCall = false, target: unknown = null): void {
     this.observer?.timed(p, label, this.nowMs, dueMs, isCall);
     p.state = SLEEPING;
     p.waitingOn = label;
+    p.waitingTarget = target;
     this.pushEntry(dueMs, p, null);
   }
   block(p: Process, waitingOn: string, target: unknown = null): void {

@@ -59,9 +59,13 @@ export function* sleep(ms: number, label = "sleep"): Proc<void> {
 /** Marks a timed operation as a call (work that takes time), not a plain sleep; scheduling is the same. */
 export const CALL = "call";
 
-/** Work that takes virtual time (a CRI call, an apiserver request), named for diagnoses. */
-export function* call(ms: number, label: string): Proc<void> {
-  yield new Op(OP_SLEEP, ms, null, CALL, label);
+/**
+ * Work that takes virtual time (a CRI call, an apiserver request), named for diagnoses. `resource`
+ * names what the caller touches when the call returns (an apiserver object's path), for the pos
+ * strategy's race relation; the label stands for it when omitted.
+ */
+export function* call(ms: number, label: string, resource: string | null = null): Proc<void> {
+  yield new Op(OP_SLEEP, ms, resource, CALL, label);
 }
 
 /** <-ch. A nil channel (null) blocks forever, as in Go. */

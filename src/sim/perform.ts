@@ -15,7 +15,7 @@ export interface KernelOps {
   readonly nowMs: number;
   readonly ready: Deque<Process>;
   /** isCall: work that takes time (`call`), not a plain sleep; only observers tell them apart. */
-  sleepUntil(p: Process, dueMs: number, label: string, isCall?: boolean): void;
+  sleepUntil(p: Process, dueMs: number, label: string, isCall?: boolean, target?: unknown): void;
   /** Blocks p; the diagnosis reads "<waitingOn> <target's name(s)>" when a target is given. */
   block(p: Process, waitingOn: string, target?: unknown): void;
   decide(kind: ChoiceKind, n: number, procs: null): number;
@@ -56,7 +56,7 @@ function doSleep(k: KernelOps, p: Process, op: Op): boolean {
     return true;
   }
   if (op.ms === 0) return true;
-  k.sleepUntil(p, k.nowMs + op.ms, op.label, op.value === CALL);
+  k.sleepUntil(p, k.nowMs + op.ms, op.label, op.value === CALL, op.target);
   return false;
 }
 

@@ -59,7 +59,7 @@ export class Process {
   describeState(): string {
     if (this.waitingOn === "") return STATE_NAMES[this.state]!;
     const t = this.waitingTarget;
-    if (t === null) return this.waitingOn;
+    if (t === null || typeof t === "string") return this.waitingOn;
     if (Array.isArray(t)) {
       const names = (t as readonly { ch: { name: string } | null }[]).flatMap((c) => (c.ch === null ? [] : [c.ch.name]));
       return names.length === 0 ? `${this.waitingOn} (no cases)` : `${this.waitingOn} ${names.join(", ")}`;

@@ -7,6 +7,7 @@ import type { ProcList, ProcRef } from "../../src/sim/strategy/index.ts";
 import { PosStrategy, racing } from "../../src/sim/strategy/pos.ts";
 import { formatStrategy, parseStrategy } from "../../src/sim/strategy/index.ts";
 import type { Rng } from "../../src/sim/rng.ts";
+import { objectPath } from "../../src/apiserver/apiserver.ts";
 
 /** An Rng that answers below(n) from a script (each value taken modulo n). */
 function scripted(values: number[]): Rng {
@@ -157,5 +158,26 @@ describe("pos runs replay and find a planted race", () => {
     console.info(`planted channel race: pos ${pos}/300, random ${random}/300`);
     expect(pos).toBeGreaterThan(random);
     expect(pos).toBeGreaterThan(0);
+  });
+});
+
+describe("apiserver requests name the object they touch", () => {
+  it.each([
+    ["/api/v1/namespaces/default/pods/web-0", "/api/v1/namespaces/default/pods/web-0"],
+    ["/api/v1/namespaces/default/pods/web-0/status", "/api/v1/namespaces/default/pods/web-0"],
+    ["/api/v1/pods?watch=1", "/api/v1/pods"],
+  ])("%s → %s", (path, want) => {
+    expect(objectPath(path)).toBe(want);
+  });
+
+  it("a call's resource is what its caller resumes on", () => {
+    const sim = new Sim({ seed: 1, strategy: { name: "fifo" }, hash: false });
+    let seen: unknown = "unset";
+    const p = sim.go("client", function* () {
+      yield* call(5, "PATCH /api/v1/namespaces/default/pods/web/status", "/api/v1/namespaces/default/pods/web");
+      seen = p.resumeOn;
+    });
+    sim.run();
+    expect(seen).toBe("/api/v1/namespaces/default/pods/web");
   });
 });
