@@ -216,6 +216,12 @@ describe("pleg-missed-container-change", () => {
     expect(violations("pleg-missed-container-change", [...seen, exit(1_500, "c-1"), failed, relist(2_004)])).toEqual([]);
   });
 
+  it("knows the pod of a failed inspection by its UID when the record lacks its name (the sandbox vanished mid-relist)", () => {
+    const inspected = R(1_004, "cache", "Set", { pod: "default/web", uid: "u1", timeMs: 1_000 });
+    const failed = R(2_003, "cache", "Set", { uid: "u1", err: "rpc error: code = NotFound" });
+    expect(violations("pleg-missed-container-change", [...seen, inspected, exit(1_500, "c-1"), failed, relist(2_004)])).toEqual([]);
+  });
+
   it("does not owe events for a container the PLEG never saw (created, exited and removed within one period)", () => {
     expect(violations("pleg-missed-container-change", [create(1_100, "c-2"), exit(1_400, "c-2"), rmp(1_700), relist(2_004)])).toEqual([]);
   });

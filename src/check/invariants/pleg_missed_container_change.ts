@@ -15,7 +15,7 @@
 // - the relist that owes it is the first whose GetPods began after the change (a `relist` record
 //   at t' with durationMs d began at t' - d). A failed relist (err), or one in which inspecting the
 //   pod failed (a cache Set with err: the change is retried next relist, as upstream), owes
-//   nothing yet.
+//   nothing yet; such a record may name the pod only by UID (its sandbox vanished mid-relist).
 // A kubelet restart starts a new PLEG with no records: nothing is owed across it.
 import type { TraceRecord } from "../../sim/index.ts";
 import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
@@ -40,6 +40,8 @@ class Monitor implements InvariantMonitor {
   private readonly known = new Set<string>();
   /** Container ID → the change the next relist must report. */
   private readonly owed = new Map<string, Owed>();
+  /** Pod UID → pod key, from the cache's records. */
+  private readonly podByUid = new Map<string, string>();
   /** Pod keys whose inspection failed since the last relist ended. */
   private readonly failedInspection = new Set<string>();
 
@@ -50,9 +52,7 @@ class Monitor implements InvariantMonitor {
       return null;
     }
     if (rec.component === "runtime") this.onRuntime(rec);
-    if (rec.component === "cache" && rec.kind === "Set" && rec.err !== undefined && typeof rec.pod === "string") {
-      this.failedInspection.add(rec.pod);
-    }
+    if (rec.component === "cache" && rec.kind === "Set") this.onCacheSet(rec);
     if (rec.component !== "pleg") return null;
     if (PLEG_CONTAINER_EVENTS.has(rec.kind) && typeof rec.containerID === "string") {
       this.known.add(rec.containerID);
@@ -60,6 +60,17 @@ class Monitor implements InvariantMonitor {
       return null;
     }
     return rec.kind === "relist" ? this.onRelist(rec) : null;
+  }
+
+  /**
+   * A cache Set with err is a failed inspection. Its record may lack the pod's name (the runtime
+   * no longer lists the pod when its sandbox vanished mid-relist): the UID names it then.
+   */
+  private onCacheSet(rec: TraceRecord): void {
+    const uid = typeof rec.uid === "string" ? rec.uid : null;
+    const pod = typeof rec.pod === "string" ? rec.pod : uid === null ? undefined : this.podByUid.get(uid);
+    if (typeof rec.pod === "string" && uid !== null) this.podByUid.set(uid, rec.pod);
+    if (rec.err !== undefined && pod !== undefined) this.failedInspection.add(pod);
   }
 
   private onRuntime(rec: TraceRecord): void {
