@@ -35,7 +35,7 @@ function violations(id: string, inputs: Input[], s: Scenario): string[] {
 
 const STATIC = "default/web-node-1";
 const sync = (t: number, uid: string, pod = STATIC) => R(t, "kubelet", "SyncPod", { pod, uid, updateType: "create" });
-const started = (t: number, id: string, pod = STATIC) => R(t, "runtime", "ContainerStarted", { pod, container: "app", id });
+const started = (t: number, id: string, pod = STATIC) => R(t, "runtime", "StartContainer", { pod, container: "app", id, tookMs: 100, result: "ok" });
 const exited = (t: number, id: string, pod = STATIC) => R(t, "runtime", "ContainerExited", { pod, container: "app", id, exitCode: 0 });
 const podView = (t: number, uid: string, pod = "default/web") => R(t, "apiserver", "PodView", { pod, uid });
 
@@ -74,18 +74,25 @@ const api = (t: number, p: Pod, type: StoredEvent["type"] = "MODIFIED"): Input =
 describe("shortened-grace-period-honoured", () => {
   const s = scenario("1.30", "api");
   const running = [podView(0, "u1"), started(1_000, "c-1", "default/web")];
+  const del = (t: number, grace: number, pod = "default/web") =>
+    R(t, "apiserver", "Delete", { actor: "user", pod, uid: "u1", deleted: false, deletionGracePeriodSeconds: grace, result: "ok" });
 
   it("fires once the shortened deadline (plus 2s) passes with a container still running", () => {
     const got = violations("shortened-grace-period-honoured", [
-      ...running, api(5_000, pod("u1", { grace: 120 })), api(15_000, pod("u1", { grace: 10 })),
-      podView(26_000, "u1"), podView(27_001, "u1"), podView(40_000, "u1"),
+      ...running, del(5_000, 120), del(15_000, 10), podView(26_000, "u1"), podView(27_001, "u1"), podView(40_000, "u1"),
     ], s);
     expect(got).toEqual(["27001 default/web: the grace period was shortened from 120s to 10s at 15000ms, so the pod's containers had to stop by 25000ms, but app (c-1) still ran at 27001ms"]);
   });
 
   it("holds when the container stops by the shortened deadline, and when the grace never shrank", () => {
-    expect(violations("shortened-grace-period-honoured", [...running, api(5_000, pod("u1", { grace: 120 })), api(15_000, pod("u1", { grace: 10 })), exited(25_100, "c-1", "default/web"), podView(40_000, "u1")], s)).toEqual([]);
-    expect(violations("shortened-grace-period-honoured", [...running, api(5_000, pod("u1", { grace: 30 })), api(6_000, pod("u1", { grace: 30 })), podView(60_000, "u1")], s)).toEqual([]);
+    expect(violations("shortened-grace-period-honoured", [...running, del(5_000, 120), del(15_000, 10), exited(25_100, "c-1", "default/web"), podView(40_000, "u1")], s)).toEqual([]);
+    expect(violations("shortened-grace-period-honoured", [...running, del(5_000, 30), del(6_000, 30), podView(60_000, "u1")], s)).toEqual([]);
+  });
+
+  it("leaves static pods alone: deleting a mirror pod does not stop its static pod", () => {
+    const stat = scenario("1.30", "file");
+    const trace = [sync(0, "u1"), started(1_000, "c-1"), del(5_000, 120, STATIC), del(15_000, 10, STATIC), podView(40_000, "u1", STATIC)];
+    expect(violations("shortened-grace-period-honoured", trace, stat)).toEqual([]);
   });
 });
 

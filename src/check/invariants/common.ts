@@ -58,6 +58,14 @@ export function podSpecsByRuntimeKey(scenario: Scenario): Map<string, Pod> {
 }
 
 
+/**
+ * A SyncPod of a pod UID begins: the pod worker's SyncBegin in mode sync, or the kubelet's SyncPod
+ * record (either one: a view that hides one of them still attributes the runtime's calls).
+ */
+export function isSyncPodBegin(rec: TraceRecord): boolean {
+  return (rec.component === "podworker" && rec.kind === "SyncBegin" && rec.mode === "sync") || (rec.component === "kubelet" && rec.kind === "SyncPod");
+}
+
 /** The runtime keys ("ns/name-node") of the scenario's static pods: their API objects are mirror pods. */
 export function staticPodKeys(scenario: Scenario): Set<string> {
   const node = scenario.kubelet.nodeName.toLowerCase();

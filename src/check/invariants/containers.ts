@@ -6,6 +6,7 @@
 // pod whose SyncPod (the only sync that starts containers) began last under that key, which tells a
 // static pod's old and new UID apart (their API object is one mirror pod).
 import type { TraceRecord } from "../../sim/index.ts";
+import { isSyncPodBegin } from "./common.ts";
 
 export interface RunningContainer {
   id: string;
@@ -24,6 +25,18 @@ export const RUNTIME_CONTAINER_KINDS: readonly string[] = ["PodView", "Container
 export class RuntimeContainers {
   private readonly uidByPod = new Map<string, string>();
   private readonly syncingByPod = new Map<string, string>();
+  private readonly exited = new Set<string>();
+
+  /**
+   * startedBy "task": a start is the runtime's ContainerStarted; "call": the CRI StartContainer that
+   * succeeded, the same start as the kubelet sees it and the default timeline shows it (its record
+   * comes when the call returns, possibly after a task that exits at once already did).
+   */
+  constructor(private readonly startedBy: "task" | "call" = "task") {}
+
+  private isStart(rec: TraceRecord): boolean {
+    return this.startedBy === "task" ? rec.kind === "ContainerStarted" : rec.kind === "StartContainer" && rec.result === "ok";
+  }
   private readonly running = new Map<string, RunningContainer>();
 
   /** Feed every record; returns the container that started with this record, if any. */
@@ -33,13 +46,16 @@ export class RuntimeContainers {
       this.uidByPod.set(rec.pod, rec.uid);
       return null;
     }
-    if (rec.component === "kubelet" && rec.kind === "SyncPod" && typeof rec.uid === "string") {
+    if (isSyncPodBegin(rec) && typeof rec.uid === "string") {
       this.syncingByPod.set(rec.pod, rec.uid);
       return null;
     }
     if (rec.component !== "runtime" || typeof rec.id !== "string") return null;
-    if (rec.kind === "ContainerExited") this.running.delete(rec.id);
-    if (rec.kind !== "ContainerStarted") return null;
+    if (rec.kind === "ContainerExited") {
+      this.running.delete(rec.id);
+      this.exited.add(rec.id);
+    }
+    if (!this.isStart(rec) || this.exited.has(rec.id)) return null;
     const c: RunningContainer = {
       id: rec.id, pod: rec.pod, container: String(rec.container), uid: this.uidOf(rec.pod), kubeletUid: this.syncingByPod.get(rec.pod) ?? "", startedAtMs: rec.t,
     };

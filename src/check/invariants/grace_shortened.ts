@@ -7,13 +7,12 @@
 // calculateEffectiveGracePeriod; issue #83916 "kubelet does not honor shortened grace period on
 // already-deleting pod" (open), PRs #113883 and #127580; race R06.
 //
-// Precisely: for each API pod UID, the deadline is the earliest (write time + new
-// deletionGracePeriodSeconds) over the writes that set or lowered it. Once a later write lowered
+// Precisely: for each API pod UID, the deadline is the earliest (time + new
+// deletionGracePeriodSeconds) over the apiserver's graceful Delete records that set or lowered it. Once a later write lowered
 // it, every container of that UID must have exited by the deadline plus EPSILON_MS (the watch
 // delivery, a sync and the stop call; a healthy kubelet takes tens of milliseconds). A deletion
 // whose grace never shrank is not this invariant's business. Static pods are left out: deleting a
 // mirror pod does not stop its static pod.
-import type { StoredEvent } from "../../apiserver/index.ts";
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
 import { staticPodKeys, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
@@ -33,13 +32,14 @@ interface Deletion {
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  private readonly containers = new RuntimeContainers();
+  private readonly containers = new RuntimeContainers("call");
   private readonly deletions = new Map<string, Deletion>();
 
   constructor(private readonly staticKeys: ReadonlySet<string>) {}
 
   observe(rec: TraceRecord): Violation | null {
     this.containers.observe(rec);
+    if (rec.component === "apiserver" && rec.kind === "Delete" && rec.result === "ok") this.onDelete(rec);
     for (const [uid, d] of this.deletions) {
       if (d.reported || d.shortened === null || rec.t <= d.deadlineMs + GRACE_EPSILON_MS) continue;
       const running = this.containers.runningOf(d.pod, uid);
@@ -57,22 +57,18 @@ class Monitor implements InvariantMonitor {
     return null;
   }
 
-  observeApi(e: StoredEvent, nowMs: number): Violation | null {
-    const pod = e.object;
-    const grace = pod.metadata.deletionGracePeriodSeconds;
-    const uid = pod.metadata.uid;
-    if (typeof grace !== "number" || uid === undefined) return null;
-    const key = `${pod.metadata.namespace ?? "default"}/${pod.metadata.name}`;
-    if (this.staticKeys.has(key)) return null;
-    const d = this.deletions.get(uid);
+  /** A graceful delete set or kept the object's deletionGracePeriodSeconds; a lower one shortens it. */
+  private onDelete(rec: TraceRecord): void {
+    const grace = rec.deletionGracePeriodSeconds;
+    if (typeof grace !== "number" || typeof rec.uid !== "string" || typeof rec.pod !== "string" || this.staticKeys.has(rec.pod)) return;
+    const d = this.deletions.get(rec.uid);
     if (d === undefined) {
-      this.deletions.set(uid, { pod: key, graceSeconds: grace, deadlineMs: nowMs + grace * 1000, shortened: null, reported: false });
+      this.deletions.set(rec.uid, { pod: rec.pod, graceSeconds: grace, deadlineMs: rec.t + grace * 1000, shortened: null, reported: false });
     } else if (grace < d.graceSeconds) {
-      d.shortened ??= { atMs: nowMs, fromSeconds: d.graceSeconds };
+      d.shortened ??= { atMs: rec.t, fromSeconds: d.graceSeconds };
       d.graceSeconds = grace;
-      d.deadlineMs = Math.min(d.deadlineMs, nowMs + grace * 1000);
+      d.deadlineMs = Math.min(d.deadlineMs, rec.t + grace * 1000);
     }
-    return null;
   }
 }
 

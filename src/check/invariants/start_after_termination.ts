@@ -13,7 +13,7 @@
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
 import { isLegacyEra } from "../../kubelet/kubelet_core.ts";
-import { callStartMs, isOkCall, staticPodKeys, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
+import { callStartMs, isOkCall, isSyncPodBegin, staticPodKeys, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
 
 const ID = "start-after-termination-requested";
 
@@ -58,7 +58,7 @@ class Monitor implements InvariantMonitor {
 
   private track(rec: TraceRecord, pod: string | null): void {
     const uid = typeof rec.uid === "string" ? rec.uid : null;
-    if (rec.component === "kubelet" && rec.kind === "SyncPod" && pod !== null && uid !== null) this.syncing.set(pod, uid);
+    if (pod !== null && uid !== null && isSyncPodBegin(rec)) this.syncing.set(pod, uid);
     if (rec.component === "podworker" && uid !== null) {
       if (rec.kind === "TerminationRequested") this.mark(uid, rec.t, String(rec.why ?? "terminating"));
       else if (rec.kind === "UpdatePod" && rec.updateType === "kill") this.mark(uid, rec.t, "kill update");

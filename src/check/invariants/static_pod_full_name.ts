@@ -20,7 +20,7 @@ const ID = "one-static-pod-per-full-name";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  private readonly containers = new RuntimeContainers();
+  private readonly containers = new RuntimeContainers("call");
   /** Pod keys already reported. */
   private readonly reported = new Set<string>();
 

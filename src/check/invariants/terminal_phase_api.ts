@@ -27,7 +27,7 @@ const keyOf = (pod: Pod) => `${pod.metadata.namespace ?? "default"}/${pod.metada
 
 class TerminalBeforeStopped implements InvariantMonitor {
   readonly id = TERMINAL_BEFORE_STOPPED;
-  private readonly containers = new RuntimeContainers();
+  private readonly containers = new RuntimeContainers("call");
   private readonly reported = new Set<string>();
 
   observe(rec: TraceRecord): Violation | null {
