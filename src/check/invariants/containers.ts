@@ -22,6 +22,12 @@ export interface RunningContainer {
 /** The record kinds RuntimeContainers.observe reads. */
 export const RUNTIME_CONTAINER_KINDS: readonly string[] = ["PodView", "ContainerStarted", "ContainerExited"];
 
+/**
+ * The kinds RuntimeContainers("call") reads: the start is the CRI StartContainer, and each
+ * container's kubelet UID comes from the SyncPod that began last under its pod key.
+ */
+export const CALL_CONTAINER_KINDS: readonly string[] = ["PodView", "SyncBegin", "SyncPod", "StartContainer", "ContainerExited"];
+
 export class RuntimeContainers {
   private readonly uidByPod = new Map<string, string>();
   private readonly syncingByPod = new Map<string, string>();

@@ -16,7 +16,7 @@
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
 import { staticPodKeys, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
-import { RuntimeContainers } from "./containers.ts";
+import { CALL_CONTAINER_KINDS, RuntimeContainers } from "./containers.ts";
 
 const ID = "shortened-grace-period-honoured";
 export const GRACE_EPSILON_MS = 2_000;
@@ -32,6 +32,7 @@ interface Deletion {
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = [...CALL_CONTAINER_KINDS, "Delete"];
   private readonly containers = new RuntimeContainers("call");
   private readonly deletions = new Map<string, Deletion>();
 
@@ -40,18 +41,27 @@ class Monitor implements InvariantMonitor {
   observe(rec: TraceRecord): Violation | null {
     this.containers.observe(rec);
     if (rec.component === "apiserver" && rec.kind === "Delete" && rec.result === "ok") this.onDelete(rec);
+    return this.overdue(rec.t);
+  }
+
+  /** Time moved to nowMs at a record this monitor does not read (lazy records): judge the deadlines. */
+  advance(nowMs: number): Violation | null {
+    return this.overdue(nowMs);
+  }
+
+  private overdue(nowMs: number): Violation | null {
     for (const [uid, d] of this.deletions) {
-      if (d.reported || d.shortened === null || rec.t <= d.deadlineMs + GRACE_EPSILON_MS) continue;
+      if (d.reported || d.shortened === null || nowMs <= d.deadlineMs + GRACE_EPSILON_MS) continue;
       const running = this.containers.runningOf(d.pod, uid);
       if (running.length === 0) continue;
       d.reported = true;
       return {
         invariant: ID,
-        t: rec.t,
+        t: nowMs,
         pod: d.pod,
         message:
           `the grace period was shortened from ${d.shortened.fromSeconds}s to ${d.graceSeconds}s at ${d.shortened.atMs}ms, ` +
-          `so the pod's containers had to stop by ${d.deadlineMs}ms, but ${running.map((c) => `${c.container} (${c.id})`).join(", ")} still ran at ${rec.t}ms`,
+          `so the pod's containers had to stop by ${d.deadlineMs}ms, but ${running.map((c) => `${c.container} (${c.id})`).join(", ")} still ran at ${nowMs}ms`,
       };
     }
     return null;

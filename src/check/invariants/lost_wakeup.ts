@@ -101,7 +101,9 @@ class Monitor implements InvariantMonitor {
       const i = w.updates.findIndex((u) => u.anchorMs !== null && nowMs > u.anchorMs + this.boundMs);
       if (i < 0) continue;
       const u = w.updates[i]!;
-      w.updates.splice(i, 1);
+      // One report per worker and instant: the other updates overdue with it tell nothing more, and
+      // reporting them one record later would depend on which records are built (lazy records).
+      w.updates = w.updates.filter((x) => !(x.anchorMs !== null && nowMs > x.anchorMs + this.boundMs));
       const how = u.dropped ? "was dropped (a pending kill was pinned)" : "was accepted";
       return {
         invariant: ID,

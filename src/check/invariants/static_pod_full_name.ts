@@ -14,12 +14,13 @@
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
 import { staticPodKeys, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
-import { RuntimeContainers } from "./containers.ts";
+import { CALL_CONTAINER_KINDS, RuntimeContainers } from "./containers.ts";
 
 const ID = "one-static-pod-per-full-name";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = CALL_CONTAINER_KINDS;
   private readonly containers = new RuntimeContainers("call");
   /** Pod keys already reported. */
   private readonly reported = new Set<string>();

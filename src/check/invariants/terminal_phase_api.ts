@@ -17,7 +17,7 @@ import type { StoredEvent } from "../../apiserver/index.ts";
 import type { Pod } from "../../k8s/pod.ts";
 import type { TraceRecord } from "../../sim/index.ts";
 import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
-import { RuntimeContainers } from "./containers.ts";
+import { CALL_CONTAINER_KINDS, RuntimeContainers } from "./containers.ts";
 
 const TERMINAL_BEFORE_STOPPED = "terminal-phase-before-containers-stopped";
 const READY_TERMINAL = "ready-with-terminal-phase";
@@ -27,6 +27,7 @@ const keyOf = (pod: Pod) => `${pod.metadata.namespace ?? "default"}/${pod.metada
 
 class TerminalBeforeStopped implements InvariantMonitor {
   readonly id = TERMINAL_BEFORE_STOPPED;
+  readonly kinds: readonly string[] = CALL_CONTAINER_KINDS;
   private readonly containers = new RuntimeContainers("call");
   private readonly reported = new Set<string>();
 
@@ -55,6 +56,7 @@ class TerminalBeforeStopped implements InvariantMonitor {
 
 class ReadyTerminal implements InvariantMonitor {
   readonly id = READY_TERMINAL;
+  readonly kinds: readonly string[] = [];
   private readonly reported = new Set<string>();
 
   observe(): Violation | null {
