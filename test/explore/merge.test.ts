@@ -13,9 +13,11 @@ const dir = mkdtempSync(join(tmpdir(), "kubelet-sim-merge-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // r15 under random with seed 1: runs 11 and 19 fail, so the first failure is in shard 4 of 4 and
-// the other shards run past it.
+// the other shards run past it. Only R15's own invariant is checked: its kubelet (1.22) also has the
+// bugs of races R11 and R12, which ready-with-terminal-phase and
+// terminal-phase-before-containers-stopped catch in every run.
 const SCENARIO = "scenarios/races/r15-status-write-to-recreated-pod.yaml";
-const ARGS = ["--runs", "24", "--strategy", "random", "--seed", "1", "--shrink-runs", "40", "--json"];
+const ARGS = ["--runs", "24", "--strategy", "random", "--seed", "1", "--shrink-runs", "40", "--invariants", "kubelet-write-to-other-uid", "--json"];
 
 interface Ran { code: number | null; stdout: string; stderr: string }
 
