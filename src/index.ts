@@ -27,8 +27,12 @@ export { simulate, type SimulateOptions, type SimulationResult } from "./simulat
 export type { CheckReport } from "./check/checker.ts";
 export { MemorySink, LineSink, formatStrategy, parseStrategy, parseDuration, formatDuration, type TraceRecord, type TraceSink, type StrategySpec, type Bounds, type Verdict } from "./sim/index.ts";
 
-// What people look at: the same renderers as the CLI's --format.
-export { render, renderText, renderEvents, renderPods, renderJsonl, renderMermaid, jsonLines, FORMATS, type Format, type RenderOptions, type TextOptions, type EventsOptions, type PodsOptions, type MermaidOptions, type Verbosity } from "./report/index.ts";
+// What people look at: the same renderers as the CLI's --format. The pictures (html,
+// chrome-trace, mermaid) draw goroutine lanes from a KernelLog passed to simulate() as `observer`;
+// html also needs the page's script, htmlClientScript().
+export { render, renderText, renderEvents, renderPods, renderJsonl, renderMermaid, renderChromeTrace, renderHtml, jsonLines, FORMATS, type Format, type RenderOptions, type TextOptions, type EventsOptions, type PodsOptions, type MermaidOptions, type Verbosity, type KernelView } from "./report/index.ts";
+export { KernelLog } from "./sim/index.ts";
+export { htmlClientScript } from "./cli/html_client_bundle.ts";
 
 // Record and replay.
 export { RUN_RECORD_FORMAT, formatRunRecord, parseRunRecord, textSha256, RunRecordError, type RunRecord } from "./record/run_record.ts";

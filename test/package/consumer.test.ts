@@ -70,7 +70,7 @@ describe("the npm package, installed from its tarball", () => {
     const r = run(process.execPath, ["run-scenario.mjs"]);
     expect(r.status, explain(r)).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(out).toMatchObject({ version: own.version, ok: true, events: true, divergence: null });
+    expect(out).toMatchObject({ version: own.version, ok: true, events: true, html: true, divergence: null });
     expect(out.replayedHash).toBe(out.traceHash);
   }, SLOW_MS);
 
