@@ -7,6 +7,10 @@ import { WorkQueue } from "./util/queue.ts";
 import { RuntimeCache } from "./container/runtime_cache.ts";
 import type { KubeletConfig, KubeletDeps } from "./kubelet_deps.ts";
 import { atLeast, type VersionLike } from "./version.ts";
+import { fixedIn } from "./cherry_picks.ts";
+
+/** #126343 (1.32.0), picked into 1.31.1, 1.30.5, 1.29.9 and 1.28.14 (#127207-#127210): race R14. */
+export const SKIP_TERMINAL_ADMISSION_RELEASES = ["1.28.14", "1.29.9", "1.30.5", "1.31.1", "1.32.0"] as const;
 
 /** True for kubelets before the v1.22 pod lifecycle rework (PR #102344: "1.21", "1.20", ...). */
 export function isLegacyEra(version: VersionLike): boolean {
@@ -44,6 +48,11 @@ export class KubeletCore {
 
   get legacy(): boolean {
     return isLegacyEra(this.config.version);
+  }
+
+  /** HandlePodAdditions leaves pods already Succeeded or Failed out of admission ("Terminated pod should not be re-admitted"). */
+  get skipsAdmissionOfTerminalPods(): boolean {
+    return fixedIn(this.config.version, ...SKIP_TERMINAL_ADMISSION_RELEASES);
   }
 
   /**

@@ -26,8 +26,10 @@ export class KubeletHandlers implements SyncHandler {
         continue;
       }
       const uid = pod!.metadata.uid!;
-      // Admission only for pods not already terminating or terminal.
-      if (!this.podWorkers.IsPodTerminationRequested(uid) && !isPodPhaseTerminal(pod!.status?.phase)) {
+      // Admission only for pods not already terminating; from #126343 (race R14) not for pods
+      // already in a terminal phase either, which a kubelet restart would otherwise re-admit.
+      const skipTerminal = this.kl.skipsAdmissionOfTerminalPods && isPodPhaseTerminal(pod!.status?.phase);
+      if (!this.podWorkers.IsPodTerminationRequested(uid) && !skipTerminal) {
         const allocated = this.getAllocatedPods().filter((p) => p.metadata.uid !== uid);
         const r = canAdmitPod(this.kl.config, allocated, pod!);
         if (!r.Admit) {
