@@ -145,7 +145,7 @@ export class KubeletHandlers implements SyncHandler {
     for (const runningPod of runningRuntimePods) {
       if (workingPods.has(runningPod.id)) continue;
       this.kl.emit("KillOrphanedRuntimePod", undefined, { uid: runningPod.id, name: `${runningPod.namespace}/${runningPod.name}` });
-      this.podWorkers.UpdatePod({ UpdateType: SyncPodKill, RunningPod: runningPod, KillPodOptions: { GracePeriodSecondsOverride: 1 } });
+      this.podWorkers.UpdatePod({ UpdateType: SyncPodKill, RunningPod: runningPod, KillPodOptions: { PodTerminationGracePeriodSecondsOverride: 1 } });
     }
     deps.backOffGC();
     return null;

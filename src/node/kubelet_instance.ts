@@ -22,7 +22,8 @@ import { ReasonCache } from "../kubelet/reason_cache.ts";
 import { generateAPIPodStatus, kubeletPodsEra } from "../kubelet/kubelet_pods.ts";
 import { KubeletCore, isLegacyEra } from "../kubelet/kubelet_core.ts";
 import { Kubelet } from "../kubelet/kubelet.ts";
-import { PodWorkers } from "../kubelet/pod_workers.ts";
+import { PodWorkers, killPodNow } from "../kubelet/pod_workers.ts";
+import { EvictionManager } from "../kubelet/eviction/eviction_manager.ts";
 import { LegacyPodWorkers } from "../kubelet/pod_workers_legacy.ts";
 import { KubeletSyncer } from "../kubelet/kubelet_sync.ts";
 import { LegacyKubeletSyncer } from "../kubelet/kubelet_sync_legacy.ts";
@@ -196,11 +197,9 @@ export class KubeletInstance {
       new LegacyVolumePopulator(this.core, syncer).Start();
       syncLoop = new Kubelet(this.core, handlers);
       syncLoop.Run();
-      this.evict = (pod, grace, reason, message) => {
-        sim.go(`kubelet/evict/${pod.metadata.name}`, function* () {
-          yield* workers.killPodNow(pod, { ...(pod.status ?? {}), phase: "Failed", reason, message }, grace);
-        }, { group: "kubelet" });
-      };
+      // Simplified: the status handed over keeps the pod's other status fields (upstream's is bare).
+      const eviction = new EvictionManager({ legacy: true, kill: (pod, status, grace) => workers.killPodNow(pod, { ...(pod.status ?? {}), ...status }, grace) }, recorder);
+      this.evict = evictor(sim, eviction);
     } else {
       let workers: PodWorkers | null = null;
       const syncer = new KubeletSyncer(this.core, (uid) => workers!.IsPodTerminationRequested(uid), {
@@ -217,11 +216,7 @@ export class KubeletInstance {
       safetyProvider = deletionSafety((uid) => couldHaveRunningContainers(uid), setup);
       syncLoop = new Kubelet(this.core, new KubeletHandlers(this.core, w));
       syncLoop.Run();
-      this.evict = (pod, grace, reason, message) => {
-        sim.go(`kubelet/evict/${pod.metadata.name}`, function* () {
-          yield* w.TerminatePodAbnormallyAndWait(pod, { Evict: true, GracePeriodSecondsOverride: grace, Reason: reason, Message: message });
-        }, { group: "kubelet" });
-      };
+      this.evict = evictor(sim, new EvictionManager({ legacy: false, kill: killPodNow(w, sim, recorder) }, recorder));
     }
     this.syncLoop = syncLoop;
     // Kubelet.Run starts the status manager, the prober manager and the PLEG before syncLoop;
@@ -232,6 +227,16 @@ export class KubeletInstance {
       pleg.Start();
     }
   }
+}
+
+/** The timeline's `evict` step: the eviction manager's evictPod, in a goroutine of its own. */
+function evictor(sim: Sim, eviction: EvictionManager): Evictor {
+  return (pod, grace, reason, message) => {
+    sim.go(`kubelet/evict/${pod.metadata.name}`, function* () {
+      const r = yield* eviction.evictPod(pod, grace, message, reason);
+      if (!r.evicted) sim.emit("kubelet", "EvictionFailed", { pod: `${pod.metadata.namespace ?? "default"}/${pod.metadata.name}`, err: r.err?.message ?? null });
+    }, { group: "kubelet" });
+  };
 }
 
 /** The prober's results managers (Get by ID string) as the runtime manager reads them (get by ContainerID). */
