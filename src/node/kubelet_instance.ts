@@ -8,6 +8,8 @@ import type { SimRuntime } from "../cri/runtime.ts";
 import { makePodSourceConfig, type ManifestDir } from "../kubelet/config/index.ts";
 import { Cache } from "../kubelet/container/cache.ts";
 import { GenericPLEG } from "../kubelet/pleg/generic.ts";
+import { EventedPLEG, EVENT_TIMESTAMP_FIX_RELEASE, eventedPlegRelistPeriodMs, eventedPlegRelistThresholdMs } from "../kubelet/pleg/evented.ts";
+import { plegChannelCapacity, type PodLifecycleEvent } from "../kubelet/pleg/pleg.ts";
 import type { ProbeResultsGetter } from "../kubelet/kuberuntime/pod_actions.ts";
 import { containerIDString } from "../kubelet/container/runtime.ts";
 import { KubeGenericRuntimeManager } from "../kubelet/kuberuntime/kuberuntime_manager_sync.ts";
@@ -92,10 +94,23 @@ export class KubeletInstance {
       version,
     });
     const runtime = new KubeletRuntime(sim, manager, o.runtime, settings.backOffPeriodMs, settings.maxContainerBackOffMs);
-    const cache = new Cache(sim);
+    const evented = settings.featureGates.EventedPLEG;
+    const cache = new Cache(sim, evented);
+    // kubelet.go: one event channel for both PLEGs; with the Evented PLEG the generic one relists
+    // every 300 s, and falls back to the configured period if the event stream fails.
+    const eventChannel = sim.chan<PodLifecycleEvent>("pleg/events", plegChannelCapacity);
+    const genericRelistDuration = { relistPeriodMs: settings.plegRelistPeriodMs, relistThresholdMs: settings.plegRelistThresholdMs };
     const pleg = new GenericPLEG(sim, manager, cache, {
-      relistDuration: { relistPeriodMs: settings.plegRelistPeriodMs, relistThresholdMs: settings.plegRelistThresholdMs },
+      relistDuration: evented ? { relistPeriodMs: eventedPlegRelistPeriodMs, relistThresholdMs: eventedPlegRelistThresholdMs } : genericRelistDuration,
+      eventChannel,
+      eventedPLEG: evented,
       setCurrentKeepsMissingPods: settings.variants.plegSetCurrentKeepsMissingPods === true,
+    });
+    const eventedPleg = !evented ? null : new EventedPLEG(sim, o.runtime, cache, pleg, {
+      eventChannel,
+      generatePodStatus: (e) => manager.GeneratePodStatus(e),
+      createdAtTimestampFixed: atLeast(version, EVENT_TIMESTAMP_FIX_RELEASE),
+      relistDuration: genericRelistDuration,
     });
     this.pleg = pleg;
     let syncLoop: Kubelet | null = null;
@@ -225,6 +240,7 @@ export class KubeletInstance {
       statusManager.Start();
       prober.Start();
       pleg.Start();
+      eventedPleg?.Start();
     }
   }
 }
