@@ -88,8 +88,8 @@ export interface KubeletConfig {
   memoryBytes: number;
   /** Network plugin readiness (runtimeState.networkErrors). */
   networkReady: () => boolean;
-  /** Runtime readiness (runtimeState.runtimeErrors); syncLoop backs off while it fails. */
-  runtimeReady: () => boolean;
+  /** runtimeState.runtimeErrors: syncLoop skips pod synchronization, backing off, while it is not null. */
+  runtimeErrors: () => GoError;
   /** Virtual time that volume setup and cgroup creation take in SyncPod (steps not otherwise modelled). */
   volumeSetupMs: number;
   cgroupSetupMs: number;

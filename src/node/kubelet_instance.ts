@@ -21,6 +21,7 @@ import { criProbeRunner } from "../kubelet/prober/prober.ts";
 import { ActiveDeadlineHandler } from "../kubelet/active_deadline.ts";
 import { NewBackOff } from "../kubelet/util/backoff.ts";
 import { ReasonCache } from "../kubelet/reason_cache.ts";
+import { RuntimeState } from "../kubelet/runtime_state.ts";
 import { generateAPIPodStatus, kubeletPodsEra } from "../kubelet/kubelet_pods.ts";
 import { KubeletCore, isLegacyEra } from "../kubelet/kubelet_core.ts";
 import { Kubelet } from "../kubelet/kubelet.ts";
@@ -112,6 +113,12 @@ export class KubeletInstance {
       createdAtTimestampFixed: atLeast(version, EVENT_TIMESTAMP_FIX_RELEASE),
       relistDuration: genericRelistDuration,
     });
+    // kubelet.go: klet.runtimeState.addHealthCheck("PLEG", klet.pleg.Healthy), and "EventedPLEG" with
+    // the gate. Simplified: the PLEG check counts from the first successful relist, as if the kubelet
+    // started with it done (upstream's syncLoop skips its first iterations until then).
+    const runtimeState = new RuntimeState();
+    runtimeState.addHealthCheck("PLEG", () => (pleg.relistTimeMs === null ? { ok: true, err: null } : pleg.Healthy()));
+    if (eventedPleg !== null) runtimeState.addHealthCheck("EventedPLEG", () => eventedPleg.Healthy());
     this.pleg = pleg;
     let syncLoop: Kubelet | null = null;
     const reasonCache = new ReasonCache();
@@ -123,7 +130,7 @@ export class KubeletInstance {
       cpuMilli: settings.allocatable.cpuMilli,
       memoryBytes: settings.allocatable.memoryBytes,
       networkReady: () => true,
-      runtimeReady: () => true,
+      runtimeErrors: () => runtimeState.runtimeErrors(),
       volumeSetupMs: settings.volumeSetupMs,
       cgroupSetupMs: settings.cgroupSetupMs,
     };

@@ -11,6 +11,7 @@ export interface RaceSide {
   label: string;
   kubeletVersion?: string;
   variants?: Record<string, boolean>;
+  featureGates?: Record<string, boolean>;
 }
 
 /**
@@ -191,7 +192,11 @@ export function raceScenario(race: RaceEntry, side: "buggy" | "fixed", form: Rac
 
 /** The side as the flags that select it. */
 export function sideOverrides(s: RaceSide): KubeletOverrides {
-  return { ...(s.kubeletVersion === undefined ? {} : { version: s.kubeletVersion }), ...(s.variants === undefined ? {} : { variants: s.variants }) };
+  return {
+    ...(s.kubeletVersion === undefined ? {} : { version: s.kubeletVersion }),
+    ...(s.variants === undefined ? {} : { variants: s.variants }),
+    ...(s.featureGates === undefined ? {} : { featureGates: s.featureGates }),
+  };
 }
 
 /**
