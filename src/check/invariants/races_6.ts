@@ -2,5 +2,6 @@
 import type { InvariantInfo } from "./common.ts";
 import { rejectedForResourcesOfTerminalPod } from "./rejected_for_terminal_pod.ts";
 import { plegStallDelaysOtherPods } from "./pleg_stall.ts";
+import { phaseRegressedToPending } from "./phase_regression.ts";
 
-export const RACE_INVARIANTS_6: readonly InvariantInfo[] = [plegStallDelaysOtherPods, rejectedForResourcesOfTerminalPod];
+export const RACE_INVARIANTS_6: readonly InvariantInfo[] = [plegStallDelaysOtherPods, rejectedForResourcesOfTerminalPod, phaseRegressedToPending];
