@@ -9,7 +9,6 @@ import { IsStaticPod, SyncPodCreate, SyncPodKill, SyncPodSync, SyncPodUpdate, ty
 import { isPodPhaseTerminal, sortByCreationTime, type KubeletCore } from "./kubelet_core.ts";
 import type { PodWorkers } from "./pod_workers.ts";
 import type { SyncHandler } from "./kubelet.ts";
-import { canAdmitPod } from "./lifecycle/admission.ts";
 
 export class KubeletHandlers implements SyncHandler {
   constructor(
@@ -31,7 +30,7 @@ export class KubeletHandlers implements SyncHandler {
       const skipTerminal = this.kl.skipsAdmissionOfTerminalPods && isPodPhaseTerminal(pod!.status?.phase);
       if (!this.podWorkers.IsPodTerminationRequested(uid) && !skipTerminal) {
         const allocated = this.getAllocatedPods().filter((p) => p.metadata.uid !== uid);
-        const r = canAdmitPod(this.kl.config, allocated, pod!);
+        const r = this.kl.canAdmitPod(allocated, pod!);
         if (!r.Admit) {
           this.rejectPod(pod!, r.Reason, r.Message);
           continue;

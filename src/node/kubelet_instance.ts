@@ -22,6 +22,8 @@ import { ActiveDeadlineHandler } from "../kubelet/active_deadline.ts";
 import { NewBackOff } from "../kubelet/util/backoff.ts";
 import { ReasonCache } from "../kubelet/reason_cache.ts";
 import { RuntimeState } from "../kubelet/runtime_state.ts";
+import { DeviceManager, type PodDevicesCheckpoint } from "../kubelet/cm/devicemanager/manager.ts";
+import { KubernetesContainerNameLabel, KubernetesPodUIDLabel } from "../kubelet/kuberuntime/labels.ts";
 import { generateAPIPodStatus, kubeletPodsEra } from "../kubelet/kubelet_pods.ts";
 import { KubeletCore, isLegacyEra } from "../kubelet/kubelet_core.ts";
 import { Kubelet } from "../kubelet/kubelet.ts";
@@ -52,6 +54,8 @@ export interface KubeletInstanceOptions {
   manifestDir: ManifestDir | null;
   /** Static pods ("namespace/name") the kubelet takes without validating them (skipApiValidation). */
   skipStaticPodValidation?: ReadonlySet<string>;
+  /** The device manager's checkpoint (kubelet_internal_checkpoint): it outlives a kubelet restart. */
+  podDevicesCheckpoint: PodDevicesCheckpoint;
 }
 
 /** A kubelet-internal kill (eviction): how the era's kubelet terminates a pod abnormally. */
@@ -64,6 +68,8 @@ export class KubeletInstance {
   readonly pleg: GenericPLEG;
   /** The syncLoop's owner (null in runOnce mode, which has no syncLoop). */
   readonly syncLoop: Kubelet | null;
+  /** The device manager, when the node has device plugins (they register with it). */
+  readonly deviceManager: DeviceManager | null;
 
   constructor(o: KubeletInstanceOptions) {
     const { sim, settings } = o;
@@ -193,6 +199,9 @@ export class KubeletInstance {
       podSyncLoopHandlers: [activeDeadline],
       mirrorClient: new MirrorClient(sim, kubeClient, settings.nodeName),
     };
+    const deviceManager = settings.devicePlugins.length === 0 ? null : this.newDeviceManager(o, () => this.core.sourcesReady.AllReady());
+    if (deviceManager !== null) deps.admitHandlers = [deviceManager];
+    this.deviceManager = deviceManager;
     this.core = new KubeletCore(sim, deps, config, sources);
     podManagerRef.pm = this.core.podManager;
     const legacy = isLegacyEra(settings.version);
@@ -250,6 +259,21 @@ export class KubeletInstance {
       eventedPleg?.Start();
     }
   }
+
+  private newDeviceManager(o: KubeletInstanceOptions, sourcesReady: () => boolean): DeviceManager {
+    const running = runningContainerSet(o.runtime);
+    return new DeviceManager({
+      checkpoint: o.podDevicesCheckpoint,
+      sourcesReady,
+      isContainerRunning: (uid, name) => running.has(`${uid}/${name}`),
+      emit: (kind, fields) => o.sim.emit("kubelet", kind, fields),
+    });
+  }
+}
+
+/** The running containers as Start's container map sees them: "podUID/containerName". */
+function runningContainerSet(runtime: SimRuntime): Set<string> {
+  return new Set(runtime.runningContainerLabels().map((l) => `${l[KubernetesPodUIDLabel] ?? ""}/${l[KubernetesContainerNameLabel] ?? ""}`));
 }
 
 /** The timeline's `evict` step: the eviction manager's evictPod, in a goroutine of its own. */
