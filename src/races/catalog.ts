@@ -211,8 +211,8 @@ export const RACES: readonly RaceEntry[] = [
     pod: "default/web",
     diagramFromMs: 9_900,
     invariant: "ready-with-terminal-phase",
-    buggy: { label: "kubelet 1.22.8", kubeletVersion: "1.22.8" },
-    fixed: { label: "kubelet 1.22.11 (PR #110256 via #110481)", kubeletVersion: "1.22.11" },
+    buggy: { label: "kubelet 1.23.5", kubeletVersion: "1.23.5" },
+    fixed: { label: "kubelet 1.23.8 (PR #110256 via #110480)", kubeletVersion: "1.23.8" },
   },
   {
     id: "R13",
