@@ -1,9 +1,12 @@
 // fixedIn: a fix merged in one minor and cherry-picked into patch releases of older branches, and
-// the gates of races R11, R12 and R14 that read it (one row per boundary, from CHANGELOG-1.x.md).
+// the gates of races R09, R11, R12, R13 and R14 (one row per boundary, from CHANGELOG-1.x.md).
 import { describe, expect, it } from "vitest";
 import { fixedIn } from "../../src/kubelet/cherry_picks.ts";
 import { statusEra } from "../../src/kubelet/status/era.ts";
 import { SKIP_TERMINAL_ADMISSION_RELEASES } from "../../src/kubelet/kubelet_core.ts";
+import { kubeletPodsEra } from "../../src/kubelet/kubelet_pods.ts";
+import { atLeast } from "../../src/kubelet/version.ts";
+import { EVENT_TIMESTAMP_FIX_RELEASE } from "../../src/kubelet/pleg/evented.ts";
 
 describe("fixedIn", () => {
   const picks = ["1.22.9", "1.23.6", "1.24.0"];
@@ -66,5 +69,21 @@ describe("the gates of R11, R12 and R14", () => {
     ["1.32", true],
   ])("#126343 (terminal pods skip admission) in %s: %s", (v, want) => {
     expect(fixedIn(v, ...SKIP_TERMINAL_ADMISSION_RELEASES)).toBe(want);
+  });
+});
+
+describe("the gates of R09 and R13", () => {
+  it.each([
+    ["1.19.16", false],
+    ["1.20", true],
+  ])("#95561/#95364 (a vanished running container is inferred terminated) in %s: %s", (v, want) => {
+    expect(kubeletPodsEra(v).missingStatusesInferred).toBe(want);
+  });
+
+  it.each([
+    ["1.31.14", false],
+    ["1.32", true],
+  ])("#124297 (the cache stamped with the event's creation time) in %s: %s", (v, want) => {
+    expect(atLeast(v, EVENT_TIMESTAMP_FIX_RELEASE)).toBe(want);
   });
 });
