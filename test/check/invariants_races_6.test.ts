@@ -101,6 +101,11 @@ describe("phase-regressed-to-pending", () => {
   it("stays quiet after a new sandbox (init containers rerun), for a new UID under the name, and for Pending before Running", () => {
     expect(violations(ID, [view(1, "Pending"), sandbox(2), view(3, "Running"), sandbox(5), view(9, "Pending")])).toEqual([]);
     expect(violations(ID, [view(3, "Running"), view(9, "Pending", "u2")])).toEqual([]);
+    // A static pod updated behind the same mirror pod: another kubelet UID writes Pending.
+    const sync = (t: number, uid: string) => R(t, "kubelet", "SyncPod", { pod: "default/job", uid });
+    expect(violations(ID, [sync(1, "k1"), view(3, "Running"), sync(8, "k2"), view(9, "Pending")])).toEqual([]);
+    // A static pod removed and put back with its UID: terminated, then started again.
+    expect(violations(ID, [view(3, "Running"), R(7, "podworker", "Terminated", { pod: "default/job" }), view(9, "Pending")])).toEqual([]);
     expect(violations(ID, [view(1, "Pending"), view(2, "Pending"), view(3, "Running"), view(4, "Failed")])).toEqual([]);
   });
 });
