@@ -207,7 +207,7 @@ export const RACES: readonly RaceEntry[] = [
     id: "R12",
     title: "An evicted pod is reported Failed and Ready at once",
     file: "scenarios/races/r12-ready-with-terminal-phase.yaml",
-    hunt: { file: "scenarios/races/hunt/r12-hunt.yaml", needs: "an eviction that finds the container running and Ready (pull latency drawn per run)" },
+    hunt: { file: "scenarios/races/hunt/r12-hunt.yaml", needs: "an eviction that finds the container Ready after its warm-up (eviction time drawn per run)" },
     pod: "default/web",
     diagramFromMs: 9_900,
     invariant: "ready-with-terminal-phase",
