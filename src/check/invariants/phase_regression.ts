@@ -16,6 +16,7 @@ const ID = "phase-regressed-to-pending";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = ["RunPodSandbox", "Terminated", "SyncPod", "PodView"];
   /** UID → when the API first showed it Running, and the kubelet's pod UID (its last SyncPod) then. */
   private readonly runningSince = new Map<string, { atMs: number; kubeletUid: string }>();
   /** Pod key → the UID of the kubelet's pod whose SyncPod began last (a static pod's differs from its mirror's). */

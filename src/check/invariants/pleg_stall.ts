@@ -5,7 +5,7 @@
 // freezes the cache's global timestamp, and every other pod's deletions, restarts and probe-driven
 // syncs wait for it (#45419 "PLEG is not healthy", #94829: one hung inspect, a 4-minute relist).
 // The rule: no worker waits longer than WAIT_BOUND in GetNewerThan while a status call (the PLEG's
-// inspection methods) of another pod took at least half that long during the wait. Source:
+// per-pod status calls) of another pod took at least half that long during the wait. Source:
 // pkg/kubelet/pleg/generic.go (relist, updateCache, cache.UpdateTime) and container/cache.go
 // (GetNewerThan); race R10 (upstream never removed the head-of-line blocking; PR #45496 made the
 // health signal honest; KEP-3386, Evented PLEG, is the design answer).
@@ -15,8 +15,12 @@ import { globalCacheUpdatePeriodMs } from "../../kubelet/pleg/evented.ts";
 import { callStartMs, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
 
 const ID = "pleg-stall-delays-other-pods";
-/** The CRI calls the PLEG's relist makes (GetPods and GetPodStatus). */
-const INSPECTION = new Set(["ListPodSandbox", "PodSandboxStatus", "ListContainers", "ContainerStatus"]);
+/**
+ * The per-pod status calls of the PLEG's inspection (GetPodStatus): PodSandboxStatus and
+ * ContainerStatus. The listings (ListPodSandbox, ListContainers) are not one pod's: a hung listing
+ * holds every pod alike, its own included.
+ */
+const INSPECTION = new Set(["PodSandboxStatus", "ContainerStatus"]);
 /** Slow calls kept for matching, at most (older ones are dropped first). */
 const MAX_SLOW_CALLS = 256;
 
@@ -29,6 +33,7 @@ interface SlowCall {
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = ["PodView", "GetNewerThan", ...INSPECTION];
   private readonly podByUid = new Map<string, string>();
   private readonly slow: SlowCall[] = [];
 

@@ -21,6 +21,7 @@ const isTerminal = (pod: Pod) => pod.status?.phase === "Succeeded" || pod.status
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
+  readonly kinds: readonly string[] = ["RejectPod"];
   /** The apiserver's pods bound to this node, by key, as last written. */
   private readonly pods = new Map<string, Pod>();
 
