@@ -3,7 +3,6 @@
 import { describe, expect, it } from "vitest";
 import type { TraceRecord } from "../../src/sim/index.ts";
 import type { StoredEvent } from "../../src/apiserver/index.ts";
-import type { Pod } from "../../src/k8s/pod.ts";
 import { loadScenarioText, type Scenario } from "../../src/scenario/index.ts";
 import { INVARIANTS } from "../../src/check/invariants/index.ts";
 import { stallBoundMs } from "../../src/check/invariants/pleg_stall.ts";
@@ -11,7 +10,6 @@ import { stallBoundMs } from "../../src/check/invariants/pleg_stall.ts";
 type Fields = Record<string, unknown>;
 type Input = { rec: Omit<TraceRecord, "seq"> } | { api: StoredEvent; t: number };
 const R = (t: number, component: string, kind: string, fields: Fields = {}): Input => ({ rec: { t, component, kind, ...fields } });
-const API = (t: number, type: StoredEvent["type"], pod: Pod): Input => ({ api: { type, object: pod } as StoredEvent, t });
 
 const SCENARIO = loadScenarioText(`
 name: invariants
@@ -27,11 +25,6 @@ function violations(id: string, inputs: Input[], scenario: Scenario = SCENARIO):
   });
 }
 
-const pod = (name: string, phase: string, cpu: string, nodeName = "node-1"): Pod => ({
-  metadata: { name, namespace: "default", uid: `uid-${name}` },
-  spec: { nodeName, containers: [{ name: "c", image: "x", resources: { requests: { cpu } } }] },
-  status: { phase: phase as "Running" },
-});
 
 describe("pleg-stall-delays-other-pods", () => {
   const ID = "pleg-stall-delays-other-pods";
@@ -72,18 +65,29 @@ describe("pleg-stall-delays-other-pods", () => {
 
 describe("rejected-for-resources-of-terminal-pod", () => {
   const ID = "rejected-for-resources-of-terminal-pod";
+  const PODS = loadScenarioText(`
+name: r11
+kubelet: { allocatable: { cpu: "4" } }
+pods:
+${["first", "second", "other"].map((n) => `  - manifest:
+      apiVersion: v1
+      kind: Pod
+      metadata: { name: ${n} }
+      spec: { containers: [{ name: c, image: x, resources: { requests: { cpu: "4" } } }] }`).join("\n")}
+`).scenario;
+  const view = (t: number, name: string, phase: string, deleted = false) => R(t, "apiserver", "PodView", { pod: `default/${name}`, uid: `uid-${name}`, phase, ...(deleted ? { deleted } : {}) });
   const reject = (t: number, name: string, reason = "OutOfcpu") => R(t, "kubelet", "RejectPod", { pod: `default/${name}`, reason });
 
   it("fires when the only pod in the way is terminal in the apiserver", () => {
-    expect(violations(ID, [API(5, "MODIFIED", pod("first", "Succeeded", "4")), API(6, "ADDED", pod("second", "Pending", "4")), reject(7, "second")])).toEqual([
-      "rejected with OutOfcpu although the pods active in the apiserver leave room for it; the kubelet still counted default/first (Succeeded)",
+    expect(violations(ID, [view(1, "first", "Running"), view(5, "first", "Succeeded"), view(6, "second", "Pending"), reject(7, "second")], PODS)).toEqual([
+      "RejectPod OutOfcpu although the pods active in the apiserver leave room for it; the kubelet still counted default/first (Succeeded in the PodView at 5ms)",
     ]);
   });
 
-  it("stays quiet when an active pod holds the room, for pods of other nodes, and for other reasons", () => {
-    expect(violations(ID, [API(5, "MODIFIED", pod("first", "Running", "4")), API(6, "ADDED", pod("second", "Pending", "4")), reject(7, "second")])).toEqual([]);
-    expect(violations(ID, [API(5, "MODIFIED", pod("other", "Running", "4", "node-2")), API(6, "ADDED", pod("second", "Pending", "8")), reject(7, "second")])).toEqual([]);
-    expect(violations(ID, [API(5, "MODIFIED", pod("first", "Succeeded", "4")), API(6, "ADDED", pod("second", "Pending", "4")), reject(7, "second", "UnexpectedAdmissionError")])).toEqual([]);
+  it("stays quiet when an active pod holds the room, when the terminal pod is gone, and for other reasons", () => {
+    expect(violations(ID, [view(5, "first", "Running"), view(6, "second", "Pending"), reject(7, "second")], PODS)).toEqual([]);
+    expect(violations(ID, [view(5, "first", "Succeeded"), view(6, "other", "Running"), view(6, "second", "Pending"), reject(7, "second")], PODS)).toEqual([]);
+    expect(violations(ID, [view(5, "first", "Succeeded"), view(6, "second", "Pending"), reject(7, "second", "UnexpectedAdmissionError")], PODS)).toEqual([]);
   });
 });
 
@@ -94,7 +98,7 @@ describe("phase-regressed-to-pending", () => {
 
   it("fires on Running then Pending with no new sandbox", () => {
     expect(violations(ID, [view(1, "Pending"), sandbox(2), view(3, "Running"), view(9, "Pending")])).toEqual([
-      "phase went from Running (since 3ms) back to Pending for UID u1, with no new sandbox in between",
+      "phase went from Running (since 3ms) back to Pending in the PodView at 9ms for UID u1, with no new sandbox in between",
     ]);
   });
 

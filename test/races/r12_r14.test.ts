@@ -28,7 +28,7 @@ describe("R12: the eviction's status (kubelet 1.23.5 against 1.23.8)", () => {
   it("1.23.5 writes Failed/Evicted with Ready=True while the container still runs; Ready turns False when it exits at 30s", () => {
     const first = buggy.checks.violations.find((v) => v.invariant === "ready-with-terminal-phase")!;
     expect(first.t).toBe(10_015);
-    expect(first.message).toBe("the apiserver shows phase Failed (Evicted) with Ready=True");
+    expect(first.message).toBe("the apiserver shows phase Failed (Evicted) with Ready=True (the PodView at 10015ms)");
     expect(phases(buggy, "default/web")).toEqual(["Pending", "Running", "Failed"]);
     // 1.22 would go on from Failed back to Running once the container stopped (#105462, fixed in 1.23).
     const v122 = simulate(withKubeletVersion(raceScenario(race("R12"), "buggy"), "1.22.8"));

@@ -55,7 +55,7 @@ class Monitor implements InvariantMonitor {
       invariant: ID,
       t: rec.t,
       pod: String(rec.pod),
-      message: `phase went from Running (since ${since.atMs}ms) back to Pending for UID ${rec.uid}, with no new sandbox in between`,
+      message: `phase went from Running (since ${since.atMs}ms) back to Pending in the PodView at ${rec.t}ms for UID ${rec.uid}, with no new sandbox in between`,
     };
   }
 }

@@ -6,51 +6,50 @@
 // pkg/kubelet/lifecycle/predicate.go (the predicate admit handler, "OutOf<resource>") against
 // kubelet_pods.go filterOutInactivePods; issues #106884, #104560 and #108733; fixed by PR #108366
 // (1.24; cherry-picks #108723 to 1.23.6, #108749 to 1.22.9), which holds the terminal phase back
-// until the pod worker has terminated the pod; race R11.
-import type { StoredEvent } from "../../apiserver/index.ts";
+// until the pod worker has terminated the pod; race R11. It reads the apiserver's phases from the
+// PodView records and each pod's requests from the scenario (every pod of a scenario is bound to
+// its one node).
 import type { Pod } from "../../k8s/pod.ts";
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
 import { canAdmitPod } from "../../kubelet/lifecycle/admission.ts";
-import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
+import { podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
 
 const ID = "rejected-for-resources-of-terminal-pod";
 
-const keyOf = (pod: Pod) => `${pod.metadata.namespace ?? "default"}/${pod.metadata.name}`;
-const isTerminal = (pod: Pod) => pod.status?.phase === "Succeeded" || pod.status?.phase === "Failed";
+const isTerminal = (phase: string) => phase === "Succeeded" || phase === "Failed";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["RejectPod"];
-  /** The apiserver's pods bound to this node, by key, as last written. */
-  private readonly pods = new Map<string, Pod>();
+  readonly kinds: readonly string[] = ["PodView", "RejectPod"];
+  /** Pod key → its phase in the apiserver and when the view showed it, for pods that exist. */
+  private readonly phases = new Map<string, { phase: string; atMs: number }>();
 
   constructor(
     private readonly node: { maxPods: number; cpuMilli: number; memoryBytes: number },
-    private readonly nodeName: string,
+    private readonly specs: ReadonlyMap<string, Pod>,
   ) {}
 
-  observeApi(e: StoredEvent): Violation | null {
-    const key = keyOf(e.object);
-    if (e.type === "DELETED") this.pods.delete(key);
-    else if (e.object.spec.nodeName === this.nodeName) this.pods.set(key, e.object);
-    return null;
-  }
-
   observe(rec: TraceRecord): Violation | null {
-    if (rec.component !== "kubelet" || rec.kind !== "RejectPod" || typeof rec.pod !== "string") return null;
-    if (!/^OutOf/.test(String(rec.reason))) return null;
-    const pod = this.pods.get(rec.pod);
+    if (typeof rec.pod !== "string") return null;
+    if (rec.component === "apiserver" && rec.kind === "PodView") {
+      if (rec.deleted === true) this.phases.delete(rec.pod);
+      else if (this.phases.get(rec.pod)?.phase !== rec.phase) this.phases.set(rec.pod, { phase: String(rec.phase), atMs: rec.t });
+      return null;
+    }
+    if (rec.component !== "kubelet" || rec.kind !== "RejectPod" || !/^OutOf/.test(String(rec.reason))) return null;
+    const pod = this.specs.get(rec.pod);
     if (pod === undefined) return null;
+    const others = [...this.phases.entries()].filter(([key]) => key !== rec.pod);
     // The pods the scheduler counts: every other pod of the node whose phase is not terminal.
-    const active = [...this.pods.values()].filter((p) => keyOf(p) !== rec.pod && !isTerminal(p));
+    const active = others.filter(([, p]) => !isTerminal(p.phase)).flatMap(([key]) => this.specs.get(key) ?? []);
     if (!canAdmitPod(this.node, active, pod).Admit) return null;
-    const terminal = [...this.pods.values()].filter((p) => keyOf(p) !== rec.pod && isTerminal(p)).map((p) => `${keyOf(p)} (${p.status!.phase})`);
+    const terminal = others.filter(([, p]) => isTerminal(p.phase)).map(([key, p]) => `${key} (${p.phase} in the PodView at ${p.atMs}ms)`);
     return {
       invariant: ID,
       t: rec.t,
       pod: rec.pod,
-      message: `rejected with ${String(rec.reason)} although the pods active in the apiserver leave room for it; the kubelet still counted ${terminal.join(", ") || "a pod the apiserver no longer shows"}`,
+      message: `RejectPod ${String(rec.reason)} although the pods active in the apiserver leave room for it; the kubelet still counted ${terminal.join(", ") || "a pod the apiserver no longer shows"}`,
     };
   }
 }
@@ -61,5 +60,5 @@ export const rejectedForResourcesOfTerminalPod: InvariantInfo = {
     "The kubelet never rejects a pod for lack of a resource (OutOfcpu, OutOfmemory, OutOfpods) that the pods whose phase in the apiserver is not terminal leave free.",
   source: "pkg/kubelet/lifecycle/predicate.go, kubelet_pods.go filterOutInactivePods (issues #106884, #104560; PR #108366); race R11",
   make: (s: Scenario) =>
-    new Monitor({ maxPods: s.kubelet.maxPods, cpuMilli: s.kubelet.allocatable.cpuMilli, memoryBytes: s.kubelet.allocatable.memoryBytes }, s.kubelet.nodeName),
+    new Monitor({ maxPods: s.kubelet.maxPods, cpuMilli: s.kubelet.allocatable.cpuMilli, memoryBytes: s.kubelet.allocatable.memoryBytes }, podSpecsByRuntimeKey(s)),
 };
