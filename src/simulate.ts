@@ -9,6 +9,7 @@ import type { KernelObserver } from "./sim/observe.ts";
 import type { Scenario } from "./scenario/resolve.ts";
 import { SimNode } from "./node/node.ts";
 import { startTimeline } from "./node/timeline.ts";
+import { startScheduler } from "./node/scheduler.ts";
 import { Checker, type CheckReport } from "./check/checker.ts";
 import { checkVariants } from "./scenario/schema/variants.ts";
 
@@ -90,6 +91,7 @@ export function startSimulation(scenario: Scenario, opts: SimulateOptions = {}):
   const node = new SimNode(sim, scenario);
   checker.attach(sim, node);
   startTimeline(sim, node, scenario.timeline);
+  startScheduler(sim, node, scenario.scheduler);
   let result: SimulationResult | null = null;
   return {
     sim,

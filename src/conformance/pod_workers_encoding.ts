@@ -70,7 +70,7 @@ export function encodeUpdate(o: UpdatePodOptions | null): unknown {
     updateType: updateTypeName(o.UpdateType),
     pod: encodePod(o.Pod),
     ...(o.RunningPod === undefined ? {} : { runningPod: { uid: o.RunningPod.id, name: o.RunningPod.name, namespace: o.RunningPod.namespace } }),
-    ...(kill === undefined ? {} : { killPodOptions: { podTerminationGracePeriodSecondsOverride: kill.GracePeriodSecondsOverride, evict: kill.Evict } }),
+    ...(kill === undefined ? {} : { killPodOptions: { podTerminationGracePeriodSecondsOverride: kill.PodTerminationGracePeriodSecondsOverride, evict: kill.Evict } }),
   };
 }
 

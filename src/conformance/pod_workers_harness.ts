@@ -12,7 +12,7 @@ import type { PodStatus } from "../kubelet/container/runtime.ts";
 import { emptyPodStatus } from "../kubelet/container/cache.ts";
 import type { PodSyncer } from "../kubelet/pod_worker_loop.ts";
 import { PodWorkers } from "../kubelet/pod_workers.ts";
-import type { TerminatePodOptions, UpdatePodOptions } from "../kubelet/pod_sync_status.ts";
+import type { PodStatusFunc, UpdatePodOptions } from "../kubelet/pod_sync_status.ts";
 import type { PodCacheReader } from "../kubelet/pod_workers_types.ts";
 import { SyncPodKill, type GoError, type RunningPod, type SyncContext, type SyncPodType } from "../kubelet/types.ts";
 import { WorkQueue } from "../kubelet/util/queue.ts";
@@ -40,7 +40,7 @@ class RecordingSyncer implements PodSyncer {
     this.note(pod.metadata.uid!, { fn: "syncPod", name: pod.metadata.name, updateType });
     return [false, null];
   }
-  *SyncTerminatingPod(_ctx: SyncContext, pod: Pod, _s: PodStatus, gracePeriod: number | undefined, _a: TerminatePodOptions | undefined): Proc<GoError> {
+  *SyncTerminatingPod(_ctx: SyncContext, pod: Pod, _s: PodStatus, gracePeriod: number | undefined, _a: PodStatusFunc | undefined): Proc<GoError> {
     this.note(pod.metadata.uid!, { fn: "syncTerminatingPod", name: pod.metadata.name, updateType: SyncPodKill, ...(gracePeriod === undefined ? {} : { gracePeriod }) });
     return null;
   }

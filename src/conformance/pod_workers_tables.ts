@@ -94,7 +94,7 @@ export function runGracePeriod(v: PodWorkersVector): string[] {
     metadata: { name: "p", ...(deletion === null ? {} : { deletionGracePeriodSeconds: deletion }) },
     spec: { containers: [], ...(spec === null ? {} : { terminationGracePeriodSeconds: spec }) },
   };
-  const [got] = calculateEffectiveGracePeriod({ gracePeriod: 0 }, pod, override === null ? undefined : { GracePeriodSecondsOverride: override });
+  const [got] = calculateEffectiveGracePeriod({ gracePeriod: 0 }, pod, override === null ? undefined : { PodTerminationGracePeriodSecondsOverride: override });
   return got === t.expect.gracePeriod ? [] : [`gracePeriod: expected ${t.expect.gracePeriod}, got ${got}`];
 }
 

@@ -47,7 +47,7 @@ function optionsOf(u: z.infer<typeof updateSchema>): UpdatePodOptions {
   return {
     UpdateType: updateTypeOf(u.updateType),
     Pod: podFrom(u.pod),
-    ...(kill === undefined ? {} : { KillPodOptions: { ...(kill.evict === undefined ? {} : { Evict: kill.evict }), ...(kill.podTerminationGracePeriodSecondsOverride === undefined ? {} : { GracePeriodSecondsOverride: kill.podTerminationGracePeriodSecondsOverride }) } }),
+    ...(kill === undefined ? {} : { KillPodOptions: { ...(kill.evict === undefined ? {} : { Evict: kill.evict }), ...(kill.podTerminationGracePeriodSecondsOverride === undefined ? {} : { PodTerminationGracePeriodSecondsOverride: kill.podTerminationGracePeriodSecondsOverride }) } }),
   };
 }
 

@@ -151,6 +151,11 @@ export class SimRuntime implements RuntimeService, ImageManagerService, Containe
     return this.core.subscribeContainerEvents();
   }
 
+  /** The running containers' labels now, without a call's latency (a device manager's start snapshot). */
+  runningContainerLabels(): Readonly<Record<string, string>>[] {
+    return [...this.core.store.containers.values()].filter((c) => c.state === "CONTAINER_RUNNING").map((c) => c.config.labels ?? {});
+  }
+
   // ---- ImageManagerService ------------------------------------------------------------------
 
   ListImages(filter: ImageFilter | null) {

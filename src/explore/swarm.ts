@@ -35,6 +35,12 @@ export function applySwarm(base: RawScenario, scenario: Scenario, seed: number):
   });
   out["runtime"] = { ...runtime, latency, faults };
   if (swarm.jitterMs > 0) out["timeline"] = jitterSteps(rawList(out, "timeline"), swarm.jitterMs, scenario.untilMs, rng);
+  if (swarm.apiserverLatency !== undefined) {
+    // Drawn after every other knob, so adding it leaves the other draws of a seed as they were.
+    const a = rng.int(swarm.apiserverLatency.minMs, swarm.apiserverLatency.maxMs);
+    const b = rng.int(a, swarm.apiserverLatency.maxMs);
+    out["apiserver"] = { ...(isRecord(out["apiserver"]) ? out["apiserver"] : {}), latency: { min: ms(a), max: ms(b) } };
+  }
   return out;
 }
 

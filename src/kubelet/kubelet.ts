@@ -61,8 +61,9 @@ export class Kubelet {
     const plegCh = deps.pleg.Watch();
     let durationMs = runtimeErrorBackoffBaseMs;
     for (;;) {
-      if (!config.runtimeReady()) {
-        this.core.emit("SkippingPodSynchronization", undefined, { backoffMs: durationMs });
+      const runtimeErr = config.runtimeErrors();
+      if (runtimeErr !== null) {
+        this.core.emit("SkippingPodSynchronization", undefined, { err: runtimeErr.message, backoffMs: durationMs });
         yield* sleep(durationMs);
         durationMs = Math.min(runtimeErrorBackoffMaxMs, 2 * durationMs);
         continue;

@@ -7,6 +7,11 @@ import { WorkQueue } from "./util/queue.ts";
 import { RuntimeCache } from "./container/runtime_cache.ts";
 import type { KubeletConfig, KubeletDeps } from "./kubelet_deps.ts";
 import { atLeast, type VersionLike } from "./version.ts";
+import { fixedIn } from "./cherry_picks.ts";
+import { canAdmitPod, type PodAdmitResult } from "./lifecycle/admission.ts";
+
+/** #126343 (1.32.0), picked into 1.31.1, 1.30.5, 1.29.9 and 1.28.14 (#127207-#127210): race R14. */
+export const SKIP_TERMINAL_ADMISSION_RELEASES = ["1.28.14", "1.29.9", "1.30.5", "1.31.1", "1.32.0"] as const;
 
 /** True for kubelets before the v1.22 pod lifecycle rework (PR #102344: "1.21", "1.20", ...). */
 export function isLegacyEra(version: VersionLike): boolean {
@@ -44,6 +49,24 @@ export class KubeletCore {
 
   get legacy(): boolean {
     return isLegacyEra(this.config.version);
+  }
+
+  /**
+   * canAdmitPod: every admit handler in order, the first rejection wins. The resource allocation
+   * handler (device manager) comes before the predicate admit handler (resource fit), as
+   * NewMainKubelet registers them.
+   */
+  canAdmitPod(activePods: readonly Pod[], pod: Pod): PodAdmitResult {
+    for (const h of this.deps.admitHandlers ?? []) {
+      const r = h.Admit(pod);
+      if (!r.Admit) return r;
+    }
+    return canAdmitPod(this.config, activePods, pod);
+  }
+
+  /** HandlePodAdditions leaves pods already Succeeded or Failed out of admission ("Terminated pod should not be re-admitted"). */
+  get skipsAdmissionOfTerminalPods(): boolean {
+    return fixedIn(this.config.version, ...SKIP_TERMINAL_ADMISSION_RELEASES);
   }
 
   /**

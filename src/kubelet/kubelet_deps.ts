@@ -9,6 +9,7 @@ import type { EventRecorder, PodCacheReader } from "./pod_workers_types.ts";
 import type { PodSyncResult } from "./kuberuntime/sync_result.ts";
 import type { MirrorClient } from "./mirror_client.ts";
 import type { CallContext } from "../cri/services.ts";
+import type { PodAdmitResult } from "./lifecycle/admission.ts";
 
 /** kubetypes.PodUpdate as the config source delivers it. */
 export interface PodUpdate {
@@ -88,8 +89,8 @@ export interface KubeletConfig {
   memoryBytes: number;
   /** Network plugin readiness (runtimeState.networkErrors). */
   networkReady: () => boolean;
-  /** Runtime readiness (runtimeState.runtimeErrors); syncLoop backs off while it fails. */
-  runtimeReady: () => boolean;
+  /** runtimeState.runtimeErrors: syncLoop skips pod synchronization, backing off, while it is not null. */
+  runtimeErrors: () => GoError;
   /** Virtual time that volume setup and cgroup creation take in SyncPod (steps not otherwise modelled). */
   volumeSetupMs: number;
   cgroupSetupMs: number;
@@ -114,6 +115,8 @@ export interface KubeletDeps {
   mirrorClient: MirrorClient;
   /** The pod container deletor, fed by syncLoop on ContainerDied. */
   containerDeletor: { deleteContainersInPod(filterContainerID: string, podStatus: PodStatus, removeAll: boolean): void };
+  /** kl.admitHandlers before the predicate admit handler (the device manager's allocation); none when unset. */
+  admitHandlers?: readonly { Admit(pod: Pod): PodAdmitResult }[];
   /** kl.PodSyncLoopHandlers: pods a handler wants synced now (the active deadline handler); none when unset. */
   podSyncLoopHandlers?: readonly { ShouldSync(pod: Pod): boolean }[];
 }

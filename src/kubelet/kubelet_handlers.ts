@@ -9,7 +9,6 @@ import { IsStaticPod, SyncPodCreate, SyncPodKill, SyncPodSync, SyncPodUpdate, ty
 import { isPodPhaseTerminal, sortByCreationTime, type KubeletCore } from "./kubelet_core.ts";
 import type { PodWorkers } from "./pod_workers.ts";
 import type { SyncHandler } from "./kubelet.ts";
-import { canAdmitPod } from "./lifecycle/admission.ts";
 
 export class KubeletHandlers implements SyncHandler {
   constructor(
@@ -26,10 +25,12 @@ export class KubeletHandlers implements SyncHandler {
         continue;
       }
       const uid = pod!.metadata.uid!;
-      // Admission only for pods not already terminating or terminal.
-      if (!this.podWorkers.IsPodTerminationRequested(uid) && !isPodPhaseTerminal(pod!.status?.phase)) {
+      // Admission only for pods not already terminating; from #126343 (race R14) not for pods
+      // already in a terminal phase either, which a kubelet restart would otherwise re-admit.
+      const skipTerminal = this.kl.skipsAdmissionOfTerminalPods && isPodPhaseTerminal(pod!.status?.phase);
+      if (!this.podWorkers.IsPodTerminationRequested(uid) && !skipTerminal) {
         const allocated = this.getAllocatedPods().filter((p) => p.metadata.uid !== uid);
-        const r = canAdmitPod(this.kl.config, allocated, pod!);
+        const r = this.kl.canAdmitPod(allocated, pod!);
         if (!r.Admit) {
           this.rejectPod(pod!, r.Reason, r.Message);
           continue;
@@ -143,7 +144,7 @@ export class KubeletHandlers implements SyncHandler {
     for (const runningPod of runningRuntimePods) {
       if (workingPods.has(runningPod.id)) continue;
       this.kl.emit("KillOrphanedRuntimePod", undefined, { uid: runningPod.id, name: `${runningPod.namespace}/${runningPod.name}` });
-      this.podWorkers.UpdatePod({ UpdateType: SyncPodKill, RunningPod: runningPod, KillPodOptions: { GracePeriodSecondsOverride: 1 } });
+      this.podWorkers.UpdatePod({ UpdateType: SyncPodKill, RunningPod: runningPod, KillPodOptions: { PodTerminationGracePeriodSecondsOverride: 1 } });
     }
     deps.backOffGC();
     return null;

@@ -9,7 +9,6 @@ import type { LegacyPodWorkers } from "./pod_workers_legacy.ts";
 import { notRunning, type LegacyKubeletSyncer } from "./kubelet_sync_legacy.ts";
 import type { PodStatus } from "./container/runtime.ts";
 import type { SyncHandler } from "./kubelet.ts";
-import { canAdmitPod } from "./lifecycle/admission.ts";
 import { atLeast, type VersionLike } from "./version.ts";
 
 /** dispatchWork's shortcut: whether a pod the status says is terminal skips the pod worker (#98742 at 1.21.0). */
@@ -49,7 +48,7 @@ export class LegacyKubeletHandlers implements SyncHandler {
       if (IsMirrorPod(pod)) continue; // handleMirrorPod: mirror pods are not modelled beyond bookkeeping
       if (!this.syncer.podIsTerminated(pod)) {
         const activePods = existingPods.filter((p) => !this.syncer.podIsTerminated(p));
-        const r = canAdmitPod(this.kl.config, activePods, pod);
+        const r = this.kl.canAdmitPod(activePods, pod);
         if (!r.Admit) {
           this.rejectPod(pod, r.Reason, r.Message);
           continue;

@@ -39,6 +39,12 @@ export interface KubeletPodsEra {
   terminalPhaseMerge: boolean;
   /** ≥1.24 (#107845): a created-but-not-started container is Waiting; before, Terminated with its exit code. */
   createdIsWaiting: boolean;
+  /**
+   * ≥1.20 ≈ (#95561 and #95364, merged after 1.19.0, release note NONE): a container that was running
+   * and is now unknown or gone from the runtime is reported as terminated (ContainerStatusUnknown,
+   * 137); before, it fell back to the default Waiting state and the pod went back to Pending (race R13).
+   */
+  missingStatusesInferred: boolean;
   /** ≥1.27 (#115331): podIsTerminal makes all-stopped containers Succeeded/Failed whatever the restart policy. */
   podIsTerminal: boolean;
   /** ≥1.28 (KEP-753): restartable init containers (sidecars) count apart, with HasAnyRegularContainerStarted. */
@@ -70,6 +76,7 @@ export function kubeletPodsEra(release: VersionLike): KubeletPodsEra {
     statusManagerBasis: atLeast(v, "1.22"),
     terminalPhaseMerge: atLeast(v, "1.23"),
     createdIsWaiting: atLeast(v, "1.24"),
+    missingStatusesInferred: atLeast(v, "1.20"),
     podIsTerminal: atLeast(v, "1.27"),
     restartableInitContainers: atLeast(v, "1.28"),
     splitPendingInit: atLeast(v, "1.32"),

@@ -20,8 +20,10 @@ export interface ContainerStatusesDeps {
    * createdIsWaiting ≥1.24 (#107845): a created-but-not-started container is Waiting; before,
    * Terminated with its exit code. containerStatusResources ≥1.33 (InPlacePodVerticalScaling on by
    * default): a container seen in the runtime reports its resources and allocated requests.
+   * missingStatusesInferred ≥1.20 ≈ (#95561, #95364): a running container that vanished is inferred
+   * terminated.
    */
-  era: { createdIsWaiting: boolean; containerStatusResources?: boolean };
+  era: { createdIsWaiting: boolean; containerStatusResources?: boolean; missingStatusesInferred: boolean };
   reasonCache: { Get(uid: string, name: string): reasonItem | undefined };
 }
 
@@ -53,7 +55,7 @@ export function convertToAPIContainerStatuses(
     }
     x.statuses.set(c.name, status);
   }
-  inferMissingTerminations(x);
+  if (deps.era.missingStatusesInferred) inferMissingTerminations(x);
   // Set container statuses according to the statuses seen in pod status: the latest first, two per name at most.
   const newestFirst = [...podStatus.containerStatuses].sort((a, b) => b.createdAtMs - a.createdAtMs);
   const containerSeen = new Map<string, number>();
@@ -104,7 +106,7 @@ function convertContainerStatus(cs: Status, oldStatus: ContainerStatus | undefin
   if (cs.state === "running") status.state = { running: at("startedAt", cs.startedAtMs) };
   else if (cs.state === "created" && era.createdIsWaiting) status.state = { waiting: {} }; // "waiting to be running"
   else if (cs.state === "created" || cs.state === "exited") status.state = { terminated: terminated() }; // ≤1.23: created as exited
-  else if (cs.state === "unknown" && oldStatus?.state?.running) {
+  else if (cs.state === "unknown" && oldStatus?.state?.running && era.missingStatusesInferred) {
     // The container was running and is no more: "container never ran" is different from "ran and failed".
     const message = "The container could not be located when the pod was terminated";
     status.state = { terminated: { reason: ContainerReasonStatusUnknown, message, exitCode: 137 } };

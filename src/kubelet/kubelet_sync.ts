@@ -2,12 +2,12 @@
 // SyncTerminatingRuntimePod and SyncTerminatedPod, the podSyncer the pod workers drive.
 import { recvCase, select, type Proc } from "../sim/index.ts";
 import type { CallContext } from "../cri/services.ts";
-import type { Pod, PodStatus as APIPodStatus } from "../k8s/pod.ts";
+import type { Pod } from "../k8s/pod.ts";
 import type { PodStatus } from "./container/runtime.ts";
 import { ContextCanceled, type GoError, type RunningPod, type SyncContext, type SyncPodType } from "./types.ts";
 import type { KubeletCore } from "./kubelet_core.ts";
 import type { PodSyncer } from "./pod_worker_loop.ts";
-import type { TerminatePodOptions } from "./pod_sync_status.ts";
+import type { PodStatusFunc } from "./pod_sync_status.ts";
 import { NetworkNotReadyErrorMsg } from "./pod_workers_legacy.ts";
 import { ConvertPodStatusToRunningPod, isBackoffOnlyFailure, PodSetup } from "./kubelet_sync_common.ts";
 
@@ -85,11 +85,11 @@ export class KubeletSyncer implements PodSyncer {
   }
 
   /** SyncTerminatingPod: stop every container with the grace period, then record the final status. */
-  *SyncTerminatingPod(ctx: SyncContext, pod: Pod, podStatus: PodStatus, gracePeriod: number | undefined, abnormal: TerminatePodOptions | undefined): Proc<GoError> {
+  *SyncTerminatingPod(ctx: SyncContext, pod: Pod, podStatus: PodStatus, gracePeriod: number | undefined, podStatusFn: PodStatusFunc | undefined): Proc<GoError> {
     const { deps } = this.kl;
     this.kl.emit("SyncTerminatingPod", pod, { gracePeriod: gracePeriod ?? null });
-    let apiPodStatus = deps.statusGenerator.generateAPIPodStatus(pod, podStatus, false);
-    if (abnormal !== undefined) apiPodStatus = applyAbnormalTermination(apiPodStatus, abnormal);
+    const apiPodStatus = deps.statusGenerator.generateAPIPodStatus(pod, podStatus, false);
+    podStatusFn?.(apiPodStatus);
     deps.statusManager.SetPodStatus(pod, apiPodStatus);
     deps.probeManager.StopLivenessAndStartup(pod);
     const err = this.options.killHonoursShortenedGrace === true
@@ -107,8 +107,10 @@ export class KubeletSyncer implements PodSyncer {
     stopped.ips = podStatus.ips; // preserveDataFromBeforeStopping
     const running = stopped.containerStatuses.filter((s) => s.state === "running").map((s) => s.id.id);
     if (running.length > 0) return new Error(`detected running containers after a successful KillPod, CRI violation: ${running.join(",")}`);
-    let finalStatus = deps.statusGenerator.generateAPIPodStatus(pod, stopped, true);
-    if (abnormal !== undefined) finalStatus = applyAbnormalTermination(finalStatus, abnormal);
+    // Simplified: the status function is applied to the final status too, so a kill's reason
+    // survives the releases before 1.23 whose generateAPIPodStatus does not keep a terminal phase.
+    const finalStatus = deps.statusGenerator.generateAPIPodStatus(pod, stopped, true);
+    if (finalStatus.phase !== "Succeeded") podStatusFn?.(finalStatus);
     deps.statusManager.SetPodStatus(pod, finalStatus);
     return null;
   }
@@ -155,10 +157,3 @@ export class KubeletSyncer implements PodSyncer {
     return null;
   }
 }
-
-/** An eviction or other kubelet-initiated termination reports the pod Failed with its reason. */
-function applyAbnormalTermination(status: APIPodStatus, o: TerminatePodOptions): APIPodStatus {
-  if (status.phase === "Succeeded") return status;
-  return { ...status, phase: "Failed", reason: o.Reason ?? status.reason, message: o.Message ?? status.message };
-}
-

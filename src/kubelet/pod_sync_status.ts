@@ -1,20 +1,25 @@
 // Models pkg/kubelet/pod_workers.go (v1.22 and after): podSyncStatus, the one-way state machine
 // syncing → terminating → terminated → finished, mergeLastUpdate and calculateEffectiveGracePeriod.
 import type { Chan } from "../sim/index.ts";
-import type { Pod } from "../k8s/pod.ts";
+import type { Pod, PodStatus as APIPodStatus } from "../k8s/pod.ts";
 import { SyncPodSync, type RunningPod, type SyncContext, type SyncPodType } from "./types.ts";
 
-/** kubetypes.TerminatePodOptions: how a kubelet-internal kill wants the pod to end. */
-export interface TerminatePodOptions {
-  Evict?: boolean;
-  GracePeriodSecondsOverride?: number;
-  Reason?: string;
-  Message?: string;
-}
+/**
+ * PodStatusFunc is invoked (if set) and overrides the status of the pod at the time the pod is
+ * killed: it changes the status generated from the latest state in place (an eviction sets phase
+ * Failed, reason Evicted and its message).
+ */
+export type PodStatusFunc = (podStatus: APIPodStatus) => void;
 
-export interface KillPodOptions extends TerminatePodOptions {
+/** KillPodOptions are options when performing a pod update whose update type is kill. */
+export interface KillPodOptions {
   /** Closed when the kill completes (syncTerminatingPod succeeded) or the pod is already terminated. */
   CompletedCh?: Chan<void>;
+  /** A pod triggered eviction: once a pod is evicted some resources are more aggressively reaped. */
+  Evict?: boolean;
+  PodStatusFunc?: PodStatusFunc;
+  /** An optional override of the grace period for this kill. */
+  PodTerminationGracePeriodSecondsOverride?: number;
 }
 
 export interface UpdatePodOptions {
@@ -96,8 +101,8 @@ export class PodSyncStatus {
     if (other.KillPodOptions !== undefined) {
       const merged: KillPodOptions = {};
       if (other.KillPodOptions.Evict === true) merged.Evict = true;
-      if (other.KillPodOptions.GracePeriodSecondsOverride !== undefined) {
-        merged.GracePeriodSecondsOverride = other.KillPodOptions.GracePeriodSecondsOverride;
+      if (other.KillPodOptions.PodTerminationGracePeriodSecondsOverride !== undefined) {
+        merged.PodTerminationGracePeriodSecondsOverride = other.KillPodOptions.PodTerminationGracePeriodSecondsOverride;
       }
       opts.KillPodOptions = merged;
     }
@@ -124,7 +129,7 @@ export function calculateEffectiveGracePeriod(
       overridden = true;
     }
   }
-  const override = options?.GracePeriodSecondsOverride;
+  const override = options?.PodTerminationGracePeriodSecondsOverride;
   if (override !== undefined) {
     if (gracePeriod === 0 || override < gracePeriod) {
       gracePeriod = override;

@@ -5,7 +5,7 @@ import type { Pod } from "../k8s/pod.ts";
 import type { PodStatus } from "./container/runtime.ts";
 import { emptyPodStatus } from "./container/cache.ts";
 import { ContextCanceled, IsStaticPod, SyncContext, type GoError, type RunningPod, type SyncPodType } from "./types.ts";
-import { PodSyncStatus, type TerminatePodOptions, type UpdatePodOptions, type PodWorkerState } from "./pod_sync_status.ts";
+import { PodSyncStatus, type PodStatusFunc, type UpdatePodOptions, type PodWorkerState } from "./pod_sync_status.ts";
 import { WorkQueue } from "./util/queue.ts";
 import { jitterMs } from "./util/jitter.ts";
 import { NetworkNotReadyErrorMsg } from "./pod_workers_legacy.ts";
@@ -14,7 +14,7 @@ import type { EventRecorder, PodCacheReader } from "./pod_workers_types.ts";
 /** podSyncer: the kubelet's four lifecycle operations. */
 export interface PodSyncer {
   SyncPod(ctx: SyncContext, updateType: SyncPodType, pod: Pod, mirrorPod: Pod | undefined, podStatus: PodStatus): Proc<[boolean, GoError]>;
-  SyncTerminatingPod(ctx: SyncContext, pod: Pod, podStatus: PodStatus, gracePeriod: number | undefined, abnormal: TerminatePodOptions | undefined): Proc<GoError>;
+  SyncTerminatingPod(ctx: SyncContext, pod: Pod, podStatus: PodStatus, gracePeriod: number | undefined, podStatusFn: PodStatusFunc | undefined): Proc<GoError>;
   SyncTerminatingRuntimePod(ctx: SyncContext, runningPod: RunningPod): Proc<GoError>;
   SyncTerminatedPod(ctx: SyncContext, pod: Pod, podStatus: PodStatus): Proc<GoError>;
 }
@@ -126,10 +126,10 @@ export class PodWorkersCore {
       case "terminated":
         return [false, yield* this.podSyncer.SyncTerminatedPod(ctx, o.Pod!, status!), true];
       case "terminating": {
-        const gracePeriod = o.KillPodOptions?.GracePeriodSecondsOverride;
-        const abnormal = this.acknowledgeTerminating(podUID);
+        const gracePeriod = o.KillPodOptions?.PodTerminationGracePeriodSecondsOverride;
+        const podStatusFn = this.acknowledgeTerminating(podUID);
         if (o.RunningPod !== undefined) return [false, yield* this.podSyncer.SyncTerminatingRuntimePod(ctx, o.RunningPod), true];
-        return [false, yield* this.podSyncer.SyncTerminatingPod(ctx, o.Pod!, status!, gracePeriod, abnormal), true];
+        return [false, yield* this.podSyncer.SyncTerminatingPod(ctx, o.Pod!, status!, gracePeriod, podStatusFn), true];
       }
       default:
         return [...(yield* this.podSyncer.SyncPod(ctx, o.UpdateType, o.Pod!, o.MirrorPod, status!)), true];
@@ -215,16 +215,16 @@ export class PodWorkersCore {
     this.forgetStartedStatic(status.fullname, pod.metadata.uid!);
   }
 
-  /** acknowledgeTerminating: from now on no container may start; returns the last abnormal kill's options. */
-  private acknowledgeTerminating(podUID: string): TerminatePodOptions | undefined {
+  /** acknowledgeTerminating: from now on no container may start; returns the last kill's PodStatusFunc (statusPostTerminating). */
+  private acknowledgeTerminating(podUID: string): PodStatusFunc | undefined {
     const status = this.podSyncStatuses.get(podUID);
     if (status === undefined) return undefined;
     if (status.terminatingAtMs >= 0 && !status.startedTerminating) {
       status.startedTerminating = true;
       this.trace("TerminationStarted", podUID);
     }
-    const last = status.abnormalTerminations[status.abnormalTerminations.length - 1];
-    return last === undefined ? undefined : { ...last, CompletedCh: undefined } as TerminatePodOptions;
+    const withFn = status.abnormalTerminations.filter((t) => t.PodStatusFunc !== undefined);
+    return withFn[withFn.length - 1]?.PodStatusFunc;
   }
 
   private completeSync(podUID: string): void {

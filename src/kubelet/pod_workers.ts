@@ -1,10 +1,11 @@
 // Models pkg/kubelet/pod_workers.go (v1.22 and after, "Keep pod worker running until pod is truly
 // complete"): UpdatePod, the queries other components ask (CouldHaveRunningContainers,
-// ShouldPod*), SyncKnownPods and TerminatePodAbnormallyAndWait. The loop is in pod_worker_loop.ts.
-import { recvCase, select, type Proc } from "../sim/index.ts";
+// ShouldPod*), SyncKnownPods and killPodNow. The loop is in pod_worker_loop.ts.
+import { recvCase, select, type Proc, type Sim } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import { IsStaticPod, SyncPodCreate, SyncPodKill, type GoError } from "./types.ts";
-import { calculateEffectiveGracePeriod, PodSyncStatus, type TerminatePodOptions, type UpdatePodOptions, type PodWorkerState } from "./pod_sync_status.ts";
+import { calculateEffectiveGracePeriod, PodSyncStatus, type PodStatusFunc, type UpdatePodOptions, type PodWorkerState } from "./pod_sync_status.ts";
+import type { EventRecorder } from "./pod_workers_types.ts";
 import { PodWorkersCore } from "./pod_worker_loop.ts";
 import type { PodStatus } from "./container/runtime.ts";
 
@@ -166,7 +167,7 @@ export class PodWorkers extends PodWorkersCore {
       const [gracePeriod, shortened] = calculateEffectiveGracePeriod(status, pod!, o.KillPodOptions);
       status.gracePeriod = gracePeriod;
       if (o.KillPodOptions !== undefined) status.abnormalTerminations.push(o.KillPodOptions);
-      o.KillPodOptions = { ...(o.KillPodOptions ?? {}), GracePeriodSecondsOverride: gracePeriod };
+      o.KillPodOptions = { ...(o.KillPodOptions ?? {}), PodTerminationGracePeriodSecondsOverride: gracePeriod };
       return shortened;
     }
     if (o.KillPodOptions !== undefined) {
@@ -231,18 +232,6 @@ export class PodWorkers extends PodWorkersCore {
     return true;
   }
 
-  /** TerminatePodAbnormallyAndWait: kill and wait up to 1.5× grace (at least 10 s). */
-  *TerminatePodAbnormallyAndWait(pod: Pod, options: TerminatePodOptions): Proc<GoError> {
-    const gracePeriod = options.GracePeriodSecondsOverride ?? pod.spec.terminationGracePeriodSeconds ?? 0;
-    const timeoutSeconds = Math.max(10, gracePeriod + Math.floor(gracePeriod / 2));
-    const ch = this.sim.chan<void>(`terminate/${pod.metadata.uid}`, 1);
-    this.UpdatePod({ Pod: pod, UpdateType: SyncPodKill, KillPodOptions: { ...options, CompletedCh: ch } });
-    const r = yield* select([recvCase(ch), recvCase(this.sim.after(`terminate-timeout/${pod.metadata.uid}`, timeoutSeconds * 1000))]);
-    if (r.index === 0) return null;
-    this.recorder.Eventf(pod, "Warning", "ExceededGracePeriod", "Container runtime did not terminate the pod within specified grace period.");
-    return new Error("timeout waiting to terminate pod abnormally");
-  }
-
   private traceUpdate(kind: string, uid: string, o: UpdatePodOptions, extra?: Record<string, unknown>): void {
     const p = o.Pod;
     const ref = p !== undefined ? `${p.metadata.namespace ?? "default"}/${p.metadata.name}` : `${o.RunningPod!.namespace}/${o.RunningPod!.name}`;
@@ -258,3 +247,33 @@ export function isPodStatusCacheTerminal(status: PodStatus): boolean {
   );
 }
 
+/** eviction.KillPodFunc (1.22+): kills a pod, with the status to report when it is killed. */
+export type KillPodFunc = (pod: Pod, isEvicted: boolean, gracePeriodOverride: number | undefined, statusFn: PodStatusFunc) => Proc<GoError>;
+
+/**
+ * killPodNow returns a KillPodFunc that can be used to kill a pod. It is intended to be injected
+ * into other modules that need to kill a pod (the eviction manager): it queues a kill with a
+ * completion channel and waits for it, or times out after 1.5× the grace period (at least 10 s,
+ * "to wait for kubelet->runtime traffic to complete in sigkill").
+ */
+export function killPodNow(podWorkers: Pick<PodWorkers, "UpdatePod">, sim: Sim, recorder: EventRecorder): KillPodFunc {
+  return function* (pod, isEvicted, gracePeriodOverride, statusFn) {
+    const gracePeriod = gracePeriodOverride ?? pod.spec.terminationGracePeriodSeconds ?? 0;
+    const timeoutSeconds = Math.max(10, gracePeriod + Math.floor(gracePeriod / 2));
+    const ch = sim.chan<void>(`killPodNow/${pod.metadata.uid}`, 1);
+    podWorkers.UpdatePod({
+      Pod: pod,
+      UpdateType: SyncPodKill,
+      KillPodOptions: {
+        CompletedCh: ch,
+        Evict: isEvicted,
+        PodStatusFunc: statusFn,
+        ...(gracePeriodOverride === undefined ? {} : { PodTerminationGracePeriodSecondsOverride: gracePeriodOverride }),
+      },
+    });
+    const r = yield* select([recvCase(ch), recvCase(sim.after(`killPodNow-timeout/${pod.metadata.uid}`, timeoutSeconds * 1000))]);
+    if (r.index === 0) return null;
+    recorder.Eventf(pod, "Warning", "ExceededGracePeriod", "Container runtime did not kill the pod within specified grace period.");
+    return new Error("timeout waiting to kill pod");
+  };
+}

@@ -8,6 +8,8 @@ import type { SimRuntime } from "../cri/runtime.ts";
 import { makePodSourceConfig, type ManifestDir } from "../kubelet/config/index.ts";
 import { Cache } from "../kubelet/container/cache.ts";
 import { GenericPLEG } from "../kubelet/pleg/generic.ts";
+import { EventedPLEG, EVENT_TIMESTAMP_FIX_RELEASE, eventedPlegRelistPeriodMs, eventedPlegRelistThresholdMs } from "../kubelet/pleg/evented.ts";
+import { plegChannelCapacity, type PodLifecycleEvent } from "../kubelet/pleg/pleg.ts";
 import type { ProbeResultsGetter } from "../kubelet/kuberuntime/pod_actions.ts";
 import { containerIDString } from "../kubelet/container/runtime.ts";
 import { KubeGenericRuntimeManager } from "../kubelet/kuberuntime/kuberuntime_manager_sync.ts";
@@ -19,10 +21,14 @@ import { criProbeRunner } from "../kubelet/prober/prober.ts";
 import { ActiveDeadlineHandler } from "../kubelet/active_deadline.ts";
 import { NewBackOff } from "../kubelet/util/backoff.ts";
 import { ReasonCache } from "../kubelet/reason_cache.ts";
+import { RuntimeState } from "../kubelet/runtime_state.ts";
+import { DeviceManager, type PodDevicesCheckpoint } from "../kubelet/cm/devicemanager/manager.ts";
+import { KubernetesContainerNameLabel, KubernetesPodUIDLabel } from "../kubelet/kuberuntime/labels.ts";
 import { generateAPIPodStatus, kubeletPodsEra } from "../kubelet/kubelet_pods.ts";
 import { KubeletCore, isLegacyEra } from "../kubelet/kubelet_core.ts";
 import { Kubelet } from "../kubelet/kubelet.ts";
-import { PodWorkers } from "../kubelet/pod_workers.ts";
+import { PodWorkers, killPodNow } from "../kubelet/pod_workers.ts";
+import { EvictionManager } from "../kubelet/eviction/eviction_manager.ts";
 import { LegacyPodWorkers } from "../kubelet/pod_workers_legacy.ts";
 import { KubeletSyncer } from "../kubelet/kubelet_sync.ts";
 import { LegacyKubeletSyncer } from "../kubelet/kubelet_sync_legacy.ts";
@@ -48,6 +54,8 @@ export interface KubeletInstanceOptions {
   manifestDir: ManifestDir | null;
   /** Static pods ("namespace/name") the kubelet takes without validating them (skipApiValidation). */
   skipStaticPodValidation?: ReadonlySet<string>;
+  /** The device manager's checkpoint (kubelet_internal_checkpoint): it outlives a kubelet restart. */
+  podDevicesCheckpoint: PodDevicesCheckpoint;
 }
 
 /** A kubelet-internal kill (eviction): how the era's kubelet terminates a pod abnormally. */
@@ -60,6 +68,8 @@ export class KubeletInstance {
   readonly pleg: GenericPLEG;
   /** The syncLoop's owner (null in runOnce mode, which has no syncLoop). */
   readonly syncLoop: Kubelet | null;
+  /** The device manager, when the node has device plugins (they register with it). */
+  readonly deviceManager: DeviceManager | null;
 
   constructor(o: KubeletInstanceOptions) {
     const { sim, settings } = o;
@@ -91,11 +101,30 @@ export class KubeletInstance {
       version,
     });
     const runtime = new KubeletRuntime(sim, manager, o.runtime, settings.backOffPeriodMs, settings.maxContainerBackOffMs);
-    const cache = new Cache(sim);
+    const evented = settings.featureGates.EventedPLEG;
+    const cache = new Cache(sim, evented);
+    // kubelet.go: one event channel for both PLEGs; with the Evented PLEG the generic one relists
+    // every 300 s, and falls back to the configured period if the event stream fails.
+    const eventChannel = sim.chan<PodLifecycleEvent>("pleg/events", plegChannelCapacity);
+    const genericRelistDuration = { relistPeriodMs: settings.plegRelistPeriodMs, relistThresholdMs: settings.plegRelistThresholdMs };
     const pleg = new GenericPLEG(sim, manager, cache, {
-      relistDuration: { relistPeriodMs: settings.plegRelistPeriodMs, relistThresholdMs: settings.plegRelistThresholdMs },
+      relistDuration: evented ? { relistPeriodMs: eventedPlegRelistPeriodMs, relistThresholdMs: eventedPlegRelistThresholdMs } : genericRelistDuration,
+      eventChannel,
+      eventedPLEG: evented,
       setCurrentKeepsMissingPods: settings.variants.plegSetCurrentKeepsMissingPods === true,
     });
+    const eventedPleg = !evented ? null : new EventedPLEG(sim, o.runtime, cache, pleg, {
+      eventChannel,
+      generatePodStatus: (e) => manager.GeneratePodStatus(e),
+      createdAtTimestampFixed: atLeast(version, EVENT_TIMESTAMP_FIX_RELEASE),
+      relistDuration: genericRelistDuration,
+    });
+    // kubelet.go: klet.runtimeState.addHealthCheck("PLEG", klet.pleg.Healthy), and "EventedPLEG" with
+    // the gate. Simplified: the PLEG check counts from the first successful relist, as if the kubelet
+    // started with it done (upstream's syncLoop skips its first iterations until then).
+    const runtimeState = new RuntimeState();
+    runtimeState.addHealthCheck("PLEG", () => (pleg.relistTimeMs === null ? { ok: true, err: null } : pleg.Healthy()));
+    if (eventedPleg !== null) runtimeState.addHealthCheck("EventedPLEG", () => eventedPleg.Healthy());
     this.pleg = pleg;
     let syncLoop: Kubelet | null = null;
     const reasonCache = new ReasonCache();
@@ -107,7 +136,7 @@ export class KubeletInstance {
       cpuMilli: settings.allocatable.cpuMilli,
       memoryBytes: settings.allocatable.memoryBytes,
       networkReady: () => true,
-      runtimeReady: () => true,
+      runtimeErrors: () => runtimeState.runtimeErrors(),
       volumeSetupMs: settings.volumeSetupMs,
       cgroupSetupMs: settings.cgroupSetupMs,
     };
@@ -170,6 +199,9 @@ export class KubeletInstance {
       podSyncLoopHandlers: [activeDeadline],
       mirrorClient: new MirrorClient(sim, kubeClient, settings.nodeName),
     };
+    const deviceManager = settings.devicePlugins.length === 0 ? null : this.newDeviceManager(o, () => this.core.sourcesReady.AllReady());
+    if (deviceManager !== null) deps.admitHandlers = [deviceManager];
+    this.deviceManager = deviceManager;
     this.core = new KubeletCore(sim, deps, config, sources);
     podManagerRef.pm = this.core.podManager;
     const legacy = isLegacyEra(settings.version);
@@ -196,11 +228,9 @@ export class KubeletInstance {
       new LegacyVolumePopulator(this.core, syncer).Start();
       syncLoop = new Kubelet(this.core, handlers);
       syncLoop.Run();
-      this.evict = (pod, grace, reason, message) => {
-        sim.go(`kubelet/evict/${pod.metadata.name}`, function* () {
-          yield* workers.killPodNow(pod, { ...(pod.status ?? {}), phase: "Failed", reason, message }, grace);
-        }, { group: "kubelet" });
-      };
+      // Simplified: the status handed over keeps the pod's other status fields (upstream's is bare).
+      const eviction = new EvictionManager({ legacy: true, kill: (pod, status, grace) => workers.killPodNow(pod, { ...(pod.status ?? {}), ...status }, grace) }, recorder);
+      this.evict = evictor(sim, eviction);
     } else {
       let workers: PodWorkers | null = null;
       const syncer = new KubeletSyncer(this.core, (uid) => workers!.IsPodTerminationRequested(uid), {
@@ -217,11 +247,7 @@ export class KubeletInstance {
       safetyProvider = deletionSafety((uid) => couldHaveRunningContainers(uid), setup);
       syncLoop = new Kubelet(this.core, new KubeletHandlers(this.core, w));
       syncLoop.Run();
-      this.evict = (pod, grace, reason, message) => {
-        sim.go(`kubelet/evict/${pod.metadata.name}`, function* () {
-          yield* w.TerminatePodAbnormallyAndWait(pod, { Evict: true, GracePeriodSecondsOverride: grace, Reason: reason, Message: message });
-        }, { group: "kubelet" });
-      };
+      this.evict = evictor(sim, new EvictionManager({ legacy: false, kill: killPodNow(w, sim, recorder) }, recorder));
     }
     this.syncLoop = syncLoop;
     // Kubelet.Run starts the status manager, the prober manager and the PLEG before syncLoop;
@@ -230,8 +256,34 @@ export class KubeletInstance {
       statusManager.Start();
       prober.Start();
       pleg.Start();
+      eventedPleg?.Start();
     }
   }
+
+  private newDeviceManager(o: KubeletInstanceOptions, sourcesReady: () => boolean): DeviceManager {
+    const running = runningContainerSet(o.runtime);
+    return new DeviceManager({
+      checkpoint: o.podDevicesCheckpoint,
+      sourcesReady,
+      isContainerRunning: (uid, name) => running.has(`${uid}/${name}`),
+      emit: (kind, fields) => o.sim.emit("kubelet", kind, fields),
+    });
+  }
+}
+
+/** The running containers as Start's container map sees them: "podUID/containerName". */
+function runningContainerSet(runtime: SimRuntime): Set<string> {
+  return new Set(runtime.runningContainerLabels().map((l) => `${l[KubernetesPodUIDLabel] ?? ""}/${l[KubernetesContainerNameLabel] ?? ""}`));
+}
+
+/** The timeline's `evict` step: the eviction manager's evictPod, in a goroutine of its own. */
+function evictor(sim: Sim, eviction: EvictionManager): Evictor {
+  return (pod, grace, reason, message) => {
+    sim.go(`kubelet/evict/${pod.metadata.name}`, function* () {
+      const r = yield* eviction.evictPod(pod, grace, message, reason);
+      if (!r.evicted) sim.emit("kubelet", "EvictionFailed", { pod: `${pod.metadata.namespace ?? "default"}/${pod.metadata.name}`, err: r.err?.message ?? null });
+    }, { group: "kubelet" });
+  };
 }
 
 /** The prober's results managers (Get by ID string) as the runtime manager reads them (get by ContainerID). */

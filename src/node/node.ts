@@ -1,6 +1,8 @@
 // The simulated node: an apiserver, a container runtime and a static pod directory that outlive
 // the kubelet, plus the kubelet process itself, which a restart or a reboot replaces.
-import { call, type Proc, type Sim } from "../sim/index.ts";
+import { call, sleep, type Proc, type Rng, type Sim } from "../sim/index.ts";
+import { drawMs } from "../cri/config.ts";
+import type { PodDevicesCheckpoint } from "../kubelet/cm/devicemanager/manager.ts";
 import type { Pod } from "../k8s/pod.ts";
 import { printPod } from "../k8s/printers.ts";
 import { ApiServer, type StoredEvent } from "../apiserver/index.ts";
@@ -19,6 +21,9 @@ export class SimNode {
   readonly manifestDir: ManifestDir | null;
   readonly settings: KubeletSettings;
   kubelet: KubeletInstance | null = null;
+  /** The device manager's checkpoint file: allocations survive kubelet restarts. */
+  readonly podDevicesCheckpoint: PodDevicesCheckpoint = new Map();
+  private pluginRng: Rng | null = null;
   /** Observers of every apiserver write (checkers), called after the PodView record. */
   readonly apiObservers: ((e: StoredEvent) => void)[] = [];
 
@@ -57,7 +62,27 @@ export class SimNode {
     this.kubelet = new KubeletInstance({
       sim: this.sim, settings: this.settings, api: this.api, runtime: this.runtime, manifestDir: this.manifestDir,
       skipStaticPodValidation: skippingValidation(this.scenario, "file"),
+      podDevicesCheckpoint: this.podDevicesCheckpoint,
     });
+    this.startDevicePlugins(this.kubelet);
+  }
+
+  /**
+   * Each device plugin notices the kubelet's new socket and registers after its delay (drawn per
+   * start). It is not a kubelet goroutine: a registration aimed at a kubelet that has since
+   * restarted is lost, as the old socket is.
+   */
+  private startDevicePlugins(kubelet: KubeletInstance): void {
+    if (this.settings.devicePlugins.length === 0) return;
+    this.pluginRng ??= this.sim.rng("device-plugins");
+    const rng = this.pluginRng;
+    for (const p of this.settings.devicePlugins) {
+      const delayMs = drawMs(rng, p.registerAfter);
+      this.sim.go(`device-plugin/${p.resource}`, function* (this: SimNode) {
+        if (delayMs > 0) yield* sleep(delayMs, "device plugin registration");
+        if (this.kubelet === kubelet) kubelet.deviceManager?.Register(p.resource, p.devices);
+      }.bind(this));
+    }
   }
 
   /** The kubelet process dies: all its goroutines and in-memory state are gone. */

@@ -11,6 +11,7 @@ export interface RaceSide {
   label: string;
   kubeletVersion?: string;
   variants?: Record<string, boolean>;
+  featureGates?: Record<string, boolean>;
 }
 
 /**
@@ -169,8 +170,73 @@ export const RACES: readonly RaceEntry[] = [
     buggy: { label: "kubelet 1.20", kubeletVersion: "1.20" },
     fixed: { label: "kubelet 1.21.0 (PR #96572)", kubeletVersion: "1.21" },
   },
+  {
+    id: "R09",
+    title: "With Evented PLEG, GetNewerThan stopped waiting, so a second container started",
+    file: "scenarios/races/r09-evented-pleg-duplicate-containers.yaml",
+    hunt: { file: "scenarios/races/hunt/r09-hunt.yaml", needs: "the CREATED event delivered after the label change and before the STARTED event (event delays and step time drawn per run)" },
+    pod: "default/web",
+    diagramFromMs: 1_600,
+    invariant: "at-most-one-running-container",
+    buggy: { label: "kubelet 1.26.7, EventedPLEG on", kubeletVersion: "1.26.7", featureGates: { EventedPLEG: true } },
+    fixed: { label: "kubelet 1.32, EventedPLEG on (PR #124297)", kubeletVersion: "1.32", featureGates: { EventedPLEG: true } },
+  },
+  {
+    id: "R10",
+    title: "One slow status call stalls relist, every other pod's worker and node readiness",
+    file: "scenarios/races/r10-pleg-relist-stall.yaml",
+    hunt: { file: "scenarios/races/hunt/r10-hunt.yaml", needs: "a deletion whose pod worker still needs a fresh status after the relist stalled (step time drawn per run)" },
+    pod: "default/fast",
+    diagramFromMs: 99_000,
+    invariant: "pleg-stall-delays-other-pods",
+    buggy: { label: "kubelet 1.32, generic PLEG (every release)", kubeletVersion: "1.32" },
+    fixed: { label: "kubelet 1.32 + EventedPLEG (proposed: KEP-3386)", kubeletVersion: "1.32", featureGates: { EventedPLEG: true } },
+  },
+  {
+    id: "R11",
+    title: "The API shows a pod Succeeded before its worker terminated it, and the next pod is rejected OutOfcpu",
+    file: "scenarios/races/r11-terminal-phase-before-containers-stopped.yaml",
+    hunt: { file: "scenarios/races/hunt/r11-hunt.yaml", needs: "the scheduler binding the next pod before the first one's worker has terminated it (binding and StopPodSandbox latencies drawn per run)" },
+    pod: "default/second",
+    diagramFromMs: 6_900,
+    invariant: "rejected-for-resources-of-terminal-pod",
+    buggy: { label: "kubelet 1.22.8", kubeletVersion: "1.22.8" },
+    fixed: { label: "kubelet 1.22.9 (PR #108366 via #108749)", kubeletVersion: "1.22.9" },
+  },
+  {
+    id: "R12",
+    title: "An evicted pod is reported Failed and Ready at once",
+    file: "scenarios/races/r12-ready-with-terminal-phase.yaml",
+    hunt: { file: "scenarios/races/hunt/r12-hunt.yaml", needs: "an eviction that finds the container Ready after its warm-up (eviction time drawn per run)" },
+    pod: "default/web",
+    diagramFromMs: 9_900,
+    invariant: "ready-with-terminal-phase",
+    buggy: { label: "kubelet 1.23.5", kubeletVersion: "1.23.5" },
+    fixed: { label: "kubelet 1.23.8 (PR #110256 via #110480)", kubeletVersion: "1.23.8" },
+  },
+  {
+    id: "R13",
+    title: "A running container whose record vanished sends the pod back to Pending",
+    file: "scenarios/races/r13-phase-regression.yaml",
+    hunt: { file: "scenarios/races/hunt/r13-hunt.yaml", needs: "a garbage collection that finds the container still running (pull latency drawn per run)" },
+    pod: "default/job",
+    diagramFromMs: 9_900,
+    invariant: "phase-regressed-to-pending",
+    buggy: { label: "kubelet 1.19", kubeletVersion: "1.19" },
+    fixed: { label: "kubelet 1.20 (PRs #95561, #95364)", kubeletVersion: "1.20" },
+  },
+  {
+    id: "R14",
+    title: "After a kubelet restart, a pod that had succeeded is re-admitted and marked Failed",
+    file: "scenarios/races/r14-readmit-terminal-after-restart.yaml",
+    hunt: { file: "scenarios/races/hunt/r14-hunt.yaml", needs: "the restarted kubelet listing its pods before the device plugin registers again (apiserver latency drawn per run)" },
+    pod: "default/train",
+    diagramFromMs: 29_900,
+    invariant: "terminal-phase-never-changes",
+    buggy: { label: "kubelet 1.31.0", kubeletVersion: "1.31.0" },
+    fixed: { label: "kubelet 1.31.1 (PR #126343 via #127207)", kubeletVersion: "1.31.1" },
+  },
 ];
-
 const ROOT = join(import.meta.dirname, "..", "..");
 
 /** The race whose scenario is this file (however the path is written), if any. */
@@ -191,7 +257,11 @@ export function raceScenario(race: RaceEntry, side: "buggy" | "fixed", form: Rac
 
 /** The side as the flags that select it. */
 export function sideOverrides(s: RaceSide): KubeletOverrides {
-  return { ...(s.kubeletVersion === undefined ? {} : { version: s.kubeletVersion }), ...(s.variants === undefined ? {} : { variants: s.variants }) };
+  return {
+    ...(s.kubeletVersion === undefined ? {} : { version: s.kubeletVersion }),
+    ...(s.variants === undefined ? {} : { variants: s.variants }),
+    ...(s.featureGates === undefined ? {} : { featureGates: s.featureGates }),
+  };
 }
 
 /**

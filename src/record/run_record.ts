@@ -28,9 +28,9 @@ export const runRecordSchema = z.object({
   strategy: z.string().min(1).describe("the strategy that made the choices, e.g. pct:3:1000"),
   untilMs: z.number().int().min(0),
   kubelet: z
-    .object({ version: z.string().optional(), variants: z.record(z.string(), z.boolean()).optional() })
+    .object({ version: z.string().optional(), variants: z.record(z.string(), z.boolean()).optional(), featureGates: z.record(z.string(), z.boolean()).optional() })
     .optional()
-    .describe("--kubelet-version and --variant, when the run had them"),
+    .describe("--kubelet-version, --variant and --feature-gate, when the run had them"),
   choices: z.string().describe("the choice tape, ChoiceLog.encode()"),
   verdict: z.string(),
   ok: z.boolean(),

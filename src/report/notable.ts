@@ -3,10 +3,12 @@
 // - a relist that found no events although the runtime changed a container or sandbox since the
 //   previous relist: the PLEG missed something (race R08 is exactly this line);
 // - a liveness or startup probe run once the kubelet knows the pod is being deleted: those probes
-//   must stop (race R16), so each run is worth a line.
+//   must stop (race R16), so each run is worth a line;
+// - a pod worker that waited 10 s or more for a fresh pod status (GetNewerThan): the cache's global
+//   timestamp stood still, a stalled relist (race R10).
 //
 // Pure: the records in, the positions to show out.
-import type { TraceRecord } from "./records.ts";
+import { num, type TraceRecord } from "./records.ts";
 
 /** Runtime records that change what a relist would see. */
 const RUNTIME_CHANGES = new Set([
@@ -16,6 +18,8 @@ const RUNTIME_CHANGES = new Set([
 ]);
 
 const GATED_PROBES = new Set(["liveness", "startup"]);
+/** A wait for a fresh status this long is news: ten relist periods. */
+const LONG_WAIT_MS = 10_000;
 
 export function findNotable(records: readonly TraceRecord[]): Set<number> {
   const out = new Set<number>();
@@ -23,7 +27,8 @@ export function findNotable(records: readonly TraceRecord[]): Set<number> {
   const deleting = new Set<string>();
   records.forEach((r, i) => {
     const pod = typeof r["pod"] === "string" ? r["pod"] : undefined;
-    if (r.component === "runtime" && RUNTIME_CHANGES.has(r.kind)) changed = true;
+    if (r.component === "cache" && r.kind === "GetNewerThan" && (num(r, "waitedMs") ?? 0) >= LONG_WAIT_MS) out.add(i);
+    else if (r.component === "runtime" && RUNTIME_CHANGES.has(r.kind)) changed = true;
     else if (r.component === "pleg" && r.kind === "relist") {
       if (changed && r["events"] === 0) out.add(i);
       changed = false;

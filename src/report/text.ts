@@ -70,7 +70,8 @@ function makeFilter(records: readonly TraceRecord[], opts: TextOptions): (rec: T
     if (opts.components !== undefined && !opts.components.includes(rec.component)) return "filters";
     if (verbosity === "all") return null;
     if (rec.kind === "PodView") {
-      const view = ["ready", "status", "restarts", "deleted"].map((k) => fieldText(rec[k])).join("\u0000");
+      // The phase counts too: a pod can turn Succeeded or Failed without a kubectl column changing.
+      const view = ["ready", "status", "restarts", "deleted", "phase"].map((k) => fieldText(rec[k])).join("\u0000");
       return repeats(`view\u0000${podOf(rec)}`, view) ? "repeats" : null;
     }
     if (verbosity === "brief") return BRIEF_KINDS.has(rec.kind) ? null : "verbosity";

@@ -41,6 +41,7 @@ export function crossCheck(raw: Raw): CrossResult {
     if (!isObj(e)) return;
     for (const k of ["eventually", "never", "that"]) if (isObj(e[k])) checkCondition(e[k], ["expect", i, k], pods, out);
   });
+  list(raw.scheduler).forEach((b, i) => checkBinding(b, ["scheduler", i], pods, out));
   const runtime = isObj(raw.runtime) ? raw.runtime : {};
   list(runtime.faults).forEach((f, i) => checkTarget(f, ["runtime", "faults", i], pods, out));
   const swarm = isObj(raw.swarm) ? raw.swarm : {};
@@ -121,6 +122,18 @@ function checkTimeline(raw: Raw, pods: IndexedPod[], out: CrossResult): void {
       }
     }
   });
+}
+
+/** A scheduler binding names two pods of the apiserver (source: api). */
+function checkBinding(b: unknown, base: PropertyKey[], pods: IndexedPod[], out: CrossResult): void {
+  if (!isObj(b)) return;
+  for (const field of ["bind", "whenTerminal"]) {
+    if (b[field] === undefined) continue;
+    const pod = checkTarget(b[field], [...base, field], pods, out);
+    if (pod && pod.source === "file") {
+      out.issues.push({ path: [...base, field], message: `pod "${pod.key}" is a static pod (source: file); the scheduler binds and watches pods of the apiserver (source: api)` });
+    }
+  }
 }
 
 /** Checks `pod` (and `container`) in a target that is a pod name or an object holding them. */

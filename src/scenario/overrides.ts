@@ -13,10 +13,12 @@ export interface KubeletOverrides {
   version?: string;
   /** Merged over kubelet.variants: a model switch by name, on or off. */
   variants?: Readonly<Record<string, boolean>>;
+  /** Merged over kubelet.featureGates: a feature gate by its upstream name, on or off. */
+  featureGates?: Readonly<Record<string, boolean>>;
 }
 
 export function hasOverrides(o: KubeletOverrides | undefined): o is KubeletOverrides {
-  return o !== undefined && (o.version !== undefined || Object.keys(o.variants ?? {}).length > 0);
+  return o !== undefined && (o.version !== undefined || Object.keys(o.variants ?? {}).length > 0 || Object.keys(o.featureGates ?? {}).length > 0);
 }
 
 /** The raw scenario with the overrides written into its `kubelet` section (a new value). */
@@ -26,6 +28,9 @@ export function applyKubeletOverrides(raw: Readonly<Record<string, unknown>>, o:
   if (o.version !== undefined) kubelet.version = o.version;
   if (o.variants !== undefined && Object.keys(o.variants).length > 0) {
     kubelet.variants = { ...(isRecord(kubelet.variants) ? kubelet.variants : {}), ...o.variants };
+  }
+  if (o.featureGates !== undefined && Object.keys(o.featureGates).length > 0) {
+    kubelet.featureGates = { ...(isRecord(kubelet.featureGates) ? kubelet.featureGates : {}), ...o.featureGates };
   }
   return { ...raw, kubelet };
 }
@@ -91,6 +96,20 @@ export function parseVariantFlags(flags: readonly string[]): Record<string, bool
   return out;
 }
 
+/**
+ * `--feature-gate NAME=true|false` (the kubelet's own --feature-gates spelling, one gate per flag).
+ * Throws an Error saying what was expected; unknown gates are the schema's to refuse.
+ */
+export function parseFeatureGateFlags(flags: readonly string[]): Record<string, boolean> {
+  const out: Record<string, boolean> = {};
+  for (const flag of flags) {
+    const m = /^([A-Z][A-Za-z0-9]*)=(true|false)$/.exec(flag);
+    if (m === null) throw new Error(`--feature-gate ${flag}: expected NAME=true or NAME=false with the gate's upstream name, e.g. EventedPLEG=true`);
+    out[m[1]!] = m[2] === "true";
+  }
+  return out;
+}
+
 /** The flags that reproduce the overrides, for replay keys: "" or " --kubelet-version 1.22 --variant x=false". */
 export function overrideFlags(o: KubeletOverrides | undefined): string {
   if (!hasOverrides(o)) return "";
@@ -99,7 +118,11 @@ export function overrideFlags(o: KubeletOverrides | undefined): string {
     .sort()
     .map((name) => ` --variant ${name}${o.variants![name] ? "" : "=false"}`)
     .join("");
-  return version + variants;
+  const gates = Object.keys(o.featureGates ?? {})
+    .sort()
+    .map((name) => ` --feature-gate ${name}=${o.featureGates![name] ? "true" : "false"}`)
+    .join("");
+  return version + variants + gates;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

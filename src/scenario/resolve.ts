@@ -67,9 +67,10 @@ export function resolveScenario(parsed: ParsedScenario): Scenario {
     .map((s) => s.step);
   const expect = parsed.expect.map((e): Expectation => ({ ...e, condition: condition(e.condition) }));
   const faults = parsed.runtime.faults.map((f) => withPod(pods, f));
+  const scheduler = parsed.scheduler.map((b) => ({ ...b, bind: canonical(pods, b.bind), whenTerminal: canonical(pods, b.whenTerminal) }));
   const swarm = parsed.swarm && {
     ...parsed.swarm,
     faults: parsed.swarm.faults.map((f) => ({ ...f, fault: withPod(pods, f.fault) })),
   };
-  return { ...parsed, pods, timeline, expect, runtime: { ...parsed.runtime, faults }, swarm };
+  return { ...parsed, pods, timeline, expect, scheduler, runtime: { ...parsed.runtime, faults }, swarm };
 }

@@ -51,6 +51,8 @@ pods:
 const view = (t: number, pod: string, uid: string, phase = "Running", extra: Fields = {}) => R(t, "apiserver", "PodView", { pod, uid, phase, ...extra });
 const started = (t: number, pod: string, id: string, container = "app") => R(t, "runtime", "ContainerStarted", { pod, container, id });
 const exited = (t: number, pod: string, id: string, container = "app") => R(t, "runtime", "ContainerExited", { pod, container, id, exitCode: 0 });
+/** The CRI StartContainer that succeeded: the start as the kubelet sees it. */
+const startCall = (t: number, pod: string, id: string, container = "app") => R(t, "runtime", "StartContainer", { pod, container, id, result: "ok", tookMs: 100 });
 const status = (t: number, kind: string, uid: string, version: number, extra: Fields = {}) => R(t, "status", kind, { pod: "default/web", uid, version, ...extra });
 
 describe("the registry", () => {
@@ -100,10 +102,10 @@ describe("terminal-phase-never-changes", () => {
 describe("at-most-one-running-container", () => {
   const id = "at-most-one-running-container";
   it.each([
-    ["a second app while the first runs (#121003)", [view(0, "default/always", "u"), started(1, "default/always", "c-1"), started(2, "default/always", "c-2")], 1],
-    ["a restart after the exit", [view(0, "default/always", "u"), started(1, "default/always", "c-1"), exited(2, "default/always", "c-1"), started(3, "default/always", "c-2")], 0],
-    ["two containers of different names", [view(0, "default/always", "u"), started(1, "default/always", "c-1"), started(2, "default/always", "c-2", "sidecar")], 0],
-    ["a recreated pod (new UID) while the old one's container runs", [view(0, "default/always", "u"), started(1, "default/always", "c-1"), view(2, "default/always", "u2", "Pending"), started(3, "default/always", "c-2")], 0],
+    ["a second app while the first runs (#121003)", [view(0, "default/always", "u"), startCall(1, "default/always", "c-1"), startCall(2, "default/always", "c-2")], 1],
+    ["a restart after the exit", [view(0, "default/always", "u"), startCall(1, "default/always", "c-1"), exited(2, "default/always", "c-1"), startCall(3, "default/always", "c-2")], 0],
+    ["two containers of different names", [view(0, "default/always", "u"), startCall(1, "default/always", "c-1"), startCall(2, "default/always", "c-2", "sidecar")], 0],
+    ["a recreated pod (new UID) while the old one's container runs", [view(0, "default/always", "u"), startCall(1, "default/always", "c-1"), view(2, "default/always", "u2", "Pending"), startCall(3, "default/always", "c-2")], 0],
   ])("%s", (_name, records, fired) => {
     expect(violations(id, records)).toHaveLength(fired);
   });

@@ -115,7 +115,7 @@ describe("ready-with-terminal-phase", () => {
 
   it("fires once for a terminal pod shown Ready=True", () => {
     const got = violations("ready-with-terminal-phase", [api(1, pod("u1", { phase: "Failed", ready: true })), api(2, pod("u1", { phase: "Failed", ready: true }))], s);
-    expect(got).toEqual(["1 default/web: the apiserver shows phase Failed with Ready=True"]);
+    expect(got).toEqual(["1 default/web: the apiserver shows phase Failed with Ready=True (the PodView at 1ms)"]);
   });
 
   it("holds for a running Ready pod and a terminal unready one", () => {

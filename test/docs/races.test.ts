@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { RACES, raceScenario } from "../../src/races/catalog.ts";
-import { loadScenarioWithOverrides, parseVariantFlags, type KubeletOverrides } from "../../src/scenario/overrides.ts";
+import { loadScenarioWithOverrides, parseFeatureGateFlags, parseVariantFlags, type KubeletOverrides } from "../../src/scenario/overrides.ts";
 import { screenshotPath, withFreshDiagrams } from "../../src/races/diagrams.ts";
 import { simulate } from "../../src/simulate.ts";
 
@@ -40,21 +40,29 @@ describe.each(RACES.map((r) => [r.id, r] as const))("race %s", (_id, race) => {
     const flags = overridesOf(runs[1] ?? "");
     const viaFlags = loadScenarioWithOverrides(join(ROOT, race.file), flags).scenario.kubelet;
     const fixed = raceScenario(race, "fixed").kubelet;
-    expect({ version: viaFlags.version, variants: on(viaFlags.variants) }).toEqual({ version: fixed.version, variants: on(fixed.variants) });
+    expect({ version: viaFlags.version, variants: on(viaFlags.variants), gates: on(viaFlags.featureGates) }).toEqual({
+      version: fixed.version, variants: on(fixed.variants), gates: on(fixed.featureGates),
+    });
   });
 });
 
-/** "--kubelet-version 1.22 --variant x=false" as overrides. */
+/** "--kubelet-version 1.22 --variant x=false --feature-gate G=true" as overrides. */
 function overridesOf(text: string): KubeletOverrides {
   const words = text.split(/\s+/).filter((w) => w !== "");
   const o: KubeletOverrides = {};
   const variants: string[] = [];
+  const gates: string[] = [];
   for (let i = 0; i < words.length; i += 2) {
     if (words[i] === "--kubelet-version") o.version = words[i + 1]!;
     else if (words[i] === "--variant") variants.push(words[i + 1]!);
+    else if (words[i] === "--feature-gate") gates.push(words[i + 1]!);
     else throw new Error(`unexpected word ${words[i]} in the page's command`);
   }
-  return variants.length === 0 ? o : { ...o, variants: parseVariantFlags(variants) };
+  return {
+    ...o,
+    ...(variants.length === 0 ? {} : { variants: parseVariantFlags(variants) }),
+    ...(gates.length === 0 ? {} : { featureGates: parseFeatureGateFlags(gates) }),
+  };
 }
 
 /** The variants switched on (off and absent read alike). */

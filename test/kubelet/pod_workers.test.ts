@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sleep } from "../../src/sim/index.ts";
-import { PodWorkers } from "../../src/kubelet/pod_workers.ts";
+import { PodWorkers, killPodNow } from "../../src/kubelet/pod_workers.ts";
 import { WorkQueue } from "../../src/kubelet/util/queue.ts";
 import { SyncPodCreate, SyncPodKill, SyncPodSync, SyncPodUpdate } from "../../src/kubelet/types.ts";
 import { FakeSyncer, InstantCache, newSim, pod } from "./pod_workers_fakes.ts";
@@ -151,18 +151,19 @@ describe("pod workers (v1.22+): the one-way state machine", () => {
     expect(syncer.calls).toEqual(["0:SyncPod(a,create)"]);
   });
 
-  it("TerminatePodAbnormallyAndWait returns once SyncTerminatingPod completed", () => {
+  it("killPodNow returns once SyncTerminatingPod completed, which got the kill's PodStatusFunc", () => {
     const { sim, syncer, pw } = setup();
     let result: string = "pending";
     sim.go("test", function* () {
       pw.UpdatePod({ UpdateType: SyncPodCreate, Pod: pod("web", "u1") });
       yield* sleep(500);
-      const err = yield* pw.TerminatePodAbnormallyAndWait(pod("web", "u1"), { Evict: true, GracePeriodSecondsOverride: 2 });
+      const statusFn = (s: { phase?: string; reason?: string }) => void Object.assign(s, { phase: "Failed", reason: "Evicted" });
+      const err = yield* killPodNow(pw, sim, { Eventf: () => {} })(pod("web", "u1"), true, 2, statusFn);
       result = `${sim.nowMs}:${err === null ? "ok" : err.message}`;
     });
     sim.run();
     expect(result).toBe("600:ok");
-    expect(syncer.calls).toContain("500:SyncTerminatingPod(web,grace=2)");
+    expect(syncer.calls).toContain("500:SyncTerminatingPod(web,grace=2,Failed/Evicted)");
     expect(pw.ShouldPodContentBeRemoved("u1")).toBe(true);
   });
 });

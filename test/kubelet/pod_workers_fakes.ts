@@ -5,7 +5,7 @@ import type { Pod } from "../../src/k8s/pod.ts";
 import type { PodStatus } from "../../src/kubelet/container/runtime.ts";
 import type { PodSyncer } from "../../src/kubelet/pod_worker_loop.ts";
 import type { GoError, RunningPod, SyncContext, SyncPodType } from "../../src/kubelet/types.ts";
-import type { TerminatePodOptions } from "../../src/kubelet/pod_sync_status.ts";
+import type { PodStatusFunc } from "../../src/kubelet/pod_sync_status.ts";
 import type { PodCacheReader } from "../../src/kubelet/pod_workers_types.ts";
 
 export function pod(name: string, uid: string, extra: Partial<Pod["metadata"]> = {}, grace = 30): Pod {
@@ -50,8 +50,10 @@ export class FakeSyncer implements PodSyncer {
     }
     return [this.terminal, null];
   }
-  *SyncTerminatingPod(ctx: SyncContext, pod: Pod, _s: PodStatus, gracePeriod: number | undefined, _a: TerminatePodOptions | undefined): Proc<GoError> {
-    this.log(`SyncTerminatingPod(${pod.metadata.name},grace=${gracePeriod})`);
+  *SyncTerminatingPod(ctx: SyncContext, pod: Pod, _s: PodStatus, gracePeriod: number | undefined, podStatusFn: PodStatusFunc | undefined): Proc<GoError> {
+    const s: { phase?: "Failed"; reason?: string } = {};
+    podStatusFn?.(s);
+    this.log(`SyncTerminatingPod(${pod.metadata.name},grace=${gracePeriod}${s.reason === undefined ? "" : `,${s.phase}/${s.reason}`})`);
     yield* call(this.terminatingMs, "terminating");
     return ctx.err();
   }

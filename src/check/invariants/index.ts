@@ -11,6 +11,7 @@ import { RACE_INVARIANTS_2 } from "./races_2.ts";
 import { RACE_INVARIANTS_3 } from "./races_3.ts";
 import { RACE_INVARIANTS_4 } from "./races_4.ts";
 import { RACE_INVARIANTS_5 } from "./races_5.ts";
+import { RACE_INVARIANTS_6 } from "./races_6.ts";
 import { statusVersionMonotonic } from "./status_version.ts";
 import { terminalPhaseNeverChanges } from "./terminal_phase.ts";
 import { atMostOneRunningContainer } from "./one_running_container.ts";
@@ -29,6 +30,7 @@ export const INVARIANTS: readonly InvariantInfo[] = [
   ...RACE_INVARIANTS_3,
   ...RACE_INVARIANTS_4,
   ...RACE_INVARIANTS_5,
+  ...RACE_INVARIANTS_6,
   statusVersionMonotonic,
   terminalPhaseNeverChanges,
   atMostOneRunningContainer,

@@ -5,14 +5,15 @@
 // sandbox with Evented PLEG).
 import type { TraceRecord } from "../../sim/index.ts";
 import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
-import { RUNTIME_CONTAINER_KINDS, RuntimeContainers } from "./containers.ts";
+import { CALL_CONTAINER_KINDS, RuntimeContainers } from "./containers.ts";
 
 const ID = "at-most-one-running-container";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = [...RUNTIME_CONTAINER_KINDS];
-  private readonly containers = new RuntimeContainers();
+  readonly kinds: readonly string[] = CALL_CONTAINER_KINDS;
+  // The start as the kubelet sees it (the CRI StartContainer), which the default timeline shows.
+  private readonly containers = new RuntimeContainers("call");
 
   observe(rec: TraceRecord): Violation | null {
     const started = this.containers.observe(rec);

@@ -26,7 +26,7 @@ class Monitor implements InvariantMonitor {
       invariant: ID,
       t: rec.t,
       pod: String(rec.pod),
-      message: `phase went from ${known.phase} (at ${known.atMs}ms) to ${phase} for UID ${rec.uid}`,
+      message: `phase went from ${known.phase} (at ${known.atMs}ms) to ${phase} in the PodView at ${rec.t}ms for UID ${rec.uid}`,
     };
   }
 }

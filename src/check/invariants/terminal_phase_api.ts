@@ -74,7 +74,7 @@ class ReadyTerminal implements InvariantMonitor {
       invariant: READY_TERMINAL,
       t: nowMs,
       pod: keyOf(pod),
-      message: `the apiserver shows phase ${pod.status!.phase}${pod.status?.reason === undefined ? "" : ` (${pod.status.reason})`} with Ready=True`,
+      message: `the apiserver shows phase ${pod.status!.phase}${pod.status?.reason === undefined ? "" : ` (${pod.status.reason})`} with Ready=True (the PodView at ${nowMs}ms)`,
     };
   }
 }

@@ -6,7 +6,7 @@ import { UserError } from "../exit.ts";
 import { processIo } from "../io.ts";
 import { outputRequest, withOutputOptions, type OutputArgs } from "../output_options.ts";
 import type { RunRequest } from "../session.ts";
-import { hasOverrides, parseVariantFlags, type KubeletOverrides } from "../../scenario/overrides.ts";
+import { hasOverrides, parseFeatureGateFlags, parseVariantFlags, type KubeletOverrides } from "../../scenario/overrides.ts";
 import { resolveScenarioArg } from "../scenario_arg.ts";
 import type { CommandFactory } from "./index.ts";
 
@@ -19,6 +19,7 @@ interface Args extends OutputArgs {
   kubeletVersion?: string;
   variant?: string[];
   printScenario: boolean;
+  featureGate?: string[];
 }
 
 export const runCommand: CommandFactory = (ctx) => ({
@@ -32,6 +33,7 @@ export const runCommand: CommandFactory = (ctx) => ({
       .option("record", { type: "string", describe: "also write a run record to FILE, for `kubelet-sim replay`" })
       .option("kubelet-version", { type: "string", describe: 'run under this kubelet instead of the scenario\'s kubelet.version, e.g. "1.22" or "1.22.4"' })
       .option("variant", { type: "string", array: true, describe: "switch a model variant on (NAME) or off (NAME=false), over kubelet.variants; repeatable" })
+      .option("feature-gate", { type: "string", array: true, describe: "set a kubelet feature gate (NAME=true or NAME=false), over kubelet.featureGates; repeatable" })
       .option("print-scenario", { type: "boolean", default: false, describe: "print the scenario as YAML (the one built around a manifest, too) instead of running it" })
       .example("$0 run scenarios/default.yaml", "the timeline and the Events of a pod's life")
       .example("$0 run examples/manifests/nginx-deployment.yaml", "run a manifest: its pod, created at 0s, as its controller would make it")
@@ -97,7 +99,7 @@ function untilOf(text: string): number {
 }
 
 /** --kubelet-version and --variant as overrides; the version's range is the schema's to check. */
-export function kubeletOverridesOf(argv: { kubeletVersion?: string; variant?: string[] }): { kubelet?: KubeletOverrides } {
+export function kubeletOverridesOf(argv: { kubeletVersion?: string; variant?: string[]; featureGate?: string[] }): { kubelet?: KubeletOverrides } {
   const o: KubeletOverrides = {};
   if (argv.kubeletVersion !== undefined) {
     if (!/^1\.\d+(\.\d+)?$/.test(argv.kubeletVersion)) {
@@ -108,6 +110,13 @@ export function kubeletOverridesOf(argv: { kubeletVersion?: string; variant?: st
   if (argv.variant !== undefined && argv.variant.length > 0) {
     try {
       o.variants = parseVariantFlags(argv.variant);
+    } catch (err) {
+      throw new UserError((err as Error).message);
+    }
+  }
+  if (argv.featureGate !== undefined && argv.featureGate.length > 0) {
+    try {
+      o.featureGates = parseFeatureGateFlags(argv.featureGate);
     } catch (err) {
       throw new UserError((err as Error).message);
     }

@@ -7,8 +7,9 @@
 // process parked on a kernel channel. Times are virtual ms; Go's `After` is strict (>) and
 // notify's `!timestamp.Before(r.time)` is not (>=), and both are kept.
 //
-// Simplifications: Set is the pre-1.26 form (no Evented PLEG timestamp check, no `updated` result);
-// the RWMutex is not modelled, because every method runs between two yields of its caller and so
+// With the EventedPLEG feature gate (1.26+), Set keeps an entry that is newer than the one offered
+// and says whether it stored it: two PLEGs write the cache, and events may arrive out of order.
+// Simplification: the RWMutex is not modelled, because every method runs between two yields of its caller and so
 // is atomic in the kernel, as the lock makes it in Go.
 import { recv, type Chan, type Proc, type Sim } from "../../sim/index.ts";
 import type { GoError } from "../types.ts";
@@ -37,7 +38,11 @@ export class Cache {
   private readonly subscribers = new Map<string, subRecord[]>();
   private subscriptions = 0;
 
-  constructor(private readonly sim: Sim) {}
+  constructor(
+    private readonly sim: Sim,
+    /** The EventedPLEG feature gate: Set refuses data older than the entry it holds. */
+    private readonly eventedPLEG = false,
+  ) {}
 
   /** The global timestamp (null until the first UpdateTime). */
   get globalTimestampMs(): number | null {
@@ -92,8 +97,21 @@ export class Cache {
     return [d.status, d.err];
   }
 
-  /** Set sets the PodStatus for the pod, then notifies the pod's subscribers. */
-  Set(id: string, status: PodStatus | null, err: GoError, timestampMs: number): void {
+  /**
+   * Set sets the PodStatus for the pod only if the data is newer than the cache (with the
+   * EventedPLEG gate; always without it), then notifies the pod's subscribers. Returns whether it
+   * was stored.
+   */
+  Set(id: string, status: PodStatus | null, err: GoError, timestampMs: number): boolean {
+    if (this.eventedPLEG) {
+      // Set the value in the cache only if it's not present already or the timestamp in the
+      // cache is older than the current update timestamp.
+      const cached = this.pods.get(id);
+      if (cached !== undefined && cached.modifiedMs! > timestampMs) {
+        this.sim.emit(COMPONENT, "SetIgnored", { ...podField(status), uid: id, timeMs: timestampMs, cachedTimeMs: cached.modifiedMs });
+        return false;
+      }
+    }
     this.pods.set(id, { status, err, modifiedMs: timestampMs });
     this.sim.emit(COMPONENT, "Set", {
       ...podField(status),
@@ -102,6 +120,7 @@ export class Cache {
       ...(err === null ? {} : { err: err.message }),
     });
     this.notify(id, timestampMs);
+    return true;
   }
 
   /** Delete removes the entry of the pod. Subscribers are not notified (nor are they upstream). */

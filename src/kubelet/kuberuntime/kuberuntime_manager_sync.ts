@@ -26,7 +26,8 @@ import { createPodSandbox, determinePodSandboxIPs, generatePodSandboxConfig } fr
 import { HandlerRunner } from "./lifecycle_handlers.ts";
 import { TRACE_COMPONENT, noTerminationRequested, trace, type ManagerContext, type PodStateProvider } from "./manager_context.ts";
 import { noProbeResults, podActionsString, type FeatureGates, type PodActions, type ProbeResultsGetter } from "./pod_actions.ts";
-import { GetPodStatus, GetPods } from "./pod_status.ts";
+import { GeneratePodStatus, GetPodStatus, GetPods } from "./pod_status.ts";
+import type { ContainerEventResponse } from "../../cri/api.ts";
 import { ConvertPodStatusToRunningPod, type RuntimePod } from "./running_pod.ts";
 import {
   ErrCreatePodSandbox, ErrKillContainer, ErrKillPodSandbox, NewSyncResult, PodSyncResult,
@@ -275,6 +276,11 @@ export class KubeGenericRuntimeManager {
   /** GetPodStatus: sandboxes and containers of the pod UID, newest first. */
   GetPodStatus(uid: string, name: string, namespace: string): Proc<PodStatus | CriError> {
     return GetPodStatus(this.m, uid, name, namespace);
+  }
+
+  /** GeneratePodStatus: the pod status a container event of the runtime's stream carries (Evented PLEG). */
+  GeneratePodStatus(event: ContainerEventResponse): PodStatus {
+    return GeneratePodStatus(event, this.m.runtimeName);
   }
 
   /** GetPods: running pods (or all, with exited containers and not-ready sandboxes). */

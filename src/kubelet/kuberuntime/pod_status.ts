@@ -2,7 +2,7 @@
 // kuberuntime_container.go (getPodContainerStatuses, toKubeContainerStatus), v1.29 line with the
 // generic (relisting) PLEG: statuses come from ListContainers + ContainerStatus per container.
 import type { Proc } from "../../sim/index.ts";
-import type { Container as CriContainer, ContainerState as CriContainerState, ContainerStatus as CriContainerStatus, PodSandboxStatus as CriSandboxStatus } from "../../cri/api.ts";
+import type { ContainerEventResponse, Container as CriContainer, ContainerState as CriContainerState, ContainerStatus as CriContainerStatus, PodSandboxStatus as CriSandboxStatus } from "../../cri/api.ts";
 import { CriError, isNotFound } from "../../cri/errors.ts";
 import {
   ContainerStateCreated, ContainerStateExited, ContainerStateRunning, ContainerStateUnknown,
@@ -98,6 +98,25 @@ export function* GetPodStatus(m: ManagerContext, uid: string, name: string, name
   const containerStatuses = yield* getPodContainerStatuses(m, uid);
   if (containerStatuses instanceof CriError) return containerStatuses;
   return { id: uid, name, namespace, ips: podIPs, sandboxStatuses, containerStatuses };
+}
+
+/**
+ * GeneratePodStatus (1.26+, Evented PLEG): the pod status an event of the runtime's stream carries,
+ * its sandbox and the statuses of the sandbox's containers as the runtime saw them when it created
+ * the event. Only the event's sandbox is listed.
+ */
+export function GeneratePodStatus(event: ContainerEventResponse, runtimeName: string): PodStatus {
+  const sandbox = event.podSandboxStatus!;
+  const containerStatuses = event.containersStatuses.map((s) => toKubeContainerStatus(s, runtimeName));
+  return {
+    id: sandbox.metadata.uid,
+    name: sandbox.metadata.name,
+    namespace: sandbox.metadata.namespace,
+    ips: determinePodSandboxIPs(sandbox),
+    sandboxStatuses: [toKubeSandboxStatus(sandbox)],
+    // containerStatusByCreated: newest first.
+    containerStatuses: containerStatuses.sort((a, b) => b.createdAtMs - a.createdAtMs),
+  };
 }
 
 /**

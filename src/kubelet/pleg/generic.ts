@@ -4,9 +4,13 @@
 // container would not be created, terminated, and garbage collected within one relist period; if
 // that happens it misses every event of that container (upstream's own comment).
 //
-// Not modelled: Evented PLEG (KEP-3386: the `updated` result of cache.Set, IsEventedPLEGInUse,
-// UpdateCache, relistLock/podCacheMutex, Update of the relist period), the metrics other than the
-// discarded-event count, and the 1.32+ restructure of relist around watch conditions.
+// With the EventedPLEG gate (KEP-3386, evented.ts) this PLEG is the fallback: it relists every 300 s,
+// a pod whose status the cache refused (it holds a newer one from an event) sends no events, and
+// Update changes the period when the Evented PLEG falls back to relisting. Not modelled:
+// relistLock/podCacheMutex, the runtime's PodSandboxStatus timestamp that upstream stamps the
+// cache with under the gate (containerd leaves it unset; here the time before GetPodStatus stays),
+// the metrics other than the discarded-event count, and the 1.32+ restructure of relist around
+// watch conditions.
 import { formatDuration, recvCase, select, type Chan, type Proc, type Sim } from "../../sim/index.ts";
 import type { Cache } from "../container/cache.ts";
 import type { PodStatus } from "../container/runtime.ts";
@@ -44,6 +48,8 @@ export interface GenericPLEGOptions {
   group?: string;
   /** Scenario variant `plegSetCurrentKeepsMissingPods`: the pre-v1.2.0 bug of R08 (see PodRecords.setCurrent). */
   setCurrentKeepsMissingPods?: boolean;
+  /** The EventedPLEG feature gate: a relist whose cache.Set was refused sends no events for the pod. */
+  eventedPLEG?: boolean;
 }
 
 const COMPONENT = "pleg";
@@ -55,7 +61,7 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
   private podsToReinspect = new Map<string, RuntimePod | null>();
   private relistTime: number | null = null;
   private stopCh: Chan<never> | null = null;
-  private readonly relistDuration: RelistDuration;
+  private relistDuration: RelistDuration;
   private discarded = 0;
 
   constructor(
@@ -87,6 +93,11 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
     if (this.stopCh === null) return;
     this.stopCh.close();
     this.stopCh = null;
+  }
+
+  /** Update the relisting period and threshold (the Evented PLEG's fallback to relisting). */
+  Update(relistDuration: RelistDuration): void {
+    this.relistDuration = relistDuration;
   }
 
   /** metrics.PLEGDiscardEvents: events dropped because the channel was full. */
@@ -151,13 +162,15 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
       const ref = podRef(pod ?? this.podRecords.getOld(pid));
       if (this.cacheEnabled()) {
         // On an inspection error the podRecord is not updated, so the change is detected again next time.
-        const err = yield* this.updateCache(pod, pid);
+        const [err, updated] = yield* this.updateCache(pod, pid);
         if (err !== null) {
           needsReinspection.set(pid, pod);
           continue;
         }
         // Inspected because it had events: the reinspection below must not inspect it again.
         this.podsToReinspect.delete(pid);
+        // The cache kept a newer status (from an event of the Evented PLEG): nothing to report.
+        if (this.opts.eventedPLEG === true && !updated) continue;
       }
       this.podRecords.update(pid);
       for (const e of eventsByPodID.get(pid)!) sent += this.sendEvent(e, ref) ? 1 : 0;
@@ -180,7 +193,7 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
   private *reinspect(needsReinspection: Map<string, RuntimePod | null>): Proc<void> {
     for (const pid of this.sim.mapOrder([...this.podsToReinspect.keys()].sort(byString))) {
       const pod = this.podsToReinspect.get(pid) ?? null;
-      const err = yield* this.updateCache(pod, pid);
+      const [err] = yield* this.updateCache(pod, pid);
       if (err !== null) needsReinspection.set(pid, pod);
     }
   }
@@ -217,23 +230,21 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
    * updateCache inspects the pod and stores its status in the cache, stamped with the time taken
    * *before* GetPodStatus ran: the status is at least as new as that instant (R07 turns on this).
    */
-  private *updateCache(pod: RuntimePod | null, pid: string): Proc<GoError> {
+  private *updateCache(pod: RuntimePod | null, pid: string): Proc<[GoError, boolean]> {
     if (pod === null) {
       // The pod is missing in the current relist: it has no visible (active or inactive) containers.
       this.cache!.Delete(pid);
-      return null;
+      return [null, true];
     }
     const timestampMs = this.sim.nowMs;
     const status = yield* this.runtime.GetPodStatus(pod.id, pod.name, pod.namespace);
     if (status instanceof CriError) {
       // GetPodStatus fails as (nil, err): the entry holds the error and no status.
       const err = goError(status);
-      this.cache!.Set(pod.id, null, err, timestampMs);
-      return err;
+      return [err, this.cache!.Set(pod.id, null, err, timestampMs)];
     }
     // Preserve the pod IP across cache updates if the new IP is empty (copied: the runtime's value is not ours).
-    this.cache!.Set(pod.id, { ...status, ips: this.getPodIPs(pid, status) }, null, timestampMs);
-    return null;
+    return [null, this.cache!.Set(pod.id, { ...status, ips: this.getPodIPs(pid, status) }, null, timestampMs)];
   }
 
   /** getPodIPs preserves an older cached status' pod IPs if the new status has none and its sandboxes have exited. */

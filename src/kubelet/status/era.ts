@@ -3,6 +3,12 @@
 // A minor without a patch number is its .0 release; a gate names a patch release (atLeast(v,
 // "1.23.6")) where a fix was cherry-picked. Releases marked "≈" were inferred from the merge date of the PR.
 import { atLeast, checkedKubeletVersion, type KubeletVersion, type VersionLike } from "../version.ts";
+import { fixedIn } from "../cherry_picks.ts";
+
+/** #108366 (1.24.0), picked into 1.23.6 (#108723) and 1.22.9 (#108749): race R11. */
+export const DELAY_TERMINAL_PHASE_RELEASES = ["1.22.9", "1.23.6", "1.24.0"] as const;
+/** #110256 (1.25.0), picked into 1.24.2 (#110479), 1.23.8 (#110480) and 1.22.11 (#110481): race R12. */
+export const TERMINAL_PHASE_NOT_READY_RELEASES = ["1.22.11", "1.23.8", "1.24.2", "1.25.0"] as const;
 
 export interface StatusEra {
   minor: number;
@@ -17,13 +23,13 @@ export interface StatusEra {
   batchChannel: boolean;
   /** ≤1.21: TerminatePod leaves Waiting containers alone (the 1.22 pod lifecycle rewrite, #102344, dropped that). */
   terminatePodSkipsWaiting: boolean;
-  /** ≥1.24 (#108366): TerminatePod defaults only containers that could have started (hasPodInitialized). */
+  /** #108366 (1.24.0, 1.23.6, 1.22.9): TerminatePod defaults only containers that could have started (hasPodInitialized). */
   terminatePodInitAware: boolean;
   /** ≥1.27 (#115331): TerminatePod moves a non-terminal phase of a non-static pod to Failed and marks podIsFinished. */
   terminatePodSetsTerminalPhase: boolean;
-  /** ≥1.24 (#108366): mergePodStatus keeps the old phase while the pod could have running containers. */
+  /** #108366 (1.24.0, 1.23.6, 1.22.9): mergePodStatus keeps the old phase while the pod could have running containers. */
   delayTerminalPhase: boolean;
-  /** ≥1.25 ≈ (#110256, issue #108594): a terminal phase forces Ready and ContainersReady to False. */
+  /** #110256 (1.25.0, 1.24.2, 1.23.8, 1.22.11; issue #108594): a terminal phase forces Ready and ContainersReady to False. */
   terminalPhaseNotReady: boolean;
   /**
    * ≥1.28 (#116429, KEP-753): GeneratePodInitializedCondition returns True once any regular
@@ -67,10 +73,10 @@ export function statusEra(release: VersionLike): StatusEra {
     version: v,
     batchChannel: atLeast(v, "1.27"),
     terminatePodSkipsWaiting: !atLeast(v, "1.22"),
-    terminatePodInitAware: atLeast(v, "1.24"),
+    terminatePodInitAware: fixedIn(v, ...DELAY_TERMINAL_PHASE_RELEASES),
     terminatePodSetsTerminalPhase: atLeast(v, "1.27"),
-    delayTerminalPhase: atLeast(v, "1.24"),
-    terminalPhaseNotReady: atLeast(v, "1.25"),
+    delayTerminalPhase: fixedIn(v, ...DELAY_TERMINAL_PHASE_RELEASES),
+    terminalPhaseNotReady: fixedIn(v, ...TERMINAL_PHASE_NOT_READY_RELEASES),
     initializedOnceRegularStarted: atLeast(v, "1.28"),
     initTransitionSkipsSidecars: atLeast(v, "1.30"),
     sidecarAwareReadiness: atLeast(v, "1.28"),

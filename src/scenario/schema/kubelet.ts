@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { VARIANTS } from "./variants.ts";
 import { formatDuration } from "../../sim/duration.ts";
-import { duration, obj } from "./common.ts";
+import { duration, durationRange, obj } from "./common.ts";
 import { quantity } from "./quantity.ts";
 import { MAX_KUBELET_MINOR, MAX_KUBELET_PATCH, MIN_KUBELET_MINOR, isSupportedKubeletVersion, parseKubeletVersion } from "../../kubelet/version.ts";
 
@@ -94,6 +94,17 @@ const allocatable = obj({
   memory: quantity("Allocatable memory of the node, as a Kubernetes quantity.", 1, "16Gi").prefault("16Gi"),
 }).transform((a) => ({ cpuMilli: a.cpu, memoryBytes: a.memory }));
 
+const devicePlugin = obj({
+  resource: z
+    .string()
+    .regex(/^[a-z0-9.-]+\/[a-z0-9.-]+$/, { error: 'expected an extended resource name such as "example.com/gpu"' })
+    .describe("The extended resource the plugin serves; pods ask for it under resources.limits."),
+  devices: z.number().int().min(0).max(1000).default(1).describe("How many healthy devices it reports."),
+  registerAfter: durationRange(
+    "How long after each kubelet start the plugin (re-)registers on the kubelet's socket; a range {min, max} is drawn per start.",
+  ).prefault("0s"),
+}).describe("A device plugin on the node (pkg/kubelet/cm/devicemanager).");
+
 const kubeletObject = obj({
   version: version.prefault(DEFAULT_KUBELET_VERSION),
   runOnce: z
@@ -127,6 +138,11 @@ const kubeletObject = obj({
   backOffPeriod: duration("kubelet.go constant: the first crash-loop and image-pull back-off delay.").prefault("10s"),
   maxContainerBackOff: duration("kubelet.go constant: the cap of the crash-loop and image-pull back-off.").prefault("5m"),
   allocatable: allocatable.prefault({}).describe("Node allocatable resources used by admission."),
+  devicePlugins: z
+    .array(devicePlugin)
+    .max(20)
+    .default([])
+    .describe("Device plugins serving extended resources; until a plugin has registered, pods asking for its resource fail admission (UnexpectedAdmissionError)."),
   featureGates,
   variants,
 });

@@ -7,6 +7,7 @@ import { expectationSchema } from "./expect.ts";
 import { kubeletSchema } from "./kubelet.ts";
 import { podEntrySchema } from "./pods.ts";
 import { runtimeSchema } from "./runtime.ts";
+import { schedulerSchema } from "./scheduler.ts";
 import { strategySchema, swarmSchema } from "./strategy.ts";
 import { stepSchema } from "./timeline.ts";
 import { MAX_CONTAINERS, MAX_EXPECTATIONS, MAX_PODS, MAX_STEPS, MAX_UNTIL_MS } from "../bounds.ts";
@@ -75,6 +76,7 @@ export const scenarioSchema = obj({
     .superRefine(checkContainerCount)
     .default([])
     .describe(`The pods the scenario can create: at most ${MAX_PODS}, with at most ${MAX_CONTAINERS} containers in all.`),
+  scheduler: schedulerSchema,
   timeline: z
     .array(stepSchema)
     .max(MAX_STEPS, atMost(MAX_STEPS, "timeline steps"))

@@ -56,6 +56,7 @@ export const swarmSchema = obj({
     .describe("Per CRI method: each run draws its own latency range within these bounds, replacing runtime.latency."),
   faults: z.array(swarmFault).default([]).describe("Faults each run may switch on, each with its own chance."),
   jitter: duration("Each timeline step is delayed by a draw from 0 to this.").prefault("0s"),
+  apiserverLatency: durationRange("The bounds a run's apiserver round trip is drawn from, replacing apiserver.latency.").optional(),
 }).describe("Ranges that exploration (`kubelet-sim explore`) draws each run's knobs from, as in swarm testing.");
 
 export type SwarmConfig = z.output<typeof swarmSchema>;
