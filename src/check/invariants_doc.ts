@@ -13,7 +13,9 @@ export function generateInvariantsPage(): string {
     "Online monitors over the trace: each reads the records as they are emitted and reports the first",
     "record at which its rule is broken. A scenario names one under `expect` (`- never: ID`), `explore`",
     "checks every one of them by default (`--invariants all`) or those named (`--invariants a,b`), and",
-    "`assertInvariantHolds` checks them in property tests (see [testing.md](testing.md)).",
+    "`assertInvariantHolds` checks them in property tests (see [testing.md](testing.md)). An opt-in",
+    "invariant states a contract no released kubelet keeps; `all` leaves it out, and it is checked only",
+    "when named.",
     "",
     "| id | rule | source |",
     "|---|---|---|",
@@ -21,7 +23,8 @@ export function generateInvariantsPage(): string {
   for (const inv of INVARIANTS) {
     const races = racesOf(inv.id).map((r) => `[${r.id}](races/${r.id.toLowerCase()}.md)`);
     const page = races.length === 0 ? "" : ` (${races.join(", ")})`;
-    lines.push(`| \`${inv.id}\` | ${escapeCell(inv.statement)} | ${escapeCell(inv.source)}${page} |`);
+    const optIn = inv.optIn === true ? " (opt-in: not part of `all`)" : "";
+    lines.push(`| \`${inv.id}\`${optIn} | ${escapeCell(inv.statement)} | ${escapeCell(inv.source)}${page} |`);
   }
   lines.push("");
   return lines.join("\n");

@@ -141,8 +141,16 @@ export class KubeletHandlers implements SyncHandler {
       this.kl.emit("RestartPodNotKnownToWorkers", pod, { static: IsStaticPod(pod) });
       this.podWorkers.UpdatePod({ UpdateType: SyncPodCreate, Pod: pod, MirrorPod: mirrorPod });
     }
+    const allPodUIDs = new Set(allPods.map((p) => p.metadata.uid!));
     for (const runningPod of runningRuntimePods) {
-      if (workingPods.has(runningPod.id)) continue;
+      const known = workingPods.get(runningPod.id);
+      if (this.podWorkers.orphansDrivenByHousekeeping) {
+        // 1.27+: pods the workers know are theirs to drive, orphaned or not.
+        if (known !== undefined) continue;
+      } else if ((known !== undefined && (known.State === "sync" || known.State === "terminating")) || allPodUIDs.has(runningPod.id)) {
+        // 1.22–1.26: a worker syncing or terminating the pod is in charge; one not in the config is killed.
+        continue;
+      }
       this.kl.emit("KillOrphanedRuntimePod", undefined, { uid: runningPod.id, name: `${runningPod.namespace}/${runningPod.name}` });
       this.podWorkers.UpdatePod({ UpdateType: SyncPodKill, RunningPod: runningPod, KillPodOptions: { PodTerminationGracePeriodSecondsOverride: 1 } });
     }

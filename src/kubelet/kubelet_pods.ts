@@ -1,4 +1,4 @@
-// Models pkg/kubelet/kubelet_pods.go (generateAPIPodStatus, getPhase, convertStatusToAPIStatus, convertToAPIContainerStatuses), 1.21–1.33 forms.
+// Models pkg/kubelet/kubelet_pods.go (generateAPIPodStatus, getPhase, convertStatusToAPIStatus, convertToAPIContainerStatuses), 1.21–1.33 forms, with 1.35's Started kept over a kubelet restart.
 //
 // Pure functions: the kubelet's collaborators (status manager, probe manager, PodSyncHandlers) come
 // in as hooks, the conditions from status/generate.ts, and nothing given is mutated. The release
@@ -66,6 +66,8 @@ export interface KubeletPodsEra {
   copyDisruptionTarget: boolean;
   /** ≥1.33 (InPlacePodVerticalScaling beta, on by default): a container seen in the runtime reports resources. */
   containerStatusResources: boolean;
+  /** ≥1.35 (KEP-4781, ChangeContainerStatusOnKubeletRestart off by default): a running container takes Started from the old status of its name. */
+  startedInheritedByName: boolean;
 }
 
 export function kubeletPodsEra(release: VersionLike): KubeletPodsEra {
@@ -83,6 +85,7 @@ export function kubeletPodsEra(release: VersionLike): KubeletPodsEra {
     hostIPsField: atLeast(v, "1.29"),
     copyDisruptionTarget: atLeast(v, "1.26"),
     containerStatusResources: atLeast(v, "1.33"),
+    startedInheritedByName: atLeast(v, "1.35"),
   };
 }
 

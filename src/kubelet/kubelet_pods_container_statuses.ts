@@ -1,4 +1,4 @@
-// Models pkg/kubelet/kubelet_pods.go (convertToAPIContainerStatuses and its convertContainerStatus), 1.21–1.30 forms.
+// Models pkg/kubelet/kubelet_pods.go (convertToAPIContainerStatuses and its convertContainerStatus), 1.21–1.35 forms.
 //
 // Split from kubelet_pods.ts only to keep modules short; the upstream function is one. The old
 // statuses given are never mutated: what is reused is cloned first.
@@ -21,9 +21,15 @@ export interface ContainerStatusesDeps {
    * Terminated with its exit code. containerStatusResources ≥1.33 (InPlacePodVerticalScaling on by
    * default): a container seen in the runtime reports its resources and allocated requests.
    * missingStatusesInferred ≥1.20 ≈ (#95561, #95364): a running container that vanished is inferred
-   * terminated.
+   * terminated. startedInheritedByName ≥1.35 (KEP-4781, the ChangeContainerStatusOnKubeletRestart
+   * gate off by default): a running container takes Started from the old status of the same name.
    */
-  era: { createdIsWaiting: boolean; containerStatusResources?: boolean; missingStatusesInferred: boolean };
+  era: { createdIsWaiting: boolean; containerStatusResources?: boolean; missingStatusesInferred: boolean; startedInheritedByName?: boolean };
+  /**
+   * Variant startedInheritedOnlyForSameContainerID (PR #141342, merged after 1.37, cherry-picks
+   * open): Started is inherited only when the old status is of the same container ID (race R17).
+   */
+  startedInheritedOnlyForSameContainerID?: boolean;
   reasonCache: { Get(uid: string, name: string): reasonItem | undefined };
 }
 
@@ -62,7 +68,13 @@ export function convertToAPIContainerStatuses(
   for (const cs of newestFirst) {
     const seen = containerSeen.get(cs.name) ?? 0;
     if (!x.statuses.has(cs.name) || seen >= 2) continue; // This would also ignore the infra container.
-    const status = convertContainerStatus(cs, x.oldStatuses.get(cs.name), deps.era);
+    const old = x.oldStatuses.get(cs.name);
+    const status = convertContainerStatus(cs, old, deps.era);
+    // 1.35: Started survives a kubelet restart, matched by name: a replacement container (liveness
+    // restart) inherits its predecessor's Started=true before its own startup probe ran (race R17).
+    if (deps.era.startedInheritedByName === true && cs.state === "running" && old?.started != null) {
+      if (deps.startedInheritedOnlyForSameContainerID !== true || old.containerID === status.containerID) status.started = old.started;
+    }
     if (deps.era.containerStatusResources === true) setResources(pod, status);
     if (seen === 0) x.statuses.set(cs.name, status);
     else x.statuses.get(cs.name)!.lastState = status.state!;

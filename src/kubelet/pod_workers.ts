@@ -24,6 +24,15 @@ export class PodWorkers extends PodWorkersCore {
    * housekeeping purged it, which it never does while the pod is desired (race R03, issue #104648).
    */
   restartOnUIDReuse = true;
+  /**
+   * ≥1.27 (PR #113145): housekeeping drives orphaned workers: SyncKnownPods starts the termination
+   * of an orphan still running and replays the last update to one already terminating, and
+   * HandlePodCleanups kills only runtime pods no worker knows. Before (1.22–1.26) an orphaned worker
+   * that is not finished is left alone, and a force-deleted pod whose terminating sync failed
+   * waited for a retry the sync loop never delivers, as it looks pods up in the pod manager
+   * (race R24).
+   */
+  orphansDrivenByHousekeeping = true;
 
   IsPodKnownTerminated(uid: string): boolean {
     return this.podSyncStatuses.get(uid)?.IsTerminated() ?? false;
@@ -211,7 +220,7 @@ export class PodWorkers extends PodWorkersCore {
   /** removeTerminatedWorker: forget a finished worker; start terminating an orphan that may have run. */
   removeTerminatedWorker(uid: string, status: PodSyncStatus, orphaned: boolean): boolean {
     if (!status.finished) {
-      if (!orphaned) return false;
+      if (!orphaned || !this.orphansDrivenByHousekeeping) return false;
       status.deleted = true; // all orphaned pods are considered deleted
       if (status.IsStarted() || status.observedRuntime) {
         if (!status.IsTerminationRequested()) {

@@ -99,6 +99,8 @@ export class KubeletInstance {
       // kubelet.go: imageBackOff := flowcontrol.NewBackOff(backOffPeriod, MaxContainerBackOff), as the container back-off.
       imageBackOff: NewBackOff({ nowMs: () => sim.nowMs }, settings.backOffPeriodMs, settings.maxContainerBackOffMs),
       version,
+      lostContainerReadsAPIStatus: settings.variants.lostContainerReadsAPIStatus === true,
+      backOffFromFirstStart: settings.variants.backOffFromFirstStart === true,
     });
     const runtime = new KubeletRuntime(sim, manager, o.runtime, settings.backOffPeriodMs, settings.maxContainerBackOffMs);
     const evented = settings.featureGates.EventedPLEG;
@@ -164,6 +166,7 @@ export class KubeletInstance {
       statusManager, livenessManager: liveness, readinessManager: readiness, startupManager: startup,
       runner: criProbeRunner(o.runtime, o.runtime), recorder, version,
       podManager: settings.variants.proberReadsLatestPod === true ? { GetPodByUID: (uid) => podManagerRef.pm!.GetPodByUID(uid) } : null,
+      readinessInheritedOnlyForSameContainerID: settings.variants.readinessInheritedOnlyForSameContainerID === true,
     });
     const era = kubeletPodsEra(version);
     // The kubelet registers its active deadline handler both as a sync loop handler and as a pod sync handler.
@@ -178,6 +181,7 @@ export class KubeletInstance {
         generateAPIPodStatus: (pod, podStatus, podIsTerminal) =>
           generateAPIPodStatus(pod, podStatus, podIsTerminal, {
             era, reasonCache,
+            startedInheritedOnlyForSameContainerID: settings.variants.startedInheritedOnlyForSameContainerID === true,
             statusManagerPodStatus: (uid) => statusManager.GetPodStatus(uid),
             probeManagerUpdatePodStatus: (p, s) => prober.UpdatePodStatus(p, s),
             sidecarContainers: settings.featureGates.SidecarContainers,
@@ -241,6 +245,7 @@ export class KubeletInstance {
       workers = new PodWorkers(sim, syncer, recorder, this.core.workQueue, settings.syncFrequencyMs, settings.backOffPeriodMs, cache);
       workers.restartOnUIDReuse = settings.variants.terminatedUIDCannotReenter !== true;
       workers.staticPodStartGating = atLeast(version, "1.22.5");
+      workers.orphansDrivenByHousekeeping = atLeast(version, "1.27");
       const w = workers;
       terminationRequested = (uid) => w.IsPodTerminationRequested(uid);
       couldHaveRunningContainers = (uid) => w.CouldHaveRunningContainers(uid);

@@ -5,7 +5,9 @@
 // - a liveness or startup probe run once the kubelet knows the pod is being deleted: those probes
 //   must stop (race R16), so each run is worth a line;
 // - a pod worker that waited 10 s or more for a fresh pod status (GetNewerThan): the cache's global
-//   timestamp stood still, a stalled relist (race R10).
+//   timestamp stood still, a stalled relist (race R10);
+// - a liveness or readiness probe run of a container whose startup probe has not succeeded yet:
+//   the startup probe holds those off (race R17).
 //
 // Pure: the records in, the positions to show out.
 import { num, type TraceRecord } from "./records.ts";
@@ -25,6 +27,9 @@ export function findNotable(records: readonly TraceRecord[]): Set<number> {
   const out = new Set<number>();
   let changed = false;
   const deleting = new Set<string>();
+  /** "pod\0container" of the containers with a startup probe worker, and the container IDs it let start. */
+  const startupGated = new Set<string>();
+  const started = new Set<string>();
   records.forEach((r, i) => {
     const pod = typeof r["pod"] === "string" ? r["pod"] : undefined;
     if (r.component === "cache" && r.kind === "GetNewerThan" && (num(r, "waitedMs") ?? 0) >= LONG_WAIT_MS) out.add(i);
@@ -40,6 +45,11 @@ export function findNotable(records: readonly TraceRecord[]): Set<number> {
       deleting.delete(pod);
     } else if (pod !== undefined && r.component === "prober" && r.kind === "ProbeRun") {
       if (deleting.has(pod) && GATED_PROBES.has(String(r["probeType"]))) out.add(i);
+      if (startupGated.has(`${pod}\u0000${String(r["container"])}`) && !started.has(String(r["containerID"])) && r["probeType"] !== "startup") out.add(i);
+    }
+    if (r.component === "prober" && r.kind === "WorkerStart" && r["probeType"] === "startup") startupGated.add(`${String(r["pod"])}\u0000${String(r["container"])}`);
+    if (r.component === "prober" && (r.kind === "ResultSet" || r.kind === "ProbeResult") && r["probeType"] === "startup" && r["result"] === "Success") {
+      started.add(String(r["containerID"]));
     }
   });
   return out;

@@ -65,9 +65,11 @@ describe("the registry", () => {
     }
   });
 
-  it("expands `all` to every registered invariant, in registry order, and keeps unknown ids for makeMonitors to refuse", () => {
-    expect(resolveInvariantIds([ALL_INVARIANTS])).toEqual(INVARIANTS.map((i) => i.id));
-    expect(resolveInvariantIds(["never-policy-runs-twice", "all", "nope"])).toEqual([...INVARIANTS.map((i) => i.id), "nope"]);
+  it("expands `all` to every registered invariant but the opt-in ones, in registry order, and keeps unknown ids for makeMonitors to refuse", () => {
+    const all = INVARIANTS.filter((i) => i.optIn !== true).map((i) => i.id);
+    expect(resolveInvariantIds([ALL_INVARIANTS])).toEqual(all);
+    expect(resolveInvariantIds(["never-policy-runs-twice", "all", "nope"])).toEqual([...all, "nope"]);
+    expect(INVARIANTS.filter((i) => i.optIn === true).map((i) => i.id)).toEqual(["crash-restart-before-backoff"]);
   });
 });
 
@@ -113,10 +115,12 @@ describe("at-most-one-running-container", () => {
 
 describe("never-policy-runs-twice", () => {
   const id = "never-policy-runs-twice";
+  // Its starts are the CRI StartContainer calls that succeeded (the record the default timeline shows).
+  const startCall = (t: number, pod: string, id: string) => R(t, "runtime", "StartContainer", { pod, container: "app", id, tookMs: 1, result: "ok" });
   it.each([
-    ["a Never container started again after it exited (#51142)", [view(0, "default/web", "u"), started(1, "default/web", "c-1"), exited(2, "default/web", "c-1"), started(3, "default/web", "c-2")], 1],
-    ["an Always container restarted", [view(0, "default/always", "u"), started(1, "default/always", "c-1"), exited(2, "default/always", "c-1"), started(3, "default/always", "c-2")], 0],
-    ["a Never pod recreated under the same name", [view(0, "default/web", "u"), started(1, "default/web", "c-1"), exited(2, "default/web", "c-1"), view(3, "default/web", "u2", "Pending"), started(4, "default/web", "c-2")], 0],
+    ["a Never container started again after it exited (#51142)", [view(0, "default/web", "u"), startCall(1, "default/web", "c-1"), exited(2, "default/web", "c-1"), startCall(3, "default/web", "c-2")], 1],
+    ["an Always container restarted", [view(0, "default/always", "u"), startCall(1, "default/always", "c-1"), exited(2, "default/always", "c-1"), startCall(3, "default/always", "c-2")], 0],
+    ["a Never pod recreated under the same name", [view(0, "default/web", "u"), startCall(1, "default/web", "c-1"), exited(2, "default/web", "c-1"), view(3, "default/web", "u2", "Pending"), startCall(4, "default/web", "c-2")], 0],
   ])("%s", (_name, records, fired) => {
     expect(violations(id, records)).toHaveLength(fired);
   });

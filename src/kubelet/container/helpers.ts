@@ -16,14 +16,14 @@ import {
  * ShouldContainerBeRestarted checks whether a container needs to be restarted (v1.2x–v1.29 form:
  * no restartOnCreatedState parameter; Unknown and Created containers are always restarted).
  */
-export function ShouldContainerBeRestarted(container: Container, pod: Pod, podStatus: PodStatus): boolean {
+export function ShouldContainerBeRestarted(container: Container, pod: Pod, podStatus: PodStatus, opts: RestartOptions = {}): boolean {
   // Once a pod has been marked deleted, it should not be restarted.
   if (pod.metadata.deletionTimestamp != null) return false;
   // Get latest container status.
   const status = FindContainerStatusByName(podStatus, container.name);
   // If the container was never started before, we should start it. If all historical containers
-  // were garbage-collected, we also return true here.
-  if (status === undefined) return true;
+  // were garbage-collected, we also return true here (race R22, #51142).
+  if (status === undefined) return opts.lostContainerReadsAPIStatus === true ? !apiStatusForbidsRestart(container, pod) : true;
   if (status.state === ContainerStateRunning) return false;
   // Always restart container in the unknown, or in the created state.
   if (status.state === ContainerStateUnknown || status.state === ContainerStateCreated) return true;
@@ -32,6 +32,25 @@ export function ShouldContainerBeRestarted(container: Container, pod: Pod, podSt
   // Check the exit code: OnFailure does not restart a container that succeeded.
   if (pod.spec.restartPolicy === "OnFailure" && status.exitCode === 0) return false;
   return true;
+}
+
+/** Model switches of ShouldContainerBeRestarted. */
+export interface RestartOptions {
+  /**
+   * Variant lostContainerReadsAPIStatus, the fix issue #51142 asked for (no upstream PR; the
+   * issue was closed unfixed): a container the runtime has no record of is not "never started"
+   * when the pod's API status shows it terminated; the restart policy applies to that state.
+   */
+  lostContainerReadsAPIStatus?: boolean;
+}
+
+/** Whether the pod object's status shows the container terminated in a state its restart policy does not restart. */
+function apiStatusForbidsRestart(container: Container, pod: Pod): boolean {
+  const s = (pod.status?.containerStatuses ?? []).find((c) => c.name === container.name);
+  const terminated = s?.state?.terminated;
+  if (terminated === undefined) return false;
+  if (pod.spec.restartPolicy === "Never") return true;
+  return pod.spec.restartPolicy === "OnFailure" && terminated.exitCode === 0;
 }
 
 /**

@@ -24,12 +24,19 @@ export interface BackOffDecision {
 
 /**
  * doBackOff: if the container last exited less than the current backoff ago, do not start it;
- * otherwise advance the backoff (Next) and start it. Mutates the backoff, as upstream does.
+ * otherwise advance the backoff (Next) and start it. Mutates the backoff, as upstream does. A
+ * container with no exited instance returns early without an entry, so its first crash finds
+ * none and restarts at once (race R25, issue #133472, the same in every release).
+ * `fromFirstStart` is variant backOffFromFirstStart, the fix PR #133577 proposed (closed, not
+ * merged): the first start records the entry too, so the first crash waits the initial back-off.
  */
-export function doBackOff(pod: Pod, container: Container, podStatus: PodStatus, backOff: Backoff): BackOffDecision {
+export function doBackOff(pod: Pod, container: Container, podStatus: PodStatus, backOff: Backoff, fromFirstStart = false): BackOffDecision {
   const key = getStableKey(pod, container);
   const cStatus = podStatus.containerStatuses.find((c) => c.name === container.name && c.state === ContainerStateExited);
-  if (cStatus === undefined) return { isInBackOff: false, message: "", err: null, eventMessage: "", key };
+  if (cStatus === undefined) {
+    if (fromFirstStart) backOff.Next(key, backOff.clock.nowMs());
+    return { isInBackOff: false, message: "", err: null, eventMessage: "", key };
+  }
   // Use the finished time of the latest exited container as the start point of the backoff.
   const ts = cStatus.finishedAtMs ?? GO_ZERO_TIME_MS;
   if (backOff.IsInBackOffSince(key, ts)) {

@@ -110,13 +110,16 @@ export function computeInitContainerActions(
 ): boolean {
   const inits = pod.spec.initContainers ?? [];
   if (inits.length === 0) return true;
+  const exitedCounts = !atLeast(deps.version ?? LATEST_INIT_VERSION, "1.29");
   const progress: InitProgress = {
-    // A created or running regular container means initialization happened in the past. Exited
-    // ones do not count: after a node reboot every container is exited, and a new sandbox must
-    // not be mistaken for an initialized one.
+    // A created or running regular container means initialization happened in the past. From 1.29
+    // (#120269) exited ones do not count: after a node reboot every container is exited, and a new
+    // sandbox must not be mistaken for an initialized one. Before, any status counted, and the
+    // statuses of the dead sandbox's containers made a new sandbox look initialized (race R20).
+    // Simplified: the 1.28 form is taken to be "any status"; the text before #120269 was not read.
     podHasInitialized: pod.spec.containers.some((c) => {
       const state = FindContainerStatusByName(podStatus, c.name)?.state;
-      return state === ContainerStateCreated || state === ContainerStateRunning;
+      return state === ContainerStateCreated || state === ContainerStateRunning || (exitedCounts && state === ContainerStateExited);
     }),
     isPreviouslyInitialized: false,
   };

@@ -1,10 +1,10 @@
 // Models pkg/kubelet/kuberuntime/kuberuntime_container.go (killContainer, executePreStopHook,
 // restoreSpecsFromContainerLabels, killContainersWithSyncResult, pruneInitContainersBeforeStart,
-// purgeInitContainers, removeContainer), v1.29 line, as processes.
+// purgeInitContainers, removeContainer), v1.29 line (sidecar termination ordering per release), as processes.
 //
 // The grace arithmetic is kill_container.ts's pure killContainerGrace; this file does the waiting,
 // including the sidecar termination ordering (kuberuntime_termination_order.ts) when the
-// SidecarContainers gate is on, as v1.29 does. Container log files do not exist, so
+// SidecarContainers gate is on, from 1.29. Container log files do not exist, so
 // removeContainer is the CRI RemoveContainer alone.
 import { replaceContainerID } from "./helpers.ts";
 import { recvCase, select, wait, type Proc } from "../../sim/index.ts";
@@ -16,7 +16,7 @@ import { FailedPreStopHook, KillingContainer, containerFieldPath } from "./event
 import { killContainerGrace, killContainerMessage } from "./kill_container.ts";
 import { getContainerInfoFromAnnotations, getContainerInfoFromLabels } from "./labels.ts";
 import { trace, type ManagerContext } from "./manager_context.ts";
-import { newTerminationOrdering, type TerminationOrdering } from "./kuberuntime_termination_order.ts";
+import { newTerminationOrdering, type TerminationOrdering, type TerminationOrderingEra } from "./kuberuntime_termination_order.ts";
 import { reasonUnknown, type ContainerKillReason } from "./pod_actions.ts";
 import type { RuntimePod } from "./running_pod.ts";
 import { ErrKillContainer, NewSyncResult, type SyncResult } from "./sync_result.ts";
@@ -130,15 +130,16 @@ export function* killContainer(
 
 /**
  * killContainersWithSyncResult kills all pod's containers, one goroutine each, and collects their
- * results in completion order. With the SidecarContainers gate on (v1.29), a termination ordering
- * over the running containers makes each sidecar wait for the regular containers and later sidecars.
+ * results in completion order. With the SidecarContainers gate on (from 1.29), a termination
+ * ordering over the running containers makes each sidecar wait for the regular containers and
+ * later sidecars (see terminationOrderingEra for the releases).
  */
 export function* killContainersWithSyncResult(
   m: ManagerContext,
   pod: Pod | null,
   runningPod: RuntimePod,
   gracePeriodOverride: number | null,
-  sidecarContainers = false,
+  ordering: TerminationOrderingEra = "none",
 ): Proc<SyncResult[]> {
   const n = runningPod.containers.length;
   const containerResults = m.sim.chan<SyncResult>(`containerResults ${runningPod.name}`, Math.max(n, 1));
@@ -148,8 +149,8 @@ export function* killContainersWithSyncResult(
   // 1.22 upstream never gets here with a nil pod (an orphaned runtime pod comes as ToAPIPod());
   // the model's callers may pass null, and then there is no spec to order by.
   let termOrdering: TerminationOrdering | null = null;
-  if (sidecarContainers && pod !== null) {
-    termOrdering = newTerminationOrdering(m.sim, pod, runningPod.containers.map((c) => c.name));
+  if (ordering !== "none" && pod !== null) {
+    termOrdering = newTerminationOrdering(m.sim, pod, runningPod.containers.map((c) => c.name), ordering === "ignoresNotStarted");
   }
   for (const container of runningPod.containers) {
     m.sim.go(

@@ -160,7 +160,7 @@ function computeContainerActions(pod: Pod, podStatus: PodStatus, changes: PodAct
     const containerStatus = FindContainerStatusByName(podStatus, container.name);
     // If container does not exist, or is not running, check whether we need to restart it.
     if (containerStatus === undefined || containerStatus.state !== ContainerStateRunning) {
-      if (ShouldContainerBeRestarted(container, pod, podStatus)) {
+      if (ShouldContainerBeRestarted(container, pod, podStatus, { lostContainerReadsAPIStatus: deps.lostContainerReadsAPIStatus === true })) {
         changes.ContainersToStart.push(idx);
         if (containerStatus !== undefined && containerStatus.state === ContainerStateUnknown) {
           // We don't know whether it is actually running: always kill it before restart to avoid

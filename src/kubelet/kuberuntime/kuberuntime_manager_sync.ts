@@ -6,6 +6,7 @@
 // runtime classes, no pull secrets (pullSecrets is accepted and unused), and the internal
 // container lifecycle hooks (CPU/memory managers) always succeed.
 import { atLeast, type VersionLike } from "../version.ts";
+import { fixedIn } from "../cherry_picks.ts";
 import type { Proc, Sim } from "../../sim/index.ts";
 import type { Pod } from "../../k8s/pod.ts";
 import { isRestartableInitContainer } from "../../k8s/podutil.ts";
@@ -20,6 +21,7 @@ import { ImageManager } from "./image_manager.ts";
 import { ParallelImagePuller, SerialImagePuller } from "./image_puller.ts";
 import { doBackOff } from "./kuberuntime_backoff.ts";
 import { killContainer, killContainersWithSyncResult, pruneInitContainersBeforeStart, purgeInitContainers } from "./kuberuntime_container_kill.ts";
+import type { TerminationOrderingEra } from "./kuberuntime_termination_order.ts";
 import { containerStartSpec, ephemeralContainerStartSpec, startContainer, type StartSpec } from "./kuberuntime_container_start.ts";
 import { computePodActions } from "./kuberuntime_manager.ts";
 import { createPodSandbox, determinePodSandboxIPs, generatePodSandboxConfig } from "./kuberuntime_sandbox.ts";
@@ -55,6 +57,10 @@ export interface RuntimeManagerOptions {
   maxParallelImagePulls?: number | null;
   /** Process group of the goroutines the manager spawns. */
   group?: string;
+  /** Variant lostContainerReadsAPIStatus (race R22's proposed fix). */
+  lostContainerReadsAPIStatus?: boolean;
+  /** Variant backOffFromFirstStart (race R25's proposed fix, PR #133577). */
+  backOffFromFirstStart?: boolean;
 }
 
 /** What SyncPod's start() needs to start one container. */
@@ -72,12 +78,37 @@ interface StartContext {
 /** The release modelled when the caller names none. */
 const DEFAULT_VERSION = "1.29";
 
+/**
+ * Which sidecar termination ordering a release has (race R23). Before 1.29 none: every container
+ * is signalled at once. 1.29 (PR #120620): sidecars stop after the regular containers and after
+ * every later sidecar, but a sidecar that never started still holds back the earlier ones until
+ * the grace period ends (issue #125880). PR #125935 (1.31; cherry-picked into 1.30.4 and 1.29.8)
+ * pre-closes the channels of containers that are not running.
+ */
+export function terminationOrderingEra(features: FeatureGates, version: VersionLike): TerminationOrderingEra {
+  if (!features.SidecarContainers || !atLeast(version, "1.29")) return "none";
+  return fixedIn(version, "1.29.8", "1.30.4", "1.31.0") ? "ignoresNotStarted" : "waitsForNotStarted";
+}
+
+/**
+ * The gates as kuberuntime obeys them. 1.28.0 and 1.28.1 ran the SidecarContainers code of
+ * kuberuntime (computeInitContainerActions, the InitContainersToStart loop) whatever the gate said
+ * (issue #120247: "This occurs *without* enabling the new SidecarFeatureGate"); PR #120281,
+ * cherry-picked as #120440 into 1.28.2, put it behind the gate (race R20).
+ */
+export function sidecarCodeGates(features: FeatureGates, version: VersionLike): FeatureGates {
+  const ungated = atLeast(version, "1.28") && !fixedIn(version, "1.28.2");
+  return ungated ? { ...features, SidecarContainers: true } : features;
+}
+
 export class KubeGenericRuntimeManager {
   readonly m: ManagerContext;
   private readonly livenessManager: ProbeResultsGetter;
   private readonly startupManager: ProbeResultsGetter;
   private readonly features: FeatureGates;
   private readonly version: VersionLike | undefined;
+  private readonly lostContainerReadsAPIStatus: boolean;
+  private readonly backOffFromFirstStart: boolean;
 
   constructor(o: RuntimeManagerOptions) {
     const group = o.group ?? "kubelet";
@@ -102,8 +133,10 @@ export class KubeGenericRuntimeManager {
     };
     this.livenessManager = o.livenessManager ?? noProbeResults;
     this.startupManager = o.startupManager ?? noProbeResults;
-    this.features = o.features ?? { SidecarContainers: true };
+    this.features = sidecarCodeGates(o.features ?? { SidecarContainers: true }, version);
     this.version = o.version;
+    this.lostContainerReadsAPIStatus = o.lostContainerReadsAPIStatus === true;
+    this.backOffFromFirstStart = o.backOffFromFirstStart === true;
   }
 
   /**
@@ -120,6 +153,7 @@ export class KubeGenericRuntimeManager {
     const changes = computePodActions(pod, podStatus, {
       livenessManager: this.livenessManager, startupManager: this.startupManager, features: this.features,
       ...(this.version === undefined ? {} : { version: this.version }),
+      lostContainerReadsAPIStatus: this.lostContainerReadsAPIStatus,
     });
     trace(m, "computePodActions", pod, { actions: podActionsString(changes) });
     if (changes.CreateSandbox && changes.SandboxID !== "") {
@@ -229,7 +263,7 @@ export class KubeGenericRuntimeManager {
     result.AddSyncResult(startContainerResult);
     const startMs = m.sim.nowMs;
     const fields = { container: spec.container.name, type: typeName };
-    const backOff = doBackOff(pod, spec.container, podStatus, ctx.backOff);
+    const backOff = doBackOff(pod, spec.container, podStatus, ctx.backOff, this.backOffFromFirstStart);
     if (backOff.isInBackOff) {
       m.recorder.Eventf(pod, "Warning", BackOffStartContainer, backOff.eventMessage, containerFieldPath(pod, spec.container));
       startContainerResult.Fail(backOff.err!, backOff.message);
@@ -253,7 +287,8 @@ export class KubeGenericRuntimeManager {
     const m = this.m;
     const result = new PodSyncResult();
     const startMs = m.sim.nowMs;
-    result.AddSyncResult(...(yield* killContainersWithSyncResult(m, pod, runningPod, gracePeriodOverride, this.features.SidecarContainers)));
+    const ordering = terminationOrderingEra(this.features, this.version ?? DEFAULT_VERSION);
+    result.AddSyncResult(...(yield* killContainersWithSyncResult(m, pod, runningPod, gracePeriodOverride, ordering)));
     // Stop sandbox; the sandbox will be removed in GarbageCollect.
     const killSandboxResult = NewSyncResult("KillPodSandbox", runningPod.id);
     result.AddSyncResult(killSandboxResult);

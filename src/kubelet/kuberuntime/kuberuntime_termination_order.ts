@@ -1,4 +1,4 @@
-// Models pkg/kubelet/kuberuntime/kuberuntime_termination_order.go (terminationOrdering, newTerminationOrdering, waitForTurn, containerTerminated), v1.29+ (#120620).
+// Models pkg/kubelet/kuberuntime/kuberuntime_termination_order.go (terminationOrdering, newTerminationOrdering, waitForTurn, containerTerminated), v1.29+ (#120620), with and without #125935.
 //
 // Sidecars (restartable init containers) stop after every regular container and after every
 // sidecar that starts later than they do; killContainer waits for its turn within the grace period.
@@ -57,25 +57,34 @@ export class TerminationOrdering {
   }
 }
 
-/** newTerminationOrdering constructs a terminationOrdering from the pod spec and the currently running containers. */
-export function newTerminationOrdering(sim: Sim, pod: Pod, runningContainerNames: readonly string[]): TerminationOrdering {
+/** The releases' orderings: none (before 1.29), waiting for sidecars that never started (1.29 to #125935), or not. */
+export type TerminationOrderingEra = "none" | "waitsForNotStarted" | "ignoresNotStarted";
+
+/**
+ * newTerminationOrdering constructs a terminationOrdering from the pod spec and the currently
+ * running containers. Before #125935 (1.29.0-1.29.7, 1.30.0-1.30.3) only the regular containers'
+ * channels were pre-closed when not running: a sidecar that never started held back every earlier
+ * sidecar until the grace period ran out (issue #125880, race R23). `preCloseNotRunningSidecars`
+ * says whether the release has the fix.
+ */
+export function newTerminationOrdering(sim: Sim, pod: Pod, runningContainerNames: readonly string[], preCloseNotRunningSidecars = true): TerminationOrdering {
   const to = new TerminationOrdering(sim);
   const runningContainers = new Set(runningContainerNames);
-  const channel = (name: string): Chan<void> => {
+  const channel = (name: string, preClose: boolean): Chan<void> => {
     const ch = sim.chan<void>(`terminated ${pod.metadata.name}/${name}`, 0);
     to.terminated.set(name, ch);
     // If it's not a running container, pre-close the channel so nothing waits on it.
-    if (!runningContainers.has(name)) ch.close();
+    if (preClose && !runningContainers.has(name)) ch.close();
     return ch;
   };
   // Sidecar containers need to wait on main containers, so create a channel per main container for them to wait on.
-  const mainContainerChannels = pod.spec.containers.map((c) => channel(c.name));
+  const mainContainerChannels = pod.spec.containers.map((c) => channel(c.name, true));
   const inits = pod.spec.initContainers ?? [];
   let previousSidecarName = "";
   // Get the init containers in reverse order.
   for (let i = inits.length - 1; i >= 0; i--) {
     const ic = inits[i]!;
-    channel(ic.name);
+    channel(ic.name, preCloseNotRunningSidecars);
     if (!isRestartableInitContainer(ic)) continue;
     // Sidecars need to wait for all main containers to exit.
     const prereqs = [...(to.prereqs.get(ic.name) ?? []), ...mainContainerChannels];

@@ -80,6 +80,8 @@ export interface ComputePodActionsDeps {
   features: FeatureGates;
   /** The kubelet release, for decisions that changed between releases; v1.29 when omitted. */
   version?: VersionLike;
+  /** Variant lostContainerReadsAPIStatus (race R22's proposed fix): see container/helpers.ts RestartOptions. */
+  lostContainerReadsAPIStatus?: boolean;
 }
 
 /** An empty results manager: no container has a probe result yet. */

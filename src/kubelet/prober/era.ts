@@ -2,6 +2,7 @@
 //
 // A minor without a patch number is its .0 release. Releases marked "≈" were inferred from PR merge dates.
 import { atLeast, checkedKubeletVersion, type KubeletVersion, type VersionLike } from "../version.ts";
+import { fixedIn } from "../cherry_picks.ts";
 
 export interface ProberEra {
   minor: number;
@@ -39,6 +40,20 @@ export interface ProberEra {
    * as for any container that will not be restarted (issue #132826).
    */
   sidecarProbedAfterExit: boolean;
+  /**
+   * ≥1.35 (KEP-4781, PR #133676: the ChangeContainerStatusOnKubeletRestart gate, deprecated and off
+   * by default from 1.35): a kubelet restart keeps containers' Started and Ready. A worker seeing a
+   * container that started more than 10 s before the kubelet (kubeletRestartGracePeriod) sets no
+   * initial result for it; isContainerStarted trusts a Started=true status when the startup manager
+   * has no result; UpdatePodStatus keeps a probed container Ready through setReadyStateOnKubeletRestart.
+   */
+  preserveStatusOnKubeletRestart: boolean;
+  /**
+   * 1.35.4 (PR #137146, cherry-pick #137885): on first sight after a kubelet restart a sidecar's
+   * startup worker seeds Success when its status says Started=true; before, computeInitContainerActions
+   * waited for a startup result that could never come, and a crashed app was never restarted (race R19).
+   */
+  seedsStartedSidecarOnRestart: boolean;
 }
 
 export function proberEra(release: VersionLike): ProberEra {
@@ -54,5 +69,7 @@ export function proberEra(release: VersionLike): ProberEra {
     probeErrorEventNamesResult: atLeast(v, "1.33"),
     execTimeoutIsFailure: atLeast(v, "1.20"),
     sidecarProbedAfterExit: atLeast(v, "1.35"),
+    preserveStatusOnKubeletRestart: atLeast(v, "1.35"),
+    seedsStartedSidecarOnRestart: fixedIn(v, "1.35.4"),
   };
 }

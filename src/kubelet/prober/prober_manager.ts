@@ -2,8 +2,11 @@
 //
 // The workers map is keyed by probeKey (pod UID, container name, probe type). From 1.28 the
 // restartable init containers (sidecars) are probed too, after the regular containers, as
-// getRestartableInitContainers appends them. Simplified: workerLock is not modelled, since no
-// method yields while holding it.
+// getRestartableInitContainers appends them. From 1.35 (ChangeContainerStatusOnKubeletRestart off
+// by default, KEP-4781) Started and Ready survive a kubelet restart: isContainerStarted trusts a
+// Started=true status without a startup result, and setReadyStateOnKubeletRestart keeps a container
+// that predates the kubelet Ready while the API's pod is Ready. Simplified: workerLock is not
+// modelled, since no method yields while holding it.
 import type { VersionLike } from "../version.ts";
 import type { Container, ContainerStatus, Pod, PodStatus } from "../../k8s/pod.ts";
 import { isRestartableInitContainer } from "../../k8s/podutil.ts";
@@ -11,8 +14,10 @@ import { recv, type Proc, type Sim } from "../../sim/index.ts";
 import type { EventRecorder } from "../kuberuntime/events.ts";
 import { proberEra, type ProberEra } from "./era.ts";
 import { Prober, type ProbeRunner } from "./prober.ts";
-import { Worker, type WorkerHost } from "./worker.ts";
-import type { ProbeType } from "./worker_core.ts";
+import { Worker, apiContainerID, type WorkerHost } from "./worker.ts";
+import { KUBELET_RESTART_GRACE_MS, type ProbeType } from "./worker_core.ts";
+import { parseMetaTime } from "../status/metatime.ts";
+import { GO_ZERO_TIME_MS } from "../container/runtime.ts";
 import type { ResultsManager } from "./results/results_manager.ts";
 
 /** The status manager as the prober uses it (status.Manager upstream). */
@@ -46,6 +51,11 @@ export interface ProberManagerOptions {
    * pod for the graceful-shutdown check instead of their snapshot. Null or absent: upstream.
    */
   podManager?: ProberPodManager | null;
+  /**
+   * Variant readinessInheritedOnlyForSameContainerID (PR #141487, merged after 1.37; cherry-picks
+   * open): readiness survives a kubelet restart only for the container the API's status names.
+   */
+  readinessInheritedOnlyForSameContainerID?: boolean;
 }
 
 /** probeKey as one string. */
@@ -60,6 +70,7 @@ export class ProberManager implements WorkerHost {
   readonly startMs: number;
   readonly group: string;
   readonly podManager: ProberPodManager | null;
+  readonly readinessInheritedOnlyForSameContainerID: boolean;
   private readonly workers = new Map<string, Worker>();
   private readonly statusManager: ProberStatusManager;
   private readonly livenessManager: ResultsManager;
@@ -75,6 +86,7 @@ export class ProberManager implements WorkerHost {
     this.startMs = sim.nowMs;
     this.group = opts.group ?? "kubelet";
     this.podManager = opts.podManager ?? null;
+    this.readinessInheritedOnlyForSameContainerID = opts.readinessInheritedOnlyForSameContainerID === true;
     this.statusManager = opts.statusManager;
     this.livenessManager = opts.livenessManager;
     this.readinessManager = opts.readinessManager;
@@ -161,6 +173,8 @@ export class ProberManager implements WorkerHost {
       // Ready is computed only for started containers (in every release: the ≤1.20 form is the same guard).
       if (!started) continue;
       c.ready = c.state?.running !== undefined && this.readyOf(podUID, c.name, c.containerID ?? "");
+      const spec = pod?.spec.containers.find((x) => x.name === c.name);
+      if (pod !== null && spec !== undefined) c.ready = this.readyAfterKubeletRestart(c.ready, pod, c, spec);
     }
     if (pod === null || !this.era.restartableInitContainers) {
       // Init containers are ready if they have exited with success.
@@ -177,6 +191,8 @@ export class ProberManager implements WorkerHost {
     if (c.state?.running === undefined) return false;
     const r = this.startupManager.Get(c.containerID ?? "");
     if (r !== undefined) return r === "Success";
+    // 1.35: a status that says Started (kept over a kubelet restart, or inherited by name) stands.
+    if (this.era.preserveStatusOnKubeletRestart && c.started === true) return true;
     // If there is a startup probe which hasn't run yet, the container is not started.
     return this.getWorker(podUID, c.name, "startup") === undefined;
   }
@@ -200,7 +216,38 @@ export class ProberManager implements WorkerHost {
       }
       if (!started) return;
       c.ready = c.state?.running !== undefined && this.readyOf(podUID, c.name, c.containerID ?? "");
+      c.ready = this.readyAfterKubeletRestart(c.ready, pod, c, initContainer);
     });
+  }
+
+  /**
+   * UpdatePodStatus's 1.35 step for a running container without a readiness Success: when the gate
+   * is off, setReadyStateOnKubeletRestart may keep it Ready.
+   */
+  private readyAfterKubeletRestart(ready: boolean, pod: Pod, c: ContainerStatus, spec: Container): boolean {
+    if (!this.era.preserveStatusOnKubeletRestart || c.state?.running === undefined) return ready;
+    if (this.readinessManager.Get(c.containerID ?? "") === "Success") return ready;
+    return this.setReadyStateOnKubeletRestart(ready, pod, c, spec);
+  }
+
+  /**
+   * setReadyStateOnKubeletRestart: a container that started before the kubelet restarted (more than
+   * kubeletRestartGracePeriod before it) and has no readiness result yet is Ready; if it has a
+   * readiness probe, only while the API's pod is Ready. The start time cannot tell a survivor from a
+   * replacement the runtime started while the API was unreachable (race R18); the variant
+   * readinessInheritedOnlyForSameContainerID (PR #141487) asks that the API's status name this container.
+   */
+  private setReadyStateOnKubeletRestart(readyIn: boolean, pod: Pod, c: ContainerStatus, spec: Container): boolean {
+    const startedAtMs = c.state?.running?.startedAt ? parseMetaTime(c.state.running.startedAt) : GO_ZERO_TIME_MS;
+    if (startedAtMs === GO_ZERO_TIME_MS || startedAtMs >= this.startMs - KUBELET_RESTART_GRACE_MS) return readyIn;
+    if (this.readinessInheritedOnlyForSameContainerID && apiContainerID(pod, c.name) !== (c.containerID ?? "")) return readyIn;
+    let ready = readyIn;
+    if (!ready && this.readinessManager.Get(c.containerID ?? "") === undefined) ready = true;
+    if (spec.readinessProbe !== undefined) {
+      const podIsReady = (pod.status?.conditions ?? []).some((x) => x.type === "Ready" && x.status === "True");
+      if (!podIsReady) ready = false;
+    }
+    return ready;
   }
 
   private readyOf(podUID: string, containerName: string, containerID: string): boolean {

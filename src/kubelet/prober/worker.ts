@@ -5,7 +5,7 @@
 // manager, running the probe (virtual time), writing results (a send that may block), the ticker,
 // the stop and manual-trigger channels, and the deferred cleanup. Like upstream, the worker keeps
 // the pod object it was created with (a snapshot): later updates of the pod never reach it.
-// Simplified: metrics are not kept, and a kubelet restart's probe-state heuristics are not modelled.
+// Simplified: metrics are not kept.
 import type { Container, ContainerStatus, Pod, PodStatus, Probe } from "../../k8s/pod.ts";
 import { recvCase, select, sleep, type Chan, type Proc, type SelectCase, type Sim } from "../../sim/index.ts";
 import {
@@ -39,6 +39,8 @@ export interface WorkerHost {
   readonly group: string;
   /** Variant proberReadsLatestPod (PR #107514): where the graceful-shutdown check reads the pod; null upstream. */
   readonly podManager: { GetPodByUID(uid: string): Pod | undefined } | null;
+  /** Variant readinessInheritedOnlyForSameContainerID (PR #141487). */
+  readonly readinessInheritedOnlyForSameContainerID: boolean;
   GetPodStatus(uid: string): PodStatus | undefined;
   resultsManagerFor(probeType: ProbeType): ResultsManager;
   removeWorker(podUID: string, containerName: string, probeType: ProbeType): void;
@@ -77,6 +79,9 @@ export class Worker {
       initialDelaySeconds: this.spec.initialDelaySeconds ?? 0,
       successThreshold: this.spec.successThreshold ?? 0,
       failureThreshold: this.spec.failureThreshold ?? 0,
+      preserveOnKubeletRestart: m.era.preserveStatusOnKubeletRestart,
+      seedStartedSidecar: m.era.seedsStartedSidecarOnRestart && (pod.spec.initContainers ?? []).some((c) => c.name === container.name && isRestartableInitContainer(c)),
+      restartNeedsSameContainerIDInAPI: m.readinessInheritedOnlyForSameContainerID,
     };
   }
 
@@ -134,6 +139,8 @@ export class Worker {
       // with proberReadsLatestPod, the pod manager's current copy (#107514), the snapshot if gone.
       podDeleted: this.m.era.stopOnPodDeletion && this.podForShutdownCheck(uid).metadata.deletionTimestamp != null,
       nowMs: this.m.sim.nowMs,
+      kubeletStartMs: this.m.startMs,
+      apiContainerID: apiContainerID(this.pod, this.container.name),
     };
     const prepared = doProbePrepare(this.coreSpec, this.state, inputs);
     if (prepared.phase === "done") {
@@ -180,6 +187,13 @@ export class Worker {
     const pod = `${this.pod.metadata.namespace ?? ""}/${this.pod.metadata.name}`;
     return { pod, uid: this.pod.metadata.uid ?? "", container: this.container.name, probeType: this.probeType };
   }
+}
+
+/** The container ID the pod object's (API) status records for the named container or sidecar; "" when none. */
+export function apiContainerID(pod: Pod, name: string): string {
+  const st = pod.status;
+  const c = (st?.containerStatuses ?? []).find((s) => s.name === name) ?? (st?.initContainerStatuses ?? []).find((s) => s.name === name);
+  return c?.containerID ?? "";
 }
 
 function probeOf(container: Container, probeType: ProbeType): Probe {

@@ -9,10 +9,13 @@
 // Version: the hold rule is the newest one (a startup worker holds after Success too, #121206,
 // ≈1.32); worker.ts undoes it for older releases (withEraHold). The rule that keeps probing a
 // terminated restartable init container (#133072, 1.35) applies only when the worker's spec says
-// so (ProberEra.sidecarProbedAfterExit). Simplified: the
-// feature-gated branches ContainerRestartRules and ChangeContainerStatusOnKubeletRestart are not
-// modelled; a new container ID always gets the initial value (kubelet restarts are not simulated).
+// so (ProberEra.sidecarProbedAfterExit), and so does the 1.35 kubelet-restart rule of a new
+// container ID (ChangeContainerStatusOnKubeletRestart off by default, KEP-4781): no initial value
+// for a container that started before the kubelet (kubeletRestartGracePeriod), and, from 1.35.4
+// (#137146), Success seeded for a sidecar whose status says Started. Simplified: the feature-gated
+// branch ContainerRestartRules is not modelled.
 import type { RestartPolicy } from "../../k8s/pod.ts";
+import { GO_ZERO_TIME_MS } from "../container/runtime.ts";
 
 export type ProbeType = "liveness" | "readiness" | "startup";
 
@@ -40,7 +43,19 @@ export interface WorkerSpec {
   initialDelaySeconds: number;
   successThreshold: number;
   failureThreshold: number;
+  /** ≥1.35 (ChangeContainerStatusOnKubeletRestart off): a container that predates the kubelet keeps its result. */
+  preserveOnKubeletRestart?: boolean;
+  /** 1.35.4 (#137146): a sidecar's startup worker seeds Success for a container whose status says Started. */
+  seedStartedSidecar?: boolean;
+  /**
+   * Variant readinessInheritedOnlyForSameContainerID (PR #141487): a container counts as one that
+   * survived the kubelet restart only when the API's status still names its container ID.
+   */
+  restartNeedsSameContainerIDInAPI?: boolean;
 }
+
+/** kubeletRestartGracePeriod (prober_manager.go): a container started this long before the kubelet survived its restart. */
+export const KUBELET_RESTART_GRACE_MS = 10_000;
 
 /** The worker's mutable fields, as a value. */
 export interface WorkerState {
@@ -83,6 +98,10 @@ export interface DoProbeInputs {
   /** w.pod.DeletionTimestamp != nil */
   podDeleted: boolean;
   nowMs: number;
+  /** When the probe manager was created (the kubelet's start); only the 1.35 restart rule reads it. */
+  kubeletStartMs?: number;
+  /** The container ID the worker's pod snapshot (its API status) records for this container; "" when none. */
+  apiContainerID?: string;
 }
 
 /** One call on the results manager, in the order doProbe makes them. */
@@ -119,7 +138,7 @@ export function doProbePrepare(spec: WorkerSpec, state0: WorkerState, inputs: Do
   if (state.containerID !== c.containerID) {
     if (state.containerID !== "") ops.push({ op: "remove", containerID: state.containerID });
     state = { ...state, containerID: c.containerID, onHold: false };
-    ops.push({ op: "set", containerID: c.containerID, result: initialValue(spec.probeType) });
+    ops.push(...newContainerOps(spec, c, inputs));
   }
   // Worker is on hold until there is a new container.
   if (state.onHold) return done(true, state);
@@ -146,6 +165,26 @@ export function doProbePrepare(spec: WorkerSpec, state0: WorkerState, inputs: Do
     return done(true, state);
   }
   return { phase: "probe", state, resultOps: ops };
+}
+
+/**
+ * The results set when the worker first sees a container ID. Before 1.35 (and with the gate on):
+ * the initial value. From 1.35, on a kubelet restart, none for a container that started more than
+ * 10 s before the kubelet did, so that a Ready container does not turn NotReady (the check is the
+ * start time alone, which cannot tell a survivor from a replacement: race R18).
+ */
+function newContainerOps(spec: WorkerSpec, c: WorkerContainerStatus, inputs: DoProbeInputs): ResultOp[] {
+  const initial: ResultOp = { op: "set", containerID: c.containerID, result: initialValue(spec.probeType) };
+  if (spec.preserveOnKubeletRestart !== true) return [initial];
+  const startedAtMs = c.state.running?.startedAtMs;
+  let isRestart = startedAtMs !== undefined && startedAtMs !== GO_ZERO_TIME_MS && startedAtMs < (inputs.kubeletStartMs ?? 0) - KUBELET_RESTART_GRACE_MS;
+  if (isRestart && spec.restartNeedsSameContainerIDInAPI === true) isRestart = inputs.apiContainerID === c.containerID;
+  const ops: ResultOp[] = [];
+  if (spec.seedStartedSidecar === true && spec.probeType === "startup" && c.started === true) {
+    ops.push({ op: "set", containerID: c.containerID, result: "Success" });
+  }
+  if (!isRestart) ops.push(initial);
+  return ops;
 }
 
 /** doProbe after the probe: thresholds, the cached result, and the hold rule. */

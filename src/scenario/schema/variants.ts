@@ -44,6 +44,26 @@ export const VARIANTS: readonly VariantInfo[] = [
     description:
       "1.22+: SyncTerminatingPod honours its context: a second delete that shortens the grace period cancels the kill in flight, and the next SyncTerminatingPod stops the containers again with the shorter grace, so the runtime kills them at the earlier deadline. The proposed fix of race R06 (issue #83916, PRs #113883 and #127580); upstream waits out the first grace period.",
   },
+  {
+    name: "startedInheritedOnlyForSameContainerID",
+    description:
+      "1.35+: convertToAPIContainerStatuses keeps a running container's Started from the old status only when that status is of the same container ID, so a container restarted by its liveness probe does not inherit Started=true and its liveness and readiness probes wait for its startup probe. The fix of race R17 (issue #141155, PR #141342; merged after 1.37, cherry-pick to 1.35 open).",
+  },
+  {
+    name: "readinessInheritedOnlyForSameContainerID",
+    description:
+      "1.35+: a probe worker and setReadyStateOnKubeletRestart treat a container as one that survived a kubelet restart only when the API's pod status still names its container ID, so a replacement started while the kubelet could not reach the apiserver is not reported Ready before its readiness probe runs. The fix of race R18 (issue #141473, PR #141487; merged after 1.37, cherry-picks open).",
+  },
+  {
+    name: "lostContainerReadsAPIStatus",
+    description:
+      "computePodActions no longer takes a container the runtime has no record of for one that never started when the pod's API status shows it terminated: the restart policy applies to that state, so a restartPolicy Never container whose exited record was garbage-collected is not run again. The fix issue #51142 asked for; no upstream PR proposed it and the issue was closed unfixed (race R22).",
+  },
+  {
+    name: "backOffFromFirstStart",
+    description:
+      "doBackOff records the crash-loop back-off entry also when it lets a container with no exited instance start, so the first crash waits the initial back-off (10s) instead of restarting at once. The fix PR #133577 proposed for issue #133472 (closed, not merged; the docs describe the immediate first restart). Race R25.",
+  },
 ];
 
 export class UnknownVariantError extends Error {
