@@ -3,6 +3,7 @@
 import { findDuplicates } from "./duplicates.ts";
 import { findHousekeeping } from "./housekeeping.ts";
 import { findNotable } from "./notable.ts";
+import { linkedRecords } from "./timeline/links.ts";
 import { phrase } from "./phrases.ts";
 import { endRecord, fieldText, num, podMatches, podOf, runInfo, str, type TraceRecord } from "./records.ts";
 import { CLOCK_MIN_WIDTH, formatClock } from "./timefmt.ts";
@@ -157,7 +158,21 @@ function header(records: readonly TraceRecord[]): string | undefined {
 function quietAtNormal(records: readonly TraceRecord[]): Map<number, string> {
   const quiet = new Map<number, string>(findDuplicates(records));
   for (const [i, kind] of findHousekeeping(records).hidden) quiet.set(i, kind);
+  // What a violation's message names is what the violation is about: never a second view to fold.
+  const named = namedByViolations(records);
+  records.forEach((r, i) => {
+    if (named.has(r.seq)) quiet.delete(i);
+  });
   return quiet;
+}
+
+/** The seqs of the records every InvariantViolated record of the trace names (the HTML view's links). */
+function namedByViolations(records: readonly TraceRecord[]): Set<number> {
+  const named = new Set<number>();
+  for (const r of records) {
+    if (r.component === "check" && r.kind === "InvariantViolated") for (const seq of linkedRecords(r, records)) named.add(seq);
+  }
+  return named;
 }
 
 /** Housekeeping first (what `normal` promises to hide), then the rest, largest first. */
