@@ -1,5 +1,5 @@
 // Conformance against Kubernetes' own test vectors (the oracle files): load, run, compare.
-export { loadVectorFile, parseVectorFile, kindOf, minorOfReleaseLine, VectorFileError, type VectorFile, type VectorKind } from "./load.ts";
+export { expandVectorPaths, loadVectorFile, parseVectorFile, kindOf, minorOfReleaseLine, VectorFileError, type VectorFile, type VectorKind } from "./load.ts";
 export { skip, isSkip, type Outcome, type RunContext, type Skip } from "./outcome.ts";
 export { runVectorFile, runVectorFiles, summarize, type FileResult, type VectorResult, type Summary } from "./run.ts";
 export { diffValues, equalish } from "./diff.ts";

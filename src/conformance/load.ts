@@ -1,7 +1,8 @@
 // Loads oracle vector files (YAML) and tells which kind each one is: the three kinds of oracle/
 // and the five of oracle2/ (getPhase, the generic PLEG, the status manager, the API pod status,
 // the pod workers).
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { MAX_KUBELET_MINOR, MIN_KUBELET_MINOR } from "../scenario/schema/kubelet.ts";
@@ -64,6 +65,25 @@ export function minorOfReleaseLine(releaseLine: string): number | undefined {
   const last = all.at(-1);
   if (last === undefined) return undefined;
   return Math.min(MAX_KUBELET_MINOR, Math.max(MIN_KUBELET_MINOR, last));
+}
+
+/**
+ * The vector files a list of paths names: a file as it is, a folder as the `.yaml` files directly
+ * in it, sorted (`conformance ../shared/oracle2`). A folder with none is an error, not a silent pass.
+ */
+export function expandVectorPaths(paths: readonly string[]): string[] {
+  return paths.flatMap((p) => {
+    let isDir = false;
+    try {
+      isDir = statSync(p).isDirectory();
+    } catch {
+      return [p]; // loadVectorFile says why it cannot be read
+    }
+    if (!isDir) return [p];
+    const files = readdirSync(p).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => join(p, f));
+    if (files.length === 0) throw new VectorFileError(`${p}: a folder with no .yaml vector files in it`);
+    return files;
+  });
 }
 
 /** Reads synchronously: src/ outside the CLI never yields to the host scheduler. */

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { DEFAULT_KUBELET_VERSION } from "../scenario/schema/kubelet.ts";
 import { apiStatusVectorSchema, runApiStatusVector } from "./api_status_vectors.ts";
 import { backoffVectorSchema, runBackoffVector } from "./backoff_vectors.ts";
-import { loadVectorFile, type VectorFile, type VectorKind } from "./load.ts";
+import { expandVectorPaths, loadVectorFile, type VectorFile, type VectorKind } from "./load.ts";
 import { isSkip, type Outcome, type RunContext } from "./outcome.ts";
 import { phaseVectorSchema, runPhaseVector } from "./phase_vectors.ts";
 import { plegVectorSchema, runPlegVector } from "./pleg_vectors.ts";
@@ -79,7 +79,7 @@ export function runVectorFile(file: VectorFile): FileResult {
 /** Loads and runs each file in order; throws VectorFileError for an unreadable or invalid file. */
 export function runVectorFiles(paths: readonly string[]): FileResult[] {
   // Load every file first, so an invalid file is reported before any vector runs.
-  const files = paths.map((p) => loadVectorFile(p));
+  const files = expandVectorPaths(paths).map((p) => loadVectorFile(p));
   return files.map(runVectorFile);
 }
 

@@ -36,9 +36,21 @@ describe("kubelet-sim conformance", () => {
   });
 
   it.runIf(existsSync(join(SHARED2, "phase.yaml")))("passes ../shared/oracle2 too (CI has shared/ beside the clone)", () => {
-    const r = cli("conformance", ...ORACLE2_FILES.map((f) => join(SHARED2, f)));
+    const r = cli("conformance", SHARED2);
     expect(r.code).toBe(0);
     expect(r.out.trim().split("\n").at(-1)).toMatch(/^\d+ passed, 0 failed(, \d+ skipped)?$/);
+  });
+
+  it("takes a folder as its .yaml files, sorted; an empty folder is an error", () => {
+    const byFiles = cli("conformance", ...[...ORACLE2_FILES].sort().map((f) => join(ORACLE2, f)));
+    const byFolder = cli("conformance", ORACLE2);
+    expect(byFolder.code).toBe(0);
+    expect(byFolder.out).toBe(byFiles.out);
+    const empty = mkdtempSync(join(tmpdir(), "ksim-conf-"));
+    const r = cli("conformance", empty);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/a folder with no \.yaml vector files in it/);
+    expect(r.err).not.toMatch(/\n\s+at /);
   });
 
   it("-v lists the passing vectors too", () => {

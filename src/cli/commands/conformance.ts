@@ -14,10 +14,11 @@ export const conformanceCommand: CommandFactory = (ctx) => ({
   describe: "Check the kubelet models against Kubernetes' own test vectors (oracle and oracle2 files)",
   builder: (y: Argv) =>
     y
-      .positional("files", { type: "string", array: true, describe: "vector files (YAML; the format is in test/fixtures/oracle/README.md)" })
+      .positional("files", { type: "string", array: true, describe: "vector files, or folders of them (YAML; the format is in test/fixtures/oracle/README.md)" })
       .option("verbose", { alias: "v", type: "boolean", default: false, describe: "also list the vectors that pass" })
       .example("$0 conformance test/fixtures/oracle/*.yaml", "run every vector file; exit 1 if any vector fails")
       .example("$0 conformance test/fixtures/oracle2/*.yaml", "getPhase, the PLEG, the status manager, the API status and the pod workers")
+      .example("$0 conformance test/fixtures/oracle2", "a folder: every .yaml file in it")
       .example("$0 conformance -v test/fixtures/oracle/compute_pod_actions.yaml", "list each vector with its verdict")
       .epilogue(
         "A vector outside the simulator's scope is skipped with its reason (listed as `skip`), never counted as passed.\n" +
