@@ -33,11 +33,22 @@ export function isSupportedKubeletVersion(v: KubeletVersion): boolean {
   );
 }
 
+/**
+ * Parsed version strings: every gate asks `atLeast(v, "1.22.5")` with a literal, many times a run,
+ * and a regex per call was 1% of an exploration. The strings are the models' release literals and
+ * the few a scenario names, so the bound is never reached in practice; past it nothing is kept.
+ */
+const parsedStrings = new Map<string, KubeletVersion>();
+const MAX_PARSED_STRINGS = 1024;
+
 export function kubeletVersion(v: VersionLike): KubeletVersion {
   if (typeof v === "number") return { minor: v, patch: 0 };
   if (typeof v === "string") {
+    const known = parsedStrings.get(v);
+    if (known !== undefined) return known;
     const parsed = parseKubeletVersion(v);
     if (parsed === null) throw new RangeError(`not a kubelet version: "${v}" (expected e.g. "1.22" or "1.22.4")`);
+    if (parsedStrings.size < MAX_PARSED_STRINGS) parsedStrings.set(v, Object.freeze(parsed));
     return parsed;
   }
   return v;
