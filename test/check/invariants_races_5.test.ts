@@ -77,11 +77,20 @@ describe("shortened-grace-period-honoured", () => {
   const del = (t: number, grace: number, pod = "default/web") =>
     R(t, "apiserver", "Delete", { actor: "user", pod, uid: "u1", deleted: false, deletionGracePeriodSeconds: grace, result: "ok" });
 
-  it("fires once the shortened deadline (plus 2s) passes with a container still running", () => {
+  it("fires once the shortened deadline (plus a relist period and 2s) passes with a container still running", () => {
     const got = violations("shortened-grace-period-honoured", [
-      ...running, del(5_000, 120), del(15_000, 10), podView(26_000, "u1"), podView(27_001, "u1"), podView(40_000, "u1"),
+      ...running, del(5_000, 120), del(15_000, 10), podView(27_000, "u1"), podView(28_001, "u1"), podView(40_000, "u1"),
     ], s);
-    expect(got).toEqual(["27001 default/web: the grace period was shortened from 120s to 10s at 15000ms, so the pod's containers had to stop by 25000ms, but app (c-1) still ran at 27001ms"]);
+    expect(got).toEqual(["28001 default/web: the grace period was shortened from 120s to 10s at 15000ms, so the pod's containers had to stop by 25000ms, but app (c-1) still ran at 28001ms"]);
+  });
+
+  it("counts a grace below kuberuntime's 2s minimum as 2s (found by the fixed side's sweep: 1s asked, SIGKILL 2s after the new kill)", () => {
+    const trace = (exitMs: number) => [...running, del(5_000, 120), del(18_089, 1), podView(exitMs - 1, "u1"), exited(exitMs, "c-1", "default/web"), podView(40_000, "u1")];
+    expect(violations("shortened-grace-period-honoured", trace(21_111), s)).toEqual([]);
+    expect(violations("shortened-grace-period-honoured", trace(23_090), s)).toEqual([]);
+    expect(violations("shortened-grace-period-honoured", trace(23_091), s)).toEqual([
+      "23090 default/web: the grace period was shortened from 120s to 1s at 18089ms, so the pod's containers had to stop by 20089ms, but app (c-1) still ran at 23090ms",
+    ]);
   });
 
   it("holds when the container stops by the shortened deadline, and when the grace never shrank", () => {

@@ -7,9 +7,12 @@
 // calculateEffectiveGracePeriod; issue #83916 "kubelet does not honor shortened grace period on
 // already-deleting pod" (open), PRs #113883 and #127580; race R06.
 //
-// Precisely: for each API pod UID, the deadline is the earliest (time + new
-// deletionGracePeriodSeconds) over the apiserver's graceful Delete records that set or lowered it. Once a later write lowered
-// it, every container of that UID must have exited by the deadline plus EPSILON_MS (the watch
+// Precisely: for each API pod UID, the deadline is the earliest (time + new grace) over the
+// apiserver's graceful Delete records that set or lowered deletionGracePeriodSeconds, where the
+// grace counts as at least kuberuntime's minimumGracePeriodInSeconds (2 s: killContainer never
+// gives a container less). Once a later write lowered it, every container of that UID must have
+// exited by the deadline plus one PLEG relist period (after a cancelled sync the pod worker waits
+// in GetNewerThan for the next relist before it kills again) plus GRACE_EPSILON_MS (the watch
 // delivery, a sync and the stop call; a healthy kubelet takes tens of milliseconds). A deletion
 // whose grace never shrank is not this invariant's business. Static pods are left out: deleting a
 // mirror pod does not stop its static pod.
@@ -17,6 +20,7 @@ import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
 import { staticPodKeys, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
 import { CALL_CONTAINER_KINDS, RuntimeContainers } from "./containers.ts";
+import { minimumGracePeriodInSeconds } from "../../kubelet/kuberuntime/kill_container.ts";
 
 const ID = "shortened-grace-period-honoured";
 export const GRACE_EPSILON_MS = 2_000;
@@ -36,7 +40,8 @@ class Monitor implements InvariantMonitor {
   private readonly containers = new RuntimeContainers("call");
   private readonly deletions = new Map<string, Deletion>();
 
-  constructor(private readonly staticKeys: ReadonlySet<string>) {}
+  /** @param allowanceMs past the deadline: one relist period and GRACE_EPSILON_MS. */
+  constructor(private readonly staticKeys: ReadonlySet<string>, private readonly allowanceMs: number) {}
 
   observe(rec: TraceRecord): Violation | null {
     this.containers.observe(rec);
@@ -51,7 +56,7 @@ class Monitor implements InvariantMonitor {
 
   private overdue(nowMs: number): Violation | null {
     for (const [uid, d] of this.deletions) {
-      if (d.reported || d.shortened === null || nowMs <= d.deadlineMs + GRACE_EPSILON_MS) continue;
+      if (d.reported || d.shortened === null || nowMs <= d.deadlineMs + this.allowanceMs) continue;
       const running = this.containers.runningOf(d.pod, uid);
       if (running.length === 0) continue;
       d.reported = true;
@@ -72,12 +77,13 @@ class Monitor implements InvariantMonitor {
     const grace = rec.deletionGracePeriodSeconds;
     if (typeof grace !== "number" || typeof rec.uid !== "string" || typeof rec.pod !== "string" || this.staticKeys.has(rec.pod)) return;
     const d = this.deletions.get(rec.uid);
+    const deadlineMs = rec.t + Math.max(grace, minimumGracePeriodInSeconds) * 1000;
     if (d === undefined) {
-      this.deletions.set(rec.uid, { pod: rec.pod, graceSeconds: grace, deadlineMs: rec.t + grace * 1000, shortened: null, reported: false });
+      this.deletions.set(rec.uid, { pod: rec.pod, graceSeconds: grace, deadlineMs, shortened: null, reported: false });
     } else if (grace < d.graceSeconds) {
       d.shortened ??= { atMs: rec.t, fromSeconds: d.graceSeconds };
       d.graceSeconds = grace;
-      d.deadlineMs = Math.min(d.deadlineMs, rec.t + grace * 1000);
+      d.deadlineMs = Math.min(d.deadlineMs, deadlineMs);
     }
   }
 }
@@ -85,7 +91,7 @@ class Monitor implements InvariantMonitor {
 export const shortenedGracePeriodHonoured: InvariantInfo = {
   id: ID,
   statement:
-    "When a second delete shortens a pod's grace period, the pod's containers stop by the shortened deadline (within 2s).",
+    "When a second delete shortens a pod's grace period, the pod's containers stop by the shortened deadline (the grace counted as at least kuberuntime's 2 s minimum), within one PLEG relist period + 2 s.",
   source: "pkg/kubelet/pod_workers.go UpdatePod, calculateEffectiveGracePeriod; issue #83916 (PRs #113883, #127580); race R06",
-  make: (scenario: Scenario) => new Monitor(staticPodKeys(scenario)),
+  make: (scenario: Scenario) => new Monitor(staticPodKeys(scenario), scenario.kubelet.plegRelistPeriodMs + GRACE_EPSILON_MS),
 };
