@@ -32,6 +32,8 @@ export interface ExplorePlan {
   invariants: string[];
   /** Whether each run draws its knobs from `swarm`. */
   swarm: boolean;
+  /** The --kubelet-version, --variant and --feature-gate flags the runs were explored under ("" for none): replay keys carry them. */
+  overrideFlags: string;
 }
 
 /** What one run left behind: small, so worker threads send it back cheaply. */

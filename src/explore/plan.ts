@@ -10,7 +10,7 @@ import { makeMonitors } from "../check/invariants.ts";
 import type { Scenario } from "../scenario/index.ts";
 import type { ExplorePlan, ExploreStrategy } from "./context.ts";
 import { compileRawOrThrow, readRawScenario, withInvariantExpectations, type RawScenario } from "./raw.ts";
-import { applyKubeletOverrides, hasOverrides, loadScenarioWithOverrides, type KubeletOverrides } from "../scenario/overrides.ts";
+import { applyKubeletOverrides, hasOverrides, loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from "../scenario/overrides.ts";
 
 export interface PlanRequest {
   /** A scenario file, or a raw scenario object with the name its replay keys should show. */
@@ -36,7 +36,10 @@ export function makePlan(req: PlanRequest): ExplorePlan {
     req.strategy === "random" || req.strategy === "pos"
       ? { name: req.strategy }
       : { name: "pct", depth: req.depth ?? DEFAULT_PCT_DEPTH, steps: req.steps ?? calibratePctSteps(scenario) };
-  return { file, raw: augmented, strategy, seed: req.seed ?? scenario.seed, invariants, swarm: scenario.swarm !== undefined };
+  return {
+    file, raw: augmented, strategy, seed: req.seed ?? scenario.seed, invariants, swarm: scenario.swarm !== undefined,
+    overrideFlags: overrideFlags(req.kubelet),
+  };
 }
 
 function loadSource(source: PlanRequest["source"], kubelet: KubeletOverrides | undefined): { raw: RawScenario; scenario: Scenario; file: string } {

@@ -167,7 +167,7 @@ export function replayRepro(loaded: LoadedRepro, extraInvariants: readonly Invar
   const yaml = parseYaml(loaded.scenarioText, record.scenario);
   if (!yaml.ok) throw new Error(`${record.scenario}: not YAML`);
   const strategy = parseStrategy(record.strategy) as ExploreStrategy;
-  const ctx = new RunContext({ file: record.scenario, raw: yaml.value, strategy, seed: record.seed, invariants: [], swarm: false }, extraInvariants);
+  const ctx = new RunContext({ file: record.scenario, raw: yaml.value, strategy, seed: record.seed, invariants: [], swarm: false, overrideFlags: "" }, extraInvariants);
   const r = ctx.run(loaded.scenario, record.seed, { strategy: { name: "replay", tape: loaded.tape, whenExhausted: "diverge" } });
   const reproduced = r.result.run.traceHash === record.traceHash && sameFailure(r.failure, record.repro.failure);
   return { ...r, reproduced };

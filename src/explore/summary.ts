@@ -99,7 +99,7 @@ export function jsonLine(s: ExploreSummary): ExploreJsonLine {
 
 /** The `run` command that shows exploration run i as found (same choices; the trace adds the explored invariants' checks). */
 export function runKey(s: ExploreSummary, seed: number): string {
-  return `kubelet-sim run ${s.plan.file} --seed ${seed} --strategy ${s.strategy}`;
+  return `kubelet-sim run ${s.plan.file} --seed ${seed} --strategy ${s.strategy}${s.plan.overrideFlags}`;
 }
 
 export function humanSummary(s: ExploreSummary): string {

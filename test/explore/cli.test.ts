@@ -54,6 +54,18 @@ describe("kubelet-sim explore", () => {
     }
   });
 
+  it("names the run it found by a key that carries --kubelet-version and --variant, and that key shows the failure", () => {
+    const file = "scenarios/races/r06-grace-period-shorten-ignored.yaml";
+    const r = cli(["explore", file, "--runs", "2", "--no-shrink", "--out", out, "--kubelet-version", "1.30", "--variant", "killHonoursShortenedGrace=false"]);
+    expect(r.code).toBe(1);
+    const key = /^# replay the run as found: kubelet-sim (.*)$/m.exec(r.stdout)?.[1];
+    expect(key).toMatch(/ --kubelet-version 1\.30 --variant killHonoursShortenedGrace=false$/);
+    const violation = /invariant shortened-grace-period-honoured at (\d+)ms/.exec(r.stdout)?.[1];
+    const again = cli([...key!.split(" "), "--format", "text"]);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toContain(`still ran at ${violation}ms`);
+  });
+
   it("exits 2 on a scenario that does not load", async () => {
     const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     try {
