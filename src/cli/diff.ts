@@ -1,5 +1,5 @@
 // `kubelet-sim diff`: two runs of a scenario side by side. Either one scenario (or run record) run
-// under two kubelets (`--kubelet-version 1.21 --vs 1.22`, `--vs-variant NAME=false`), or two run
+// under two kubelets (`--kubelet-version 1.20 --vs 1.22`, `--vs-variant NAME=false`), or two run
 // records (repro files from `explore`, records from `run --record`), each replayed with its own
 // choices. Prints where the traces first differ; `--format html` draws both on one time axis.
 import { existsSync, readFileSync } from "node:fs";

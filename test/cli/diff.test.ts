@@ -22,6 +22,13 @@ describe("kubelet-sim diff", () => {
     expect(ran.out).toMatch(/first difference at \d+\.\d{3}s, after \d+ identical records:\n {2}A kubelet 1\.21 +\d/);
   });
 
+  it("takes a bundled scenario by name, as run does (r05: the catalog's buggy 1.20 against the fixed 1.22)", () => {
+    const ran = cli(["diff", "r05", "--kubelet-version", "1.20", "--vs", "1.22"]);
+    expect(ran.code, ran.err).toBe(1);
+    expect(ran.out).toMatch(/^# A: kubelet 1\.20: kubelet-sim run \S*r05-pw-kill-pinning\.yaml --kubelet-version 1\.20\n/);
+    expect(ran.out).toMatch(/first difference at/);
+  });
+
   it("writes both runs into one HTML page with --format html --out", () => {
     const out = join(tempDir(), "diff.html");
     const ran = diff({ left: { file: R05, kubelet: { version: "1.21" } }, right: { file: R05, kubelet: { version: "1.22" } }, html: true, outFile: out });

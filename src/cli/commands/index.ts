@@ -27,7 +27,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { make: replayCommand, example: "$0 replay run.json" },
   { make: listCommand, example: "$0 list" },
   { make: exploreCommand, example: "$0 explore scenarios/races/r05-pw-kill-pinning.yaml --runs 2000" },
-  { make: diffCommand, example: "$0 diff scenarios/races/r05-pw-kill-pinning.yaml --kubelet-version 1.21 --vs 1.22" },
+  { make: diffCommand, example: "$0 diff scenarios/races/r05-pw-kill-pinning.yaml --kubelet-version 1.20 --vs 1.22" },
   { make: mergeCommand, example: "$0 merge shards/shard-1 shards/shard-2 shards/shard-3 shards/shard-4" },
   { make: validateCommand, example: "$0 validate my-scenario.yaml" },
   { make: conformanceCommand, example: "$0 conformance test/fixtures/oracle/*.yaml" },
