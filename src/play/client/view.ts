@@ -22,6 +22,7 @@ export function drawStatus(outcome: PlayOutcome, deviations: number): void {
   const status = byId("status");
   status.className = outcome.broken !== null ? "won" : outcome.kind === "end" ? "ended" : "";
   status.dataset["state"] = outcome.broken !== null ? "broken" : outcome.kind;
+  status.dataset["traceHash"] = outcome.kind === "end" ? outcome.traceHash : "";
   const away = `${deviations} choice${deviations === 1 ? "" : "s"} deviated from fifo`;
   if (outcome.broken !== null) {
     status.textContent = `Invariant broken: ${describe(outcome.broken)} You won with ${away}.`;
@@ -41,6 +42,7 @@ export function drawOptions(outcome: PlayOutcome, pick: (index: number) => void)
   const choice = byId("choice");
   const options = byId("options");
   options.replaceChildren();
+  choice.dataset["choiceIndex"] = outcome.kind === "end" ? "" : String(outcome.choiceIndex);
   if (outcome.kind === "end") {
     choice.textContent = `end of the run: verdict ${outcome.verdict}, ${outcome.events} kernel events, trace hash ${outcome.traceHash}`;
     return;

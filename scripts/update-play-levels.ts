@@ -1,0 +1,144 @@
+// Writes play mode's levels (scenarios/races/play/): for each catalogued race, the hunt form on its
+// buggy side with the timing of one `swarm` draw pinned, at a seed where fifo passes and some
+// interleaving breaks the race's invariant. A hunt form as written is often not winnable by
+// interleaving alone (its bug needs the timing its swarm ranges draw), and a deterministic form
+// breaks the invariant under fifo already: a level must be won by the learner's own choices.
+// Also writes levels.json: per race, the swarm draw, the seed, and the shortest win found (the
+// exploration's failing schedule shrunk by ddmin: 1-minimal, an upper bound on the true minimum).
+//   node --import tsx scripts/update-play-levels.ts [--races R05,R08]
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { stringify } from "yaml";
+import { RACES, raceRawScenario, type RaceEntry } from "../src/races/catalog.ts";
+import { applySwarm, compileRawOrThrow, exploreSync, RunContext, type RawScenario } from "../src/explore/index.ts";
+import { Shrinker, deviationCount } from "../src/explore/shrink.ts";
+import { simulate } from "../src/simulate.ts";
+import { ChoiceLog, parseDuration } from "../src/sim/index.ts";
+import { PLAY_DIR, playFile, type PlayLevelEntry } from "../src/play/levels.ts";
+
+const ROOT = join(import.meta.dirname, "..");
+const SWARM_SEEDS = 15;
+const RUNS = 150;
+const MAX_SINGLE = 600;
+/** Wall time per race for the search (a script, not the simulation: it may read the host clock). */
+const BUDGET_MS = 25_000;
+
+function breaks(raw: RawScenario, race: RaceEntry): boolean {
+  const r = simulate(compileRawOrThrow(raw, race.hunt.file), { strategy: { name: "fifo" }, sinks: [], keepRecords: false });
+  return r.checks.violations.some((v) => v.invariant === race.invariant);
+}
+
+/** A win on this timing: fifo passes and an exploration breaks the invariant; its schedule shrunk. */
+function winOn(race: RaceEntry, timing: RawScenario, runs: number, single: boolean): { raw: RawScenario; found: string; win: ChoiceLog; deviations: number } | null {
+  if (breaks(timing, race)) return null;
+  const one = single ? oneDeviation(race, timing) : null;
+  if (one !== null) return { raw: timing, found: "one deviation", win: one, deviations: 1 };
+  for (const strategy of ["pos", "random"] as const) {
+    const report = exploreSync({ source: { raw: timing, label: race.hunt.file }, runs, strategy, seed: 1, invariants: [race.invariant], shrink: false, outDir: null });
+    const found = report.found;
+    if (found === null || found.failure.kind !== "invariant" || found.failure.id !== race.invariant) continue;
+    const raw = { ...timing, seed: found.seed };
+    if (breaks(raw, race)) continue;
+    const shrunk = new Shrinker(new RunContext(report.plan), found.failure).shrinkSchedule(found);
+    return { raw, found: strategy, win: ChoiceLog.from(shrunk.choices), deviations: deviationCount(shrunk.choices) };
+  }
+  return null;
+}
+
+/**
+ * The first tape that breaks the invariant by leaving fifo's answer at one choice only, at the
+ * timing's own seed: the shortest win there is, when there is one. Bounded to MAX_SINGLE runs.
+ */
+function oneDeviation(race: RaceEntry, timing: RawScenario): ChoiceLog | null {
+  const scenario = compileRawOrThrow(timing, race.hunt.file);
+  const fifo = simulate(scenario, { strategy: { name: "fifo" }, sinks: [], keepRecords: false }).run.choices.toArray();
+  let budget = MAX_SINGLE;
+  for (let i = 0; i < fifo.length; i++) {
+    for (let j = 1; j < fifo[i]!.n; j++) {
+      if (--budget < 0) return null;
+      const tape = ChoiceLog.from([...fifo.slice(0, i), { ...fifo[i]!, index: j }]);
+      const r = simulate(scenario, { strategy: { name: "replay", tape, whenExhausted: "fifo" }, sinks: [], keepRecords: false });
+      if (r.checks.violations.some((v) => v.invariant === race.invariant)) return r.run.choices;
+    }
+  }
+  return null;
+}
+
+/**
+ * Timings to try, most faithful first: the hunt form as written; then one of its steps moved to an
+ * instant where something else happens in its fifo run (within the swarm's jitter after it), so
+ * that the step and that activity are runnable at once and their order is the learner's choice;
+ * then the swarm's own draws.
+ */
+function* timings(race: RaceEntry, base: RawScenario): Generator<{ raw: RawScenario; how: string; swarmSeed: number | null }> {
+  const compiled = compileRawOrThrow(base, race.hunt.file);
+  const { swarm: _s, ...asWritten } = base;
+  yield { raw: asWritten, how: "as written", swarmSeed: null };
+  const jitterMs = compiled.swarm?.jitterMs ?? 4000;
+  const run = simulate(compiled, { strategy: { name: "fifo" } });
+  const instants = [...new Set((run.records ?? []).map((r) => r.t))].sort((a, b) => a - b);
+  const steps = (asWritten["timeline"] as { at?: string }[] | undefined) ?? [];
+  const ats = [...new Set(steps.map((st) => (typeof st.at === "string" ? parseDuration(st.at) : 0)).filter((at) => at > 0))];
+  for (const at of ats) {
+    for (const t of instants.filter((x) => x > at && x <= at + jitterMs)) {
+      const timeline = steps.map((st) => (typeof st.at === "string" && parseDuration(st.at) === at ? { ...st, at: `${t}ms` } : st));
+      yield { raw: { ...asWritten, timeline }, how: `the step at ${at}ms moved to ${t}ms`, swarmSeed: null };
+    }
+  }
+  for (let swarmSeed = 1; swarmSeed <= SWARM_SEEDS; swarmSeed++) yield { raw: applySwarm(base, compiled, swarmSeed), how: `swarm draw ${swarmSeed}`, swarmSeed };
+}
+
+function findLevel(race: RaceEntry): { entry: PlayLevelEntry; raw: RawScenario } | null {
+  const base = { ...raceRawScenario(race, "buggy", "hunt"), expect: [{ never: race.invariant }] };
+  const startMs = performance.now();
+  for (const timing of timings(race, base)) {
+    if (performance.now() - startMs > BUDGET_MS) break;
+    const w = winOn(race, timing.raw, timing.swarmSeed === null ? 30 : RUNS, timing.how === "as written");
+    if (w === null) continue;
+    const entry: PlayLevelEntry = { race: race.id, timing: timing.how, seed: Number(w.raw["seed"]), found: w.found, win: w.win.encode(), deviations: w.deviations, choices: w.win.length };
+    return { raw: w.raw, entry };
+  }
+  return null;
+}
+
+/**
+ * The fallback when no timing of the hunt form was found where interleaving alone wins (a race of
+ * timing, whose choices at one instant cannot reach the window): the deterministic form, where
+ * fifo's own run breaks the invariant. The level says so; its shortest win is fifo's, 0 deviations.
+ */
+function demoLevel(race: RaceEntry): { entry: PlayLevelEntry; raw: RawScenario } {
+  const raw = { ...raceRawScenario(race, "buggy", "demo"), expect: [{ never: race.invariant }] };
+  const r = simulate(compileRawOrThrow(raw, race.file), { strategy: { name: "fifo" }, sinks: [], keepRecords: false });
+  if (!r.checks.violations.some((v) => v.invariant === race.invariant)) throw new Error(`${race.id}: its deterministic form does not break ${race.invariant} under fifo`);
+  const entry: PlayLevelEntry = { race: race.id, timing: `the deterministic form ${race.file}: fifo breaks the invariant`, seed: Number(raw["seed"] ?? 1), found: "fifo", win: r.run.choices.encode(), deviations: 0, choices: r.run.choices.length };
+  return { raw, entry };
+}
+
+function yamlOf(race: RaceEntry, entry: PlayLevelEntry, raw: RawScenario): string {
+  const head = [
+    `# Play mode's level for ${race.id} (kubelet-sim play ${race.id.toLowerCase()}), written by scripts/update-play-levels.ts:`,
+    entry.deviations === 0
+      ? `# ${entry.timing} (no timing of the hunt form was found where interleaving alone breaks it).`
+      : `# the hunt form ${race.hunt.file} on the buggy side (timing: ${entry.timing}), at seed ${entry.seed},\n# where fifo passes and another interleaving breaks ${race.invariant}.`,
+  ];
+  const { swarm: _swarm, ...rest } = raw;
+  return `${head.join("\n")}\n${stringify({ ...rest, name: `${race.id.toLowerCase()}-play` }, { lineWidth: 0 })}`;
+}
+
+const only = process.argv.includes("--races") ? process.argv[process.argv.indexOf("--races") + 1]!.split(",") : null;
+mkdirSync(join(ROOT, PLAY_DIR), { recursive: true });
+for (const race of RACES) {
+  if (only !== null && !only.includes(race.id)) continue;
+  const t0 = performance.now();
+  const level = findLevel(race);
+  if (level === null) {
+    const fallback = demoLevel(race);
+    writeFileSync(join(ROOT, playFile(race.id)), yamlOf(race, fallback.entry, fallback.raw));
+    writeFileSync(join(ROOT, PLAY_DIR, `${race.id.toLowerCase()}.json`), `${JSON.stringify(fallback.entry, null, 2)}\n`);
+    console.log(`${race.id}: no timing tried is winnable by interleaving alone; the level is the deterministic form`);
+    continue;
+  }
+  writeFileSync(join(ROOT, playFile(race.id)), yamlOf(race, level.entry, level.raw));
+  writeFileSync(join(ROOT, PLAY_DIR, `${race.id.toLowerCase()}.json`), `${JSON.stringify(level.entry, null, 2)}\n`);
+  console.log(`${race.id}: ${level.entry.timing}, seed ${level.entry.seed}, win in ${level.entry.deviations} deviations (${Math.round(performance.now() - t0)}ms)`);
+}
