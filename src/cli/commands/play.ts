@@ -24,7 +24,7 @@ export const playCommand: CommandFactory = (ctx) => ({
       .option("port", { type: "number", default: DEFAULT_PLAY_PORT, describe: "the port --serve listens on (0: any free port)" })
       .example("$0 play r05", "write r05-play.html, then open it in a browser")
       .example("$0 play r05 --serve --port 0", "serve it on 127.0.0.1 until Ctrl-C")
-      .example("$0 play scenarios/races/r08-pleg-missed-exit-and-remove.yaml --out r08.html", "play any scenario file")
+      .example("$0 play scenarios/default.yaml --out default.html", "play any scenario file")
       .epilogue("The page's Export gives a run record that `kubelet-sim replay` reproduces. Exit 2 for an unknown race or a bad file. See docs/teaching.md."),
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
