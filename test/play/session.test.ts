@@ -58,3 +58,11 @@ describe("a play-mode run", () => {
     expect(strategyLabel(win)).toBe("play");
   });
 });
+
+describe("a scenario file as a level", () => {
+  it("wins on any invariant's violation: the deterministic R05 breaks lost-wakeup under fifo", () => {
+    const level = resolveLevel("scenarios/races/r05-pw-kill-pinning.yaml");
+    expect([level.invariant, level.scenarioFile, level.kubelet]).toEqual([null, "scenarios/races/r05-pw-kill-pinning.yaml", null]);
+    expect(playToEnd(level, []).broken?.invariant).toBe("lost-wakeup");
+  });
+});
