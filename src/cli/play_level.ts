@@ -54,8 +54,8 @@ function raceLevel(arg: string): PlayLevel {
     id: race.id,
     title: race.title,
     brief: notes.deviations > 0
-      ? `${race.title} (${race.buggy.label}). As the scenario is timed here, fifo keeps the invariant ${race.invariant}: make it break by choosing who runs.`
-      : `${race.title} (${race.buggy.label}). This race is one of timing: no timing of its hunt form was found where choices at one instant break ${race.invariant}, so the level is its deterministic form, where fifo breaks it. Step through and watch the shared state go wrong.`,
+      ? `The kubelet here is ${race.buggy.label}. As the scenario is timed here, fifo keeps the invariant ${race.invariant}: make it break by choosing who runs.`
+      : `The kubelet here is ${race.buggy.label}. This race is one of timing: no timing of its hunt form was found where choices at one instant break ${race.invariant}, so the level is its deterministic form, where fifo breaks it. Step through and watch the shared state go wrong.`,
     hint: `What the bug needs: ${race.hunt.needs}. The shortest win found takes ${notes.deviations} choice${notes.deviations === 1 ? "" : "s"} away from fifo.`,
     invariant: race.invariant,
     scenarioFile: file,

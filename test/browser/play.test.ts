@@ -80,6 +80,8 @@ describe(`the play page of ${LEVEL} in Chromium`, () => {
     await page.click("#restart");
     await page.click("#fifo-run");
     const fifo = simulate(resolveLevel(LEVEL).scenario, { strategy: { name: "fifo" } });
+    const ran = cli(["run", resolveLevel(LEVEL).scenarioFile, "--verbosity", "brief"]);
+    expect(ran.out).toContain(`after ${fifo.run.events} events; trace ${fifo.run.traceHash}`);
     expect(await status().getAttribute("data-state")).toBe("end");
     expect(await status().getAttribute("data-trace-hash")).toBe(fifo.run.traceHash);
     expect(await status().innerText()).toContain(`${fifo.run.verdict} at t=${fifo.run.endMs}ms`);
