@@ -95,6 +95,8 @@ describe(`the play page of ${LEVEL} in Chromium`, () => {
       expect(await pauseIndex()).toBe(i);
       await page.click(`#options button[data-index='${win[i]!.index}']`);
     }
+    const stepMs = await page.locator("body").getAttribute("data-run-ms");
+    console.log(`re-running ${LEVEL} from the start to choice #${last + 1}: ${stepMs}ms`);
     await page.click("#fifo-run");
     expect(await status().getAttribute("data-state")).toBe("broken");
     expect(await status().innerText()).toContain(`You won with ${levelNotes(LEVEL).deviations} choices deviated from fifo`);

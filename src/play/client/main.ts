@@ -23,7 +23,10 @@ function go(prefix: Choice[]): void {
 }
 
 function show(): void {
+  // How long a step takes (the level run again from the start): shown to tests, not to the sim.
+  const startMs = performance.now();
   outcome = playTo(level, current());
+  document.body.dataset["runMs"] = (performance.now() - startMs).toFixed(1);
   drawStatus(outcome, deviations(current()));
   drawOptions(outcome, pick);
   drawState(outcome.state);
