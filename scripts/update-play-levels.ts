@@ -5,7 +5,7 @@
 // breaks the invariant under fifo already: a level must be won by the learner's own choices.
 // Also writes levels.json: per race, the swarm draw, the seed, and the shortest win found (the
 // exploration's failing schedule shrunk by ddmin: 1-minimal, an upper bound on the true minimum).
-//   node --import tsx scripts/update-play-levels.ts [--races R05,R08]
+//   node --import tsx scripts/update-play-levels.ts [--races R05,R08] [--walks 30000] [--budget 60000]
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
@@ -13,26 +13,76 @@ import { RACES, raceRawScenario, type RaceEntry } from "../src/races/catalog.ts"
 import { applySwarm, compileRawOrThrow, exploreSync, RunContext, type RawScenario } from "../src/explore/index.ts";
 import { Shrinker, deviationCount } from "../src/explore/shrink.ts";
 import { simulate } from "../src/simulate.ts";
-import { ChoiceLog, parseDuration } from "../src/sim/index.ts";
+import { ChoiceLog, KernelLog, parseDuration, type Choice } from "../src/sim/index.ts";
+import { Rng, streamSeed } from "../src/sim/rng.ts";
+import { playTo, playToEnd } from "../src/play/session.ts";
+import type { PlayLevel } from "../src/play/level.ts";
 import { PLAY_DIR, playFile, type PlayLevelEntry } from "../src/play/levels.ts";
 
 const ROOT = join(import.meta.dirname, "..");
 const SWARM_SEEDS = 15;
 const RUNS = 150;
-const MAX_SINGLE = 600;
-/** Wall time per race for the search (a script, not the simulation: it may read the host clock). */
-const BUDGET_MS = 25_000;
+const MAX_TRIES = 150;
+const DEPTH = 3;
+/** Wall time per race for the search of timings (--budget MS; a script, not the simulation: it may read the host clock). */
+const BUDGET_MS = process.argv.includes("--budget") ? Number(process.argv[process.argv.indexOf("--budget") + 1]) : 60_000;
+/** Wall time per race for random walks on the hunt form as written (--walks MS; 0: none). */
+const WALK_MS = process.argv.includes("--walks") ? Number(process.argv[process.argv.indexOf("--walks") + 1]) : 0;
 
 function breaks(raw: RawScenario, race: RaceEntry): boolean {
   const r = simulate(compileRawOrThrow(raw, race.hunt.file), { strategy: { name: "fifo" }, sinks: [], keepRecords: false });
   return r.checks.violations.some((v) => v.invariant === race.invariant);
 }
 
-/** A win on this timing: fifo passes and an exploration breaks the invariant; its schedule shrunk. */
-function winOn(race: RaceEntry, timing: RawScenario, runs: number, single: boolean): { raw: RawScenario; found: string; win: ChoiceLog; deviations: number } | null {
-  if (breaks(timing, race)) return null;
-  const one = single ? oneDeviation(race, timing) : null;
-  if (one !== null) return { raw: timing, found: "one deviation", win: one, deviations: 1 };
+/** A win on this timing: fifo passes and some interleaving breaks the invariant. */
+interface Win {
+  raw: RawScenario;
+  found: string;
+  win: ChoiceLog;
+  deviations: number;
+}
+
+function winOn(race: RaceEntry, timing: Timing): Win | null {
+  if (breaks(timing.raw, race)) return null;
+  const near = atInstant(race, timing.raw, timing.atMs, DEPTH);
+  if (near !== null) return { raw: timing.raw, found: timing.atMs === null ? "single deviations" : `deviations at ${timing.atMs}ms`, win: near, deviations: near.deviations() };
+  return explored(race, timing.raw, timing.swarmSeed === null ? 30 : RUNS);
+}
+
+/**
+ * A search at the timing's own seed (so fifo's pass is the level's): leave fifo's answer at up to
+ * `depth` choices, each one made at `atMs` (any instant when null: then one deviation only), each
+ * tried in the run the earlier deviations lead to. The first tape that breaks the invariant, with
+ * the fewest deviations this order meets first. Bounded to MAX_TRIES runs.
+ */
+function atInstant(race: RaceEntry, raw: RawScenario, atMs: number | null, depth: number): ChoiceLog | null {
+  const scenario = compileRawOrThrow(raw, race.hunt.file);
+  let tries = 0;
+  const run = (tape: readonly Choice[]) => {
+    const log = new KernelLog();
+    const r = simulate(scenario, { strategy: { name: "replay", tape: ChoiceLog.from(tape), whenExhausted: "fifo" }, sinks: [], keepRecords: false, observer: log });
+    return { r, times: log.choices.map((c) => c.t) };
+  };
+  const search = (prefix: readonly Choice[], from: number, left: number): ChoiceLog | null => {
+    const { r, times } = run(prefix);
+    if (r.checks.violations.some((v) => v.invariant === race.invariant)) return r.run.choices;
+    if (left === 0) return null;
+    const tape = r.run.choices.toArray();
+    for (let i = from; i < tape.length; i++) {
+      if (atMs !== null && times[i] !== atMs) continue;
+      for (let j = 1; j < tape[i]!.n; j++) {
+        if (++tries > MAX_TRIES) return null;
+        const found = search([...tape.slice(0, i), { ...tape[i]!, index: j }], i + 1, left - 1);
+        if (found !== null) return found;
+      }
+    }
+    return null;
+  };
+  return search([], 0, atMs === null ? 1 : depth);
+}
+
+/** An exploration at other seeds (their draws differ too), kept only when fifo passes at the seed it found. */
+function explored(race: RaceEntry, timing: RawScenario, runs: number): Win | null {
   for (const strategy of ["pos", "random"] as const) {
     const report = exploreSync({ source: { raw: timing, label: race.hunt.file }, runs, strategy, seed: 1, invariants: [race.invariant], shrink: false, outDir: null });
     const found = report.found;
@@ -45,23 +95,12 @@ function winOn(race: RaceEntry, timing: RawScenario, runs: number, single: boole
   return null;
 }
 
-/**
- * The first tape that breaks the invariant by leaving fifo's answer at one choice only, at the
- * timing's own seed: the shortest win there is, when there is one. Bounded to MAX_SINGLE runs.
- */
-function oneDeviation(race: RaceEntry, timing: RawScenario): ChoiceLog | null {
-  const scenario = compileRawOrThrow(timing, race.hunt.file);
-  const fifo = simulate(scenario, { strategy: { name: "fifo" }, sinks: [], keepRecords: false }).run.choices.toArray();
-  let budget = MAX_SINGLE;
-  for (let i = 0; i < fifo.length; i++) {
-    for (let j = 1; j < fifo[i]!.n; j++) {
-      if (--budget < 0) return null;
-      const tape = ChoiceLog.from([...fifo.slice(0, i), { ...fifo[i]!, index: j }]);
-      const r = simulate(scenario, { strategy: { name: "replay", tape, whenExhausted: "fifo" }, sinks: [], keepRecords: false });
-      if (r.checks.violations.some((v) => v.invariant === race.invariant)) return r.run.choices;
-    }
-  }
-  return null;
+interface Timing {
+  raw: RawScenario;
+  how: string;
+  /** The instant a moved step now shares with other activity: the search deviates there. */
+  atMs: number | null;
+  swarmSeed: number | null;
 }
 
 /**
@@ -70,10 +109,10 @@ function oneDeviation(race: RaceEntry, timing: RawScenario): ChoiceLog | null {
  * that the step and that activity are runnable at once and their order is the learner's choice;
  * then the swarm's own draws.
  */
-function* timings(race: RaceEntry, base: RawScenario): Generator<{ raw: RawScenario; how: string; swarmSeed: number | null }> {
+function* timings(race: RaceEntry, base: RawScenario): Generator<Timing> {
   const compiled = compileRawOrThrow(base, race.hunt.file);
   const { swarm: _s, ...asWritten } = base;
-  yield { raw: asWritten, how: "as written", swarmSeed: null };
+  yield { raw: asWritten, how: "as written", atMs: null, swarmSeed: null };
   const jitterMs = compiled.swarm?.jitterMs ?? 4000;
   const run = simulate(compiled, { strategy: { name: "fifo" } });
   const instants = [...new Set((run.records ?? []).map((r) => r.t))].sort((a, b) => a - b);
@@ -82,18 +121,49 @@ function* timings(race: RaceEntry, base: RawScenario): Generator<{ raw: RawScena
   for (const at of ats) {
     for (const t of instants.filter((x) => x > at && x <= at + jitterMs)) {
       const timeline = steps.map((st) => (typeof st.at === "string" && parseDuration(st.at) === at ? { ...st, at: `${t}ms` } : st));
-      yield { raw: { ...asWritten, timeline }, how: `the step at ${at}ms moved to ${t}ms`, swarmSeed: null };
+      yield { raw: { ...asWritten, timeline }, how: `the step at ${at}ms moved to ${t}ms`, atMs: t, swarmSeed: null };
     }
   }
-  for (let swarmSeed = 1; swarmSeed <= SWARM_SEEDS; swarmSeed++) yield { raw: applySwarm(base, compiled, swarmSeed), how: `swarm draw ${swarmSeed}`, swarmSeed };
+  for (let swarmSeed = 1; swarmSeed <= SWARM_SEEDS; swarmSeed++) yield { raw: applySwarm(base, compiled, swarmSeed), how: `swarm draw ${swarmSeed}`, atMs: null, swarmSeed };
+}
+
+/**
+ * Random walks the way a learner plays: at the timing's own seed, from the first choice to the end,
+ * each choice fifo's answer but for one in `1/oddsOfDeviation` where another option is drawn. Each
+ * step runs the level again from the start to its next choice (src/play/session.ts), as the page
+ * does. The first walk that breaks the invariant, or null when the time is up.
+ */
+function walks(race: RaceEntry, raw: RawScenario, budgetMs: number): ChoiceLog | null {
+  const level: PlayLevel = { id: race.id, title: "", brief: "", hint: "", invariant: race.invariant, scenarioFile: race.hunt.file, scenarioSha256: "", kubelet: null, scenario: compileRawOrThrow(raw, race.hunt.file) };
+  const rng = new Rng("play-levels", streamSeed(1, race.id));
+  const startMs = performance.now();
+  while (performance.now() - startMs < budgetMs) {
+    const oddsOfDeviation = 4 + rng.below(30);
+    const prefix: Choice[] = [];
+    for (;;) {
+      const o = playTo(level, prefix);
+      if (o.broken !== null) return ChoiceLog.from(playToEnd(level, prefix).tape);
+      if (o.kind === "end") break;
+      const index = rng.ratio(1, oddsOfDeviation) ? 1 + rng.below(o.choice.n - 1) : 0;
+      prefix.push({ kind: o.choice.kind, n: o.choice.n, index });
+    }
+  }
+  return null;
 }
 
 function findLevel(race: RaceEntry): { entry: PlayLevelEntry; raw: RawScenario } | null {
-  const base = { ...raceRawScenario(race, "buggy", "hunt"), expect: [{ never: race.invariant }] };
+  const base: RawScenario = { ...raceRawScenario(race, "buggy", "hunt"), expect: [{ never: race.invariant }] };
   const startMs = performance.now();
+  if (WALK_MS > 0) {
+    const { swarm: _s, ...asWritten } = base;
+    const walked = breaks(asWritten, race) ? null : walks(race, asWritten, WALK_MS);
+    if (walked !== null) {
+      return { raw: asWritten, entry: { race: race.id, timing: "as written", seed: Number(asWritten["seed"] ?? 1), found: "random walks", win: walked.encode(), deviations: walked.deviations(), choices: walked.length } };
+    }
+  }
   for (const timing of timings(race, base)) {
     if (performance.now() - startMs > BUDGET_MS) break;
-    const w = winOn(race, timing.raw, timing.swarmSeed === null ? 30 : RUNS, timing.how === "as written");
+    const w = winOn(race, timing);
     if (w === null) continue;
     const entry: PlayLevelEntry = { race: race.id, timing: timing.how, seed: Number(w.raw["seed"]), found: w.found, win: w.win.encode(), deviations: w.deviations, choices: w.win.length };
     return { raw: w.raw, entry };
@@ -107,7 +177,7 @@ function findLevel(race: RaceEntry): { entry: PlayLevelEntry; raw: RawScenario }
  * fifo's own run breaks the invariant. The level says so; its shortest win is fifo's, 0 deviations.
  */
 function demoLevel(race: RaceEntry): { entry: PlayLevelEntry; raw: RawScenario } {
-  const raw = { ...raceRawScenario(race, "buggy", "demo"), expect: [{ never: race.invariant }] };
+  const raw: RawScenario = { ...raceRawScenario(race, "buggy", "demo"), expect: [{ never: race.invariant }] };
   const r = simulate(compileRawOrThrow(raw, race.file), { strategy: { name: "fifo" }, sinks: [], keepRecords: false });
   if (!r.checks.violations.some((v) => v.invariant === race.invariant)) throw new Error(`${race.id}: its deterministic form does not break ${race.invariant} under fifo`);
   const entry: PlayLevelEntry = { race: race.id, timing: `the deterministic form ${race.file}: fifo breaks the invariant`, seed: Number(raw["seed"] ?? 1), found: "fifo", win: r.run.choices.encode(), deviations: 0, choices: r.run.choices.length };
