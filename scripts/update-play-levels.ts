@@ -158,14 +158,14 @@ function findLevel(race: RaceEntry): { entry: PlayLevelEntry; raw: RawScenario }
     const { swarm: _s, ...asWritten } = base;
     const walked = breaks(asWritten, race) ? null : walks(race, asWritten, WALK_MS);
     if (walked !== null) {
-      return { raw: asWritten, entry: { race: race.id, timing: "as written", seed: Number(asWritten["seed"] ?? 1), found: "random walks", win: walked.encode(), deviations: walked.deviations(), choices: walked.length } };
+      return { raw: asWritten, entry: { race: race.id, timing: "as written", seed: compileRawOrThrow(asWritten, race.hunt.file).seed, found: "random walks", win: walked.encode(), deviations: walked.deviations(), choices: walked.length } };
     }
   }
   for (const timing of timings(race, base)) {
     if (performance.now() - startMs > BUDGET_MS) break;
     const w = winOn(race, timing);
     if (w === null) continue;
-    const entry: PlayLevelEntry = { race: race.id, timing: timing.how, seed: Number(w.raw["seed"]), found: w.found, win: w.win.encode(), deviations: w.deviations, choices: w.win.length };
+    const entry: PlayLevelEntry = { race: race.id, timing: timing.how, seed: compileRawOrThrow(w.raw, race.hunt.file).seed, found: w.found, win: w.win.encode(), deviations: w.deviations, choices: w.win.length };
     return { raw: w.raw, entry };
   }
   return null;
@@ -180,7 +180,7 @@ function demoLevel(race: RaceEntry): { entry: PlayLevelEntry; raw: RawScenario }
   const raw: RawScenario = { ...raceRawScenario(race, "buggy", "demo"), expect: [{ never: race.invariant }] };
   const r = simulate(compileRawOrThrow(raw, race.file), { strategy: { name: "fifo" }, sinks: [], keepRecords: false });
   if (!r.checks.violations.some((v) => v.invariant === race.invariant)) throw new Error(`${race.id}: its deterministic form does not break ${race.invariant} under fifo`);
-  const entry: PlayLevelEntry = { race: race.id, timing: `the deterministic form ${race.file}: fifo breaks the invariant`, seed: Number(raw["seed"] ?? 1), found: "fifo", win: r.run.choices.encode(), deviations: 0, choices: r.run.choices.length };
+  const entry: PlayLevelEntry = { race: race.id, timing: `the deterministic form ${race.file}: fifo breaks the invariant`, seed: compileRawOrThrow(raw, race.file).seed, found: "fifo", win: r.run.choices.encode(), deviations: 0, choices: r.run.choices.length };
   return { raw, entry };
 }
 
