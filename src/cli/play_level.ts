@@ -56,7 +56,9 @@ function raceLevel(arg: string): PlayLevel {
     brief: notes.deviations > 0
       ? `The kubelet here is ${race.buggy.label}. As the scenario is timed here, fifo keeps the invariant ${race.invariant}: make it break by choosing who runs.`
       : `The kubelet here is ${race.buggy.label}. This race is one of timing: no timing of its hunt form was found where choices at one instant break ${race.invariant}, so the level is its deterministic form, where fifo breaks it. Step through and watch the shared state go wrong.`,
-    hint: `What the bug needs: ${race.hunt.needs}. The shortest win found takes ${notes.deviations} choice${notes.deviations === 1 ? "" : "s"} away from fifo.`,
+    hint: notes.deviations > 0
+      ? `What the bug needs: ${race.hunt.needs}. The shortest win found takes ${notes.deviations} choice${notes.deviations === 1 ? "" : "s"} away from fifo.`
+      : `What the bug needs: ${race.hunt.needs}. Here fifo alone breaks it: press "let fifo run", then undo and step to the moment it goes wrong.`,
     invariant: race.invariant,
     scenarioFile: file,
     scenarioSha256: textSha256(readFileSync(path, "utf8")),
