@@ -5,7 +5,7 @@
 // breaks the invariant under fifo already: a level must be won by the learner's own choices.
 // Also writes levels.json: per race, the swarm draw, the seed, and the shortest win found (the
 // exploration's failing schedule shrunk by ddmin: 1-minimal, an upper bound on the true minimum).
-//   node --import tsx scripts/update-play-levels.ts [--races R05,R08] [--walks 30000] [--budget 60000]
+//   node --import tsx scripts/update-play-levels.ts [--races R05,R08] [--walks 30000] [--budget 60000] [--window 0] [--tries 150]
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
@@ -22,7 +22,9 @@ import { PLAY_DIR, playFile, type PlayLevelEntry } from "../src/play/levels.ts";
 const ROOT = join(import.meta.dirname, "..");
 const SWARM_SEEDS = 15;
 const RUNS = 150;
-const MAX_TRIES = 150;
+const MAX_TRIES = process.argv.includes("--tries") ? Number(process.argv[process.argv.indexOf("--tries") + 1]) : 150;
+/** How long after a moved step's instant a deviation may be (--window MS; 0: at the instant only). */
+const WINDOW_MS = process.argv.includes("--window") ? Number(process.argv[process.argv.indexOf("--window") + 1]) : 0;
 const DEPTH = 3;
 /** Wall time per race for the search of timings (--budget MS; a script, not the simulation: it may read the host clock). */
 const BUDGET_MS = process.argv.includes("--budget") ? Number(process.argv[process.argv.indexOf("--budget") + 1]) : 60_000;
@@ -51,7 +53,8 @@ function winOn(race: RaceEntry, timing: Timing): Win | null {
 
 /**
  * A search at the timing's own seed (so fifo's pass is the level's): leave fifo's answer at up to
- * `depth` choices, each one made at `atMs` (any instant when null: then one deviation only), each
+ * `depth` choices, each one made at `atMs` or up to WINDOW_MS after it (any instant when null: then
+ * one deviation only), each
  * tried in the run the earlier deviations lead to. The first tape that breaks the invariant, with
  * the fewest deviations this order meets first. Bounded to MAX_TRIES runs.
  */
@@ -69,7 +72,7 @@ function atInstant(race: RaceEntry, raw: RawScenario, atMs: number | null, depth
     if (left === 0) return null;
     const tape = r.run.choices.toArray();
     for (let i = from; i < tape.length; i++) {
-      if (atMs !== null && times[i] !== atMs) continue;
+      if (atMs !== null && !(times[i]! >= atMs && times[i]! <= atMs + WINDOW_MS)) continue;
       for (let j = 1; j < tape[i]!.n; j++) {
         if (++tries > MAX_TRIES) return null;
         const found = search([...tape.slice(0, i), { ...tape[i]!, index: j }], i + 1, left - 1);
