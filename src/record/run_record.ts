@@ -31,7 +31,7 @@ export const runRecordSchema = z.object({
   scenario: z.string().min(1).describe("the scenario path as given to `run`"),
   scenarioSha256: z.string().regex(SHA256, { error: "expected 64 hex digits" }),
   seed: z.number().int().min(0).max(2 ** 32 - 1),
-  strategy: z.string().min(1).describe("the strategy that made the choices, e.g. pct:3:1000"),
+  strategy: z.string().min(1).describe("the strategy that made the choices, e.g. pct:3:1000, or play (a play-mode export)"),
   untilMs: z.number().int().min(0),
   kubelet: z
     .object({ version: z.string().optional(), variants: z.record(z.string(), z.boolean()).optional(), featureGates: z.record(z.string(), z.boolean()).optional() })
