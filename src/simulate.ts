@@ -63,6 +63,8 @@ export function simulate(scenario: Scenario, opts: SimulateOptions = {}): Simula
 export interface SimulationHandle {
   readonly sim: Sim;
   readonly node: SimNode;
+  /** The run's checker: what it has seen so far (play mode reads it where a run pauses). */
+  readonly checker: Checker;
   /** Runs the rest of the run (nothing when it already ended) and returns its verdict and checks. */
   finish(): SimulationResult;
 }
@@ -96,6 +98,7 @@ export function startSimulation(scenario: Scenario, opts: SimulateOptions = {}):
   return {
     sim,
     node,
+    checker,
     finish: () => {
       if (result !== null) return result;
       const run = sim.run();

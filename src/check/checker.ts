@@ -215,6 +215,11 @@ export class Checker implements TraceSink, WorldView {
     for (const n of this.neverRan) sim.emit("check", "PodNeverRan", { pod: n.pod, reason: n.reason, why: n.why });
   }
 
+  /** The invariant violations seen so far, while the run is still going (play mode asks at its pauses). */
+  violationsSoFar(): readonly Violation[] {
+    return this.violations;
+  }
+
   report(): CheckReport {
     const expectations = this.pending.map((p) => p.decided!);
     return { expectations, failed: expectations.filter((r) => !r.ok), violations: [...this.violations], neverRan: [...this.neverRan] };

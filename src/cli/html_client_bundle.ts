@@ -7,30 +7,55 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
-let script: string | null = null;
+// The play page's script (src/play/client/: the kernel, the models and the controls) is made the
+// same way, into dist/play/play_client.js.
+const scripts = new Map<string, string>();
 
 const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
 
-/** The bundle the build made (dist/cli/ → dist/report/html_client.js), when this is a build. */
-function prebuilt(): string | null {
-  const path = here("../report/html_client.js");
+/** One bundled page script: its place in dist/ and its entry point under src/. */
+interface ClientScript {
+  built: string;
+  entry: string;
+  what: string;
+}
+
+const HTML_CLIENT: ClientScript = { built: "report/html_client.js", entry: "report/html_client/main.ts", what: "the HTML view's page script" };
+const PLAY_CLIENT: ClientScript = { built: "play/play_client.js", entry: "play/client/main.ts", what: "the play page's script" };
+
+/** The bundle the build made (dist/cli/ → dist/...), when this is a build. */
+function prebuilt(c: ClientScript): string | null {
+  const path = here(`../${c.built}`);
   return existsSync(path) ? readFileSync(path, "utf8") : null;
 }
 
 /** Bundles from the sources: esbuild and d3 are development tools, present in a clone. */
-function bundleFromSources(): string {
-  const entry = [here("../report/html_client/main.ts"), here("../../src/report/html_client/main.ts")].find((p) => existsSync(p));
-  if (entry === undefined) throw new Error("the HTML view's page script is missing from this installation (dist/report/html_client.js; run npm run build)");
+function bundleFromSources(c: ClientScript): string {
+  const entry = [here(`../${c.entry}`), here(`../../src/${c.entry}`)].find((p) => existsSync(p) && p.endsWith(".ts"));
+  if (entry === undefined) throw new Error(`${c.what} is missing from this installation (dist/${c.built}; run npm run build)`);
   const require = createRequire(import.meta.url);
   const { buildSync } = require("esbuild") as typeof import("esbuild");
   const { CLIENT_BUILD_OPTIONS } = require(here("../../scripts/html_client_options.cjs")) as { CLIENT_BUILD_OPTIONS: import("esbuild").BuildOptions };
   const text = buildSync({ ...CLIENT_BUILD_OPTIONS, entryPoints: [entry], write: false }).outputFiles?.[0]?.text;
-  if (text === undefined) throw new Error("bundling the HTML view's page script produced no output");
+  if (text === undefined) throw new Error(`bundling ${c.what} produced no output`);
   return text;
 }
 
-/** The page script, read or bundled once per process. */
+function clientScript(c: ClientScript): string {
+  let text = scripts.get(c.built);
+  if (text === undefined) {
+    text = prebuilt(c) ?? bundleFromSources(c);
+    scripts.set(c.built, text);
+  }
+  return text;
+}
+
+/** The HTML view's page script, read or bundled once per process. */
 export function htmlClientScript(): string {
-  script ??= prebuilt() ?? bundleFromSources();
-  return script;
+  return clientScript(HTML_CLIENT);
+}
+
+/** The play page's script, read or bundled once per process. */
+export function playClientScript(): string {
+  return clientScript(PLAY_CLIENT);
 }

@@ -88,6 +88,19 @@ export class LegacyPodWorkers {
     }
   }
 
+  /**
+   * Each worker's slots as they stand (play mode shows them): whether it is working, how many
+   * updates wait in its channel (capacity 1), and the update parked in lastUndeliveredWorkUpdate.
+   */
+  slots(): { uid: string; working: boolean; queued: number; parked: LegacyUpdatePodOptions | null }[] {
+    return [...this.podUpdates.keys()].sort(byString).map((uid) => ({
+      uid,
+      working: this.isWorking.get(uid) === true,
+      queued: this.podUpdates.get(uid)!.length,
+      parked: this.lastUndeliveredWorkUpdate.get(uid) ?? null,
+    }));
+  }
+
   private *managePodLoop(podUpdates: Chan<LegacyUpdatePodOptions>): Proc<void> {
     let lastSyncTimeMs = -1;
     for (;;) {
@@ -194,3 +207,5 @@ function mustSend<T>(ch: Chan<T>, v: T): void {
   // The channel is known to be empty here (see UpdatePod); a full one is a model bug, loudly.
   if (!ch.trySend(v)) throw new Error(`pod worker channel ${ch.name} unexpectedly full`);
 }
+
+const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

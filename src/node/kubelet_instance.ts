@@ -70,6 +70,9 @@ export class KubeletInstance {
   readonly syncLoop: Kubelet | null;
   /** The device manager, when the node has device plugins (they register with it). */
   readonly deviceManager: DeviceManager | null;
+  /** The pod status cache, and the era's pod workers (null in runOnce mode): play mode shows their state. */
+  readonly podCache: Cache;
+  readonly podWorkers: PodWorkers | LegacyPodWorkers | null = null;
 
   constructor(o: KubeletInstanceOptions) {
     const { sim, settings } = o;
@@ -105,6 +108,7 @@ export class KubeletInstance {
     const runtime = new KubeletRuntime(sim, manager, o.runtime, settings.backOffPeriodMs, settings.maxContainerBackOffMs);
     const evented = settings.featureGates.EventedPLEG;
     const cache = new Cache(sim, evented);
+    this.podCache = cache;
     // kubelet.go: one event channel for both PLEGs; with the Evented PLEG the generic one relists
     // every 300 s, and falls back to the configured period if the event stream fails.
     const eventChannel = sim.chan<PodLifecycleEvent>("pleg/events", plegChannelCapacity);
@@ -227,6 +231,7 @@ export class KubeletInstance {
       safetyProvider = legacyDeletionSafety(cache, setup);
       const workers = new LegacyPodWorkers(sim, (opts) => syncer.syncPod(opts), recorder, this.core.workQueue,
         settings.syncFrequencyMs, settings.backOffPeriodMs, cache);
+      this.podWorkers = workers;
       const handlers = new LegacyKubeletHandlers(this.core, workers, syncer);
       handlers.Start();
       new LegacyVolumePopulator(this.core, syncer).Start();
@@ -247,6 +252,7 @@ export class KubeletInstance {
       workers.staticPodStartGating = atLeast(version, "1.22.5");
       workers.orphansDrivenByHousekeeping = atLeast(version, "1.27");
       const w = workers;
+      this.podWorkers = w;
       terminationRequested = (uid) => w.IsPodTerminationRequested(uid);
       couldHaveRunningContainers = (uid) => w.CouldHaveRunningContainers(uid);
       safetyProvider = deletionSafety((uid) => couldHaveRunningContainers(uid), setup);

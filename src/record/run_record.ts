@@ -13,6 +13,12 @@ import { ChoiceLog, parseStrategy } from "../sim/index.ts";
 
 export const RUN_RECORD_FORMAT = "kubelet-sim/run-record/v1";
 
+/**
+ * The strategy a play-mode export names when the learner left fifo's answer somewhere: no strategy
+ * makes those choices again, only the record's tape does (as for a shrunk repro), so it is a label.
+ */
+export const PLAY_STRATEGY = "play";
+
 const SHA256 = /^[0-9a-f]{64}$/;
 const TRACE_HASH = /^(?:[0-9a-f]{16}|[0-9a-f]{64})$/;
 
@@ -25,7 +31,7 @@ export const runRecordSchema = z.object({
   scenario: z.string().min(1).describe("the scenario path as given to `run`"),
   scenarioSha256: z.string().regex(SHA256, { error: "expected 64 hex digits" }),
   seed: z.number().int().min(0).max(2 ** 32 - 1),
-  strategy: z.string().min(1).describe("the strategy that made the choices, e.g. pct:3:1000"),
+  strategy: z.string().min(1).describe("the strategy that made the choices, e.g. pct:3:1000, or play (a play-mode export)"),
   untilMs: z.number().int().min(0),
   kubelet: z
     .object({ version: z.string().optional(), variants: z.record(z.string(), z.boolean()).optional(), featureGates: z.record(z.string(), z.boolean()).optional() })
@@ -89,7 +95,7 @@ export function parseRunRecord(text: string, source: string): { record: RunRecor
   }
   const record = parsed.data as RunRecord;
   try {
-    parseStrategy(record.strategy);
+    if (record.strategy !== PLAY_STRATEGY) parseStrategy(record.strategy);
   } catch (err) {
     throw new RunRecordError(`${source}: strategy: ${(err as Error).message}`);
   }

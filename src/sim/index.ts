@@ -9,7 +9,7 @@ export { Mutex, RWMutex, WaitGroup } from "./sync.ts";
 export { Timer, Ticker } from "./timer.ts";
 export { Rng, RngStreams } from "./rng.ts";
 export { ChoiceLog, type Choice, type ChoiceKind } from "./choices.ts";
-export { parseStrategy, formatStrategy, type StrategySpec } from "./strategy/index.ts";
+export { parseStrategy, formatStrategy, StrategyPause, type StrategySpec } from "./strategy/index.ts";
 export { MemorySink, LineSink, Trace, type TraceRecord, type TraceSink } from "./trace.ts";
 export { TraceDigest, digestRecords } from "./digest.ts";
 export { DEFAULT_BOUNDS, isFailureVerdict, type Bounds, type Verdict } from "./bounds.ts";

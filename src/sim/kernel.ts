@@ -10,7 +10,7 @@ import { Mutex, RWMutex, WaitGroup } from "./sync.ts";
 import { Timer, Ticker, type TimerHost } from "./timer.ts";
 import { Trace, type TraceSink } from "./trace.ts";
 import { DEFAULT_BOUNDS, type Bounds, type Verdict } from "./bounds.ts";
-import { makeStrategy, formatStrategy, ReplayDivergence, type Strategy, type StrategySpec } from "./strategy/index.ts";
+import { makeStrategy, formatStrategy, ReplayDivergence, StrategyPause, type Strategy, type StrategySpec } from "./strategy/index.ts";
 import { BLOCKED, DONE, KILLED, READY, RUNNING, SLEEPING, Process, type Proc, type SpawnOptions, type Waker } from "./process.ts";
 import { perform } from "./perform.ts";
 import type { Op } from "./ops.ts";
@@ -150,7 +150,7 @@ export class Sim implements Waker, TimerHost {
    */
   mapOrder<T>(sortedKeys: readonly T[]): T[] {
     const n = sortedKeys.length;
-    const k = n <= 1 ? 0 : this.decide("value", n, null);
+    const k = n <= 1 ? 0 : this.decide("value", n, null, sortedKeys);
     return k === 0 ? sortedKeys.slice() : [...sortedKeys.slice(k), ...sortedKeys.slice(0, k)];
   }
 
@@ -228,8 +228,15 @@ export class Sim implements Waker, TimerHost {
     p.waitingOn = waitingOn;
     p.waitingTarget = target;
   }
-  decide(kind: ChoiceKind, n: number, procs: Deque<Process> | null): number {
-    const i = this.strategy.choose(kind, n, procs);
+  /** One choice point; `context` (a select's cases, a map's keys) only names it to a strategy that pauses. */
+  decide(kind: ChoiceKind, n: number, procs: Deque<Process> | null, context: unknown = null): number {
+    let i: number;
+    try {
+      i = this.strategy.choose(kind, n, procs);
+    } catch (err) {
+      if (err instanceof StrategyPause) err.context = context;
+      throw err;
+    }
     if (!(i >= 0 && i < n)) throw new Error(`strategy ${this.strategy.name} chose ${i} of ${n}`);
     this.choices.push(kind, n, i);
     this.observer?.choice(kind, n, i, this.nowMs, this.running, procs === null ? null : procs.at(i), this.trace.recordCount);
@@ -340,6 +347,8 @@ export class Sim implements Waker, TimerHost {
         p.resumeValue = undefined;
         r = err !== null ? p.gen.throw(err) : p.gen.next(value);
       } catch (err) {
+        // A pause is the strategy's, not the process's: it ends the run where it stands.
+        if (err instanceof StrategyPause) throw err;
         this.stop("panic", describePanic(p, this.nowMs, err, this.replayKey()));
         this.observer?.exit(p, this.nowMs, "panic");
         return this.park();

@@ -18,7 +18,7 @@ export interface KernelOps {
   sleepUntil(p: Process, dueMs: number, label: string, isCall?: boolean, target?: unknown): void;
   /** Blocks p; the diagnosis reads "<waitingOn> <target's name(s)>" when a target is given. */
   block(p: Process, waitingOn: string, target?: unknown): void;
-  decide(kind: ChoiceKind, n: number, procs: null): number;
+  decide(kind: ChoiceKind, n: number, procs: null, context?: unknown): number;
 }
 
 export function perform(k: KernelOps, p: Process, op: Op): boolean {
@@ -101,7 +101,7 @@ function doSelect(k: KernelOps, p: Process, cases: readonly SelectCase[], hasDef
   }
   if (nReady > 0) {
     // Go picks uniformly among ready cases; here that is a recorded choice.
-    const i = nReady === 1 ? firstReady : nthReadyCase(cases, k.decide("select", nReady, null));
+    const i = nReady === 1 ? firstReady : nthReadyCase(cases, k.decide("select", nReady, null, cases));
     return fireCase(p, cases[i]!, i);
   }
   if (hasDefault) {

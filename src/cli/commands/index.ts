@@ -7,6 +7,7 @@ import { diffCommand } from "./diff.ts";
 import { exploreCommand } from "./explore.ts";
 import { listCommand } from "./list.ts";
 import { mergeCommand } from "./merge.ts";
+import { playCommand } from "./play.ts";
 import { replayCommand } from "./replay.ts";
 import { runCommand } from "./run.ts";
 import { serveCommand } from "./serve.ts";
@@ -33,6 +34,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { make: conformanceCommand, example: "$0 conformance test/fixtures/oracle/*.yaml" },
   { make: actionsCommand, example: "$0 actions examples/actions/liveness-failed.yaml" },
   { make: serveCommand, example: "$0 serve scenarios/default.yaml --at 30s" },
+  { make: playCommand, example: "$0 play r05" },
 ];
 
 export const commands: readonly CommandFactory[] = COMMANDS.map((c) => c.make);

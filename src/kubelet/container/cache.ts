@@ -44,6 +44,11 @@ export class Cache {
     private readonly eventedPLEG = false,
   ) {}
 
+  /** Each cached pod's modification time, by pod UID in order (play mode shows them). */
+  modifiedTimes(): { uid: string; modifiedMs: number | null }[] {
+    return [...this.pods.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((uid) => ({ uid, modifiedMs: this.pods.get(uid)!.modifiedMs ?? null }));
+  }
+
   /** The global timestamp (null until the first UpdateTime). */
   get globalTimestampMs(): number | null {
     return this.timestampMs;

@@ -117,6 +117,11 @@ export class PodRecords {
     return [...this.records.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
+  /** Every record, by UID in order (play mode shows them). */
+  entries(): { uid: string; old: RuntimePod | null; current: RuntimePod | null }[] {
+    return this.uids().map((uid) => ({ uid, ...this.records.get(uid)! }));
+  }
+
   getOld(id: string): RuntimePod | null {
     return this.records.get(id)?.old ?? null;
   }

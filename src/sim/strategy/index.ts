@@ -10,7 +10,7 @@ import type { RngStreams } from "../rng.ts";
 import type { ChoiceLog } from "../choices.ts";
 
 export type { Strategy, ProcRef, ProcList } from "./strategy.ts";
-export { ReplayDivergence } from "./strategy.ts";
+export { ReplayDivergence, StrategyPause } from "./strategy.ts";
 export { FifoStrategy, RandomStrategy, PctStrategy, PosStrategy, ReplayStrategy };
 
 export type StrategySpec =
@@ -18,7 +18,7 @@ export type StrategySpec =
   | { name: "random" }
   | { name: "pct"; depth: number; steps: number }
   | { name: "pos" }
-  | { name: "replay"; tape: ChoiceLog; whenExhausted: "diverge" | "fifo" };
+  | { name: "replay"; tape: ChoiceLog; whenExhausted: "diverge" | "fifo" | "pause" };
 
 export const DEFAULT_PCT_DEPTH = 3;
 export const DEFAULT_PCT_STEPS = 1000;

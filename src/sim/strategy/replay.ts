@@ -1,14 +1,15 @@
 // replay: feeds back a recorded choice list. A recording that no longer fits the run (the scenario
 // or the code changed) stops the run at the first divergence and says where.
-import { ReplayDivergence, type ProcList, type ProcRef, type Strategy } from "./strategy.ts";
+import { ReplayDivergence, StrategyPause, type ProcList, type ProcRef, type Strategy } from "./strategy.ts";
 import type { ChoiceKind, ChoiceLog } from "../choices.ts";
 
 export interface ReplayOptions {
   /**
    * What to do when the recording is used up: "diverge" (a strict replay: the run must not ask for
-   * more) or "fifo" (answer 0 from then on: used to try a recorded prefix while shrinking).
+   * more), "fifo" (answer 0 from then on: used to try a recorded prefix while shrinking) or "pause"
+   * (throw a StrategyPause at the first choice past the recording: play mode asks the learner).
    */
-  whenExhausted: "diverge" | "fifo";
+  whenExhausted: "diverge" | "fifo" | "pause";
 }
 
 export class ReplayStrategy implements Strategy {
@@ -25,9 +26,10 @@ export class ReplayStrategy implements Strategy {
     return this.pos;
   }
 
-  choose(kind: ChoiceKind, n: number, _procs: ProcList | null): number {
+  choose(kind: ChoiceKind, n: number, procs: ProcList | null): number {
     if (this.pos >= this.tape.length) {
       if (this.opts.whenExhausted === "fifo") return 0;
+      if (this.opts.whenExhausted === "pause") throw new StrategyPause(kind, n, this.pos, listProcs(procs));
       throw new ReplayDivergence(
         `replay diverged at choice #${this.pos}: the recording has ${this.tape.length} choices, ` +
           `but the run asks for another (${kind} among ${n})`,
@@ -47,4 +49,11 @@ export class ReplayStrategy implements Strategy {
   }
 
   onSpawn(_proc: ProcRef): void {}
+}
+
+function listProcs(procs: ProcList | null): ProcRef[] | null {
+  if (procs === null) return null;
+  const out: ProcRef[] = [];
+  for (let i = 0; i < procs.length; i++) out.push(procs.at(i));
+  return out;
 }

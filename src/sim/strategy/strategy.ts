@@ -40,3 +40,25 @@ export class ReplayDivergence extends Error {
     super(message);
   }
 }
+
+/**
+ * Raised by a strategy that stops the run at a choice point instead of answering it (the replay
+ * strategy with `whenExhausted: "pause"`: play mode stops where the learner's choices run out).
+ * The kernel lets it through from wherever the choice was asked, a process's own code included, so
+ * the caller sees the models exactly as they were at the choice point. The run cannot go on.
+ */
+export class StrategyPause extends Error {
+  override name = "StrategyPause";
+  /** What the kernel knows of the choice: a select's cases, or the keys of a Go map iteration. */
+  context: unknown = null;
+  constructor(
+    readonly kind: ChoiceKind,
+    readonly n: number,
+    /** The choice's index in the run's tape. */
+    readonly choiceIndex: number,
+    /** For a proc choice, the runnable processes in ready-queue order (index 0 runs under fifo). */
+    readonly procs: readonly ProcRef[] | null,
+  ) {
+    super(`paused at choice #${choiceIndex} (${kind} among ${n})`);
+  }
+}

@@ -1,0 +1,52 @@
+// `kubelet-sim play RACE-OR-FILE`: a race as a game in the browser, the learner as the scheduler.
+import type { ArgumentsCamelCase, Argv } from "yargs";
+import { EXIT_OK } from "../exit.ts";
+import { processIo } from "../io.ts";
+import type { CommandFactory } from "./index.ts";
+
+interface Args {
+  level: string;
+  out?: string;
+  serve: boolean;
+  port: number;
+}
+
+export const DEFAULT_PLAY_PORT = 8765;
+
+export const playCommand: CommandFactory = (ctx) => ({
+  command: "play <level>",
+  describe: "Play a race in the browser: the simulator runs in one self-contained page and you choose which goroutine runs",
+  builder: (y: Argv) =>
+    y
+      .positional("level", { type: "string", describe: "a race id (r01 … r25: its level) or a scenario file (any invariant's violation wins)" })
+      .option("out", { type: "string", describe: "where to write the page (default: <level>-play.html here)" })
+      .option("serve", { type: "boolean", default: false, describe: "serve the page on 127.0.0.1 instead of writing it" })
+      .option("port", { type: "number", default: DEFAULT_PLAY_PORT, describe: "the port --serve listens on (0: any free port)" })
+      .example("$0 play r05", "write r05-play.html, then open it in a browser")
+      .example("$0 play r05 --serve --port 0", "serve it on 127.0.0.1 until Ctrl-C")
+      .example("$0 play scenarios/default.yaml --out default.html", "play any scenario file")
+      .epilogue("The page's Export gives a run record that `kubelet-sim replay` reproduces. Exit 2 for an unknown race or a bad file. See docs/teaching.md."),
+  handler: async (raw: ArgumentsCamelCase) => {
+    const argv = raw as unknown as Args;
+    const io = processIo();
+    // Loaded here, not at the top: the models are needed only when something runs (--help stays fast).
+    const { servePlayPage, writePlayPage } = await import("../play.ts");
+    const req = { level: argv.level, out: argv.out ?? null, servePort: argv.serve ? argv.port : null };
+    if (!argv.serve) {
+      ctx.exitCode = writePlayPage(req, io);
+      return;
+    }
+    const listening = await servePlayPage(req, io);
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off("SIGINT", stop);
+        process.off("SIGTERM", stop);
+        resolve();
+      };
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
+    });
+    await listening.close();
+    ctx.exitCode = EXIT_OK;
+  },
+});

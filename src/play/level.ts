@@ -1,0 +1,26 @@
+// A level of play mode: one scenario, compiled on the Node side and handed to the page as data
+// (a compiled scenario is plain JSON), with what the learner is told and what winning means. The
+// page needs no scenario loader, file system or hash of its own: what a run record pins (the
+// scenario file and the sha256 of its text) is worked out here, before the page is written.
+import type { Scenario } from "../scenario/resolve.ts";
+import type { KubeletOverrides } from "../scenario/overrides.ts";
+
+export interface PlayLevel {
+  /** "R05", or the scenario's name for a file that is no catalogued race. */
+  id: string;
+  title: string;
+  /** What happens in the scenario and what the learner has to make go wrong. */
+  brief: string;
+  /** Where to look. */
+  hint: string;
+  /** The invariant whose violation wins the level; null: any invariant's. */
+  invariant: string | null;
+  /** The scenario as `kubelet-sim replay` finds it (for a race, relative to the repository root). */
+  scenarioFile: string;
+  /** The sha256 of the scenario file's text: an exported run record pins it. */
+  scenarioSha256: string;
+  /** The kubelet flags the level runs with (a race's buggy side), written into an exported record. */
+  kubelet: KubeletOverrides | null;
+  /** The scenario compiled with those flags: what the page runs. */
+  scenario: Scenario;
+}
