@@ -27,7 +27,7 @@ export function writePlayPage(req: PlayRequest, io: CliIo): number {
   const { html, id } = playPage(req.level);
   const out = req.out ?? `${id.toLowerCase().replace(/[^a-z0-9-]+/g, "-")}-play.html`;
   writeFileAtomic(out, html);
-  io.stdout.write(`wrote ${out} (${html.length} bytes): open it in a browser; it needs no network\n`);
+  io.stdout.write(`wrote ${out} (${Buffer.byteLength(html, "utf8")} bytes): open it in a browser; it needs no network\n`);
   return 0;
 }
 

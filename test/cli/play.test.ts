@@ -2,7 +2,7 @@
 // or a bad file is one located line, exit 2, no stack trace and no page; --serve answers on
 // 127.0.0.1 and stops on SIGTERM with exit 0.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, noStackTrace, tempDir } from "./helpers.ts";
@@ -14,7 +14,7 @@ describe("kubelet-sim play", () => {
     const out = join(tempDir(), "r05.html");
     const r = cli(["play", "r05", "--out", out]);
     expect([r.code, r.err]).toEqual([0, ""]);
-    expect(r.out).toContain(`wrote ${out}`);
+    expect(r.out).toContain(`wrote ${out} (${statSync(out).size} bytes)`);
     const html = readFileSync(out, "utf8");
     expect(html).toContain("<title>Play R05: ");
     expect(html).toContain('"scenarioFile":"scenarios/races/play/r05-play.yaml"');
