@@ -31,12 +31,13 @@ export const phaseVectorSchema = z.looseObject({
 export type PhaseVector = z.infer<typeof phaseVectorSchema>;
 
 /**
- * Vectors from the newer upstream line call getPhase with a podHasInitialized argument (#128516),
- * which no release the simulator models has: the pinned 1.33 development line still decides from
- * HasAnyRegularContainerStarted, as its own vectors show.
+ * Vectors from the newer upstream line call getPhase with a podHasInitialized argument (#128516,
+ * read from PodStatus.ActiveContainerStatuses). The models have not ported that change: every
+ * release they run, 1.35 included, decides from HasAnyRegularContainerStarted, as the pinned 1.33
+ * development line's own vectors check.
  */
 const NEWER_LINE =
-  "from a newer upstream line (getPhase(pod, statuses, podIsTerminal, podHasInitialized), #128516) than the newest kubelet modelled (1.33, whose 3-argument getPhase the pinned vectors check)";
+  "from a newer upstream line (getPhase(pod, statuses, podIsTerminal, podHasInitialized), #128516), which the models have not ported: their getPhase is the pinned line's 3-argument one in every release";
 
 export function runPhaseVector(v: PhaseVector, ctx: RunContext): Outcome {
   if (ctx.newerLine || v.podHasInitialized !== undefined) return skip(NEWER_LINE);

@@ -59,7 +59,7 @@ type Step = z.infer<typeof stepSchema>;
 
 export function runPlegVector(v: PlegVector): Outcome {
   if (v.featureGates?.["EventedPLEG"] === true || v.eventedPLEGInUse === true) {
-    return skip("Evented PLEG (KEP-3386, alpha, off by default) is not modelled: updateCache's status.TimeStamp stamping and Cache.Set's refusal of older entries belong to it");
+    return skip("the generic PLEG's updateCache under Evented PLEG stamps the cache with the runtime's PodStatus.TimeStamp, which the simulated runtime does not give (the Evented PLEG itself and Cache.Set's refusal of older entries are modelled: pleg/evented.ts, container/cache.ts)");
   }
   if (v.oldState !== undefined && v.newState !== undefined && v.expect !== undefined) return runTransition(v.oldState, v.newState, v.expect);
   if (v.steps === undefined) return ["vector has neither steps nor an oldState/newState transition"];

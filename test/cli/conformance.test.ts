@@ -31,7 +31,7 @@ describe("kubelet-sim conformance", () => {
     expect(m).not.toBeNull();
     const skipLines = r.out.split("\n").filter((l) => l.startsWith("skip  "));
     expect(skipLines).toHaveLength(Number(m![2]));
-    expect(r.out).toMatch(/skip {2}.*pleg_events\.yaml #\d+ PodStatus has a newer timestamp\n {8}Evented PLEG/);
+    expect(r.out).toMatch(/skip {2}.*pleg_events\.yaml #\d+ PodStatus has a newer timestamp\n {8}the generic PLEG.s updateCache under Evented PLEG/);
     expect(Number(m![2])).toBeLessThanOrEqual((Number(m![1]) + Number(m![2])) / 10);
   });
 
