@@ -24,9 +24,9 @@ function go(prefix: Choice[]): void {
 
 function show(): void {
   // How long a step takes (the level run again from the start): shown to tests, not to the sim.
-  const startMs = performance.now();
+  const startMs = performance.now(); // host-time-ok: the page's own timing for the browser test; the run never reads it
   outcome = playTo(level, current());
-  document.body.dataset["runMs"] = (performance.now() - startMs).toFixed(1);
+  document.body.dataset["runMs"] = (performance.now() - startMs).toFixed(1); // host-time-ok: as above
   drawStatus(outcome, deviations(current()));
   drawOptions(outcome, pick);
   drawState(outcome.state);
@@ -55,7 +55,8 @@ function exportRun(): void {
 function controls(): void {
   const buttons: [string, string, () => void][] = [
     ["fifo-step", "fifo step", () => pick(0)],
-    ["random-step", "random step", () => outcome.kind === "pause" && pick(Math.floor(Math.random() * outcome.choice.n))],
+    // The learner's own draw, recorded as a choice like a click: the run itself takes no host chance.
+    ["random-step", "random step", () => outcome.kind === "pause" && pick(Math.floor(Math.random() * outcome.choice.n))], // host-time-ok
     ["fifo-run", "let fifo run", () => go(playToEnd(level, current()).tape)],
     ["undo", "undo", () => history.length > 1 && (history.pop(), show())],
     ["restart", "restart", () => go([])],
