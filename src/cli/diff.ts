@@ -18,6 +18,8 @@ import { fileSha256, readRunRecord, RUN_RECORD_FORMAT } from "./run_record.ts";
 
 export interface DiffSide {
   file: string;
+  /** The scenario as the user named it ("r05"), for the replay command; default: file. */
+  named?: string;
   kubelet?: KubeletOverrides;
 }
 
@@ -60,7 +62,7 @@ function runScenario(side: DiffSide): SideRun {
   const kernel = new KernelLog();
   const result = simulate(scenario, { scenarioFile: side.file, observer: kernel });
   const label = `kubelet ${scenario.kubelet.version}${variantText(side.kubelet)}`;
-  return { label, command: `kubelet-sim run ${side.file}${overrideFlags(side.kubelet)}`, result, kernel };
+  return { label, command: `kubelet-sim run ${side.named ?? side.file}${overrideFlags(side.kubelet)}`, result, kernel };
 }
 
 function variantText(o: KubeletOverrides | undefined): string {

@@ -39,8 +39,8 @@ export const diffCommand: CommandFactory = (ctx) => ({
     const argv = raw as unknown as Args;
     const leftFile = resolveScenarioArg(argv.file);
     const rightFile = argv.file2 === undefined ? leftFile : resolveScenarioArg(argv.file2);
-    const left = { file: leftFile, ...kubeletOverridesOf({ kubeletVersion: argv.kubeletVersion, variant: argv.variant }) };
-    const right = { file: rightFile, ...kubeletOverridesOf({ kubeletVersion: argv.vs ?? (argv.file2 === undefined ? argv.kubeletVersion : undefined), variant: [...(argv.file2 === undefined ? argv.variant ?? [] : []), ...(argv.vsVariant ?? [])] }) };
+    const left = { file: leftFile, named: argv.file, ...kubeletOverridesOf({ kubeletVersion: argv.kubeletVersion, variant: argv.variant }) };
+    const right = { file: rightFile, named: argv.file2 ?? argv.file, ...kubeletOverridesOf({ kubeletVersion: argv.vs ?? (argv.file2 === undefined ? argv.kubeletVersion : undefined), variant: [...(argv.file2 === undefined ? argv.variant ?? [] : []), ...(argv.vsVariant ?? [])] }) };
     if (argv.file2 !== undefined && (argv.vs !== undefined || argv.vsVariant !== undefined)) throw new UserError("diff: --vs and --vs-variant are for one scenario run twice; with two files each side is what its file says");
     if (argv.out !== undefined && argv.format !== "html") throw new UserError("diff: --out writes the HTML view; add --format html");
     const { executeDiff } = await import("../diff.ts");
