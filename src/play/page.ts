@@ -4,6 +4,7 @@
 // page. Nothing is fetched: the Content-Security-Policy forbids every request.
 import { VERSION } from "../version.ts";
 import type { PlayLevel } from "./level.ts";
+import { escapeHtml, scriptCode, scriptJson } from "../report/html/inline.ts";
 
 export const PLAY_DATA_ID = "play-level";
 
@@ -25,14 +26,6 @@ td:first-child{white-space:nowrap;color:#555}textarea{width:100%;height:140px;fo
 #path{font:11px ui-monospace,monospace;color:#555;word-break:break-all}
 `;
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
-}
-
-/** JSON safe inside a script element: no "</script", no "<!--". */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
-}
 
 /** Renders the page. Deterministic: the same level and script give the same bytes. */
 export function renderPlayPage(level: PlayLevel, clientScript: string): string {
@@ -54,7 +47,7 @@ export function renderPlayPage(level: PlayLevel, clientScript: string): string {
     '<div id="controls"></div><div id="path"></div><div id="export"></div></section>',
     '<section><h2>The shared state</h2><div id="state"></div></section></main>',
     `<script type="application/json" id="${PLAY_DATA_ID}">${scriptJson(level)}</script>`,
-    `<script>${clientScript.replace(/<\/(script)/gi, "<\\/$1")}</script>`,
+    `<script>${scriptCode(clientScript)}</script>`,
     "</body></html>",
     "",
   ].join("\n");

@@ -2,6 +2,7 @@
 import type { ArgumentsCamelCase, Argv } from "yargs";
 import { EXIT_OK } from "../exit.ts";
 import { processIo } from "../io.ts";
+import { stopSignal } from "../signals.ts";
 import type { CommandFactory } from "./index.ts";
 
 interface Args {
@@ -37,15 +38,7 @@ export const playCommand: CommandFactory = (ctx) => ({
       return;
     }
     const listening = await servePlayPage(req, io);
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off("SIGINT", stop);
-        process.off("SIGTERM", stop);
-        resolve();
-      };
-      process.on("SIGINT", stop);
-      process.on("SIGTERM", stop);
-    });
+    await stopSignal();
     await listening.close();
     ctx.exitCode = EXIT_OK;
   },

@@ -5,6 +5,7 @@ import { formatDuration, formatStrategy, isFailureVerdict, parseDuration } from 
 import { EXIT_OK, EXIT_USAGE, UserError } from "../exit.ts";
 import { processIo, type CliIo } from "../io.ts";
 import type { Listening } from "../serve_http.ts";
+import { stopSignal } from "../signals.ts";
 import type { ServeSession } from "../../server/index.ts";
 import { resolveScenarioArg } from "../scenario_arg.ts";
 import { kubeletOverridesOf, seedOf, strategyOf } from "./run.ts";
@@ -116,15 +117,3 @@ function durationOf(flag: string, text: string): number {
   }
 }
 
-/** Resolves on the first SIGINT or SIGTERM. */
-function stopSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
-}

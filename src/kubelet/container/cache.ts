@@ -46,7 +46,7 @@ export class Cache {
 
   /** Each cached pod's modification time, by pod UID in order (play mode shows them). */
   modifiedTimes(): { uid: string; modifiedMs: number | null }[] {
-    return [...this.pods.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((uid) => ({ uid, modifiedMs: this.pods.get(uid)!.modifiedMs ?? null }));
+    return sortedKeys(this.pods).map((uid) => ({ uid, modifiedMs: this.pods.get(uid)!.modifiedMs ?? null }));
   }
 
   /** The global timestamp (null until the first UpdateTime). */

@@ -122,15 +122,15 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
     return { ok: true, err: null };
   }
 
-  /**
-   * wait.Until with sliding=true: relist, then wait a full period after it returns, so a slow
-   * relist delays the next one (R10). The stop channel is checked before each relist.
-   */
   /** The pod records (old and current, per pod) and when relist last ran: play mode shows them. */
   recordsView(): { relistTimeMs: number | null; records: ReturnType<PodRecords["entries"]> } {
     return { relistTimeMs: this.relistTime, records: this.podRecords.entries() };
   }
 
+  /**
+   * wait.Until with sliding=true: relist, then wait a full period after it returns, so a slow
+   * relist delays the next one (R10). The stop channel is checked before each relist.
+   */
   private *until(stopCh: Chan<never>): Proc<void> {
     for (;;) {
       if (stopCh.closed) return; // select { case <-stopCh: return; default: }

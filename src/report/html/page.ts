@@ -8,6 +8,7 @@ import { buildTimeline } from "../timeline/model.ts";
 import type { RunView } from "../timeline/kernel_view.ts";
 import { PAGE_DATA_ID, type PageData } from "./page_data.ts";
 import { PAGE_CSS } from "./style.ts";
+import { escapeHtml, scriptCode, scriptJson } from "./inline.ts";
 
 export interface HtmlOptions {
   /** The page's script, bundled (see src/cli/html_client_bundle.ts). */
@@ -17,19 +18,6 @@ export interface HtmlOptions {
 }
 
 const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
-}
-
-/** JSON safe inside a script element: no "</script", no "<!--". */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
-}
-
-function scriptCode(code: string): string {
-  return code.replace(/<\/(script)/gi, "<\\/$1");
-}
 
 /** The page data of one run, or of two runs compared. */
 export function pageData(views: readonly RunView[], narrowActors: readonly string[] = []): PageData {
