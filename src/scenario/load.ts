@@ -1,114 +1,18 @@
 // Loads a scenario file, or a plain Kubernetes manifest file around which a scenario is built:
-// read safely, parse YAML, turn manifests into the pods the kubelet gets, validate against the
-// schema, across fields and as the apiserver would, and report every problem at once as
-// `file:line:col: path: message`, placed in the file the user wrote it in (the scenario, or the
-// manifest).
-import { checkPodsAgainstApi } from "./api_validation.ts";
-import { crossCheck } from "./crossref.ts";
-import { dedupeIssues, formatPath, ScenarioError, sortIssues, type LocatedIssue } from "./errors.ts";
-import { ignoredManifestFields } from "./ignored.ts";
-import { classifyInput } from "./manifest/documents.ts";
-import { scenarioFromManifests } from "./manifest/default_scenario.ts";
-import { prepareEntries, type ManifestReader } from "./manifest/entries.ts";
-import { Locator } from "./manifest/locator.ts";
+// the file is read safely (source.ts), the manifests it names are read beside it, and the text
+// goes through check.ts, which reports every problem at once as `file:line:col: path: message`.
+import { checkSource, unwrapResult, type CheckResult, type LoadResult } from "./check.ts";
 import { manifestReader } from "./manifest/read.ts";
-import { issueMessages, type PathIssue } from "./messages.ts";
-import { resolveScenario, type Scenario } from "./resolve.ts";
-import { scenarioSchema, SCENARIO_KEYS } from "./schema/scenario.ts";
-import { checkText, readSource, type SourceResult } from "./source.ts";
-import { parseYaml } from "./yaml.ts";
+import { readSource } from "./source.ts";
 
-export interface LoadResult {
-  scenario: Scenario;
-  /** Things that are accepted but worth knowing: ignored manifest fields, dropped sidecar fields. */
-  warnings: LocatedIssue[];
-  /** Manifest fields the simulator does not model, once each, where each first occurs. */
-  ignored: IgnoredFieldWarning[];
-  /** The scenario as a YAML value, as written, with every manifestFile read in: self-contained (explore copies it into repro files). */
-  raw: Record<string, unknown>;
-  /** Short `note:` lines about the input: fields a cluster set and what became of them, the node taken from the manifests. */
-  notes: string[];
-  /** Set when the file was a plain manifest and the scenario was built around it: what was assumed, in a few lines. */
-  built: { assumptions: string[] } | null;
-}
-
-/** A warning about an unmodelled manifest field, named as in the manifest: `spec.containers[].securityContext`. */
-export interface IgnoredFieldWarning extends LocatedIssue {
-  field: string;
-}
-
-export type CheckResult = ({ ok: true } & LoadResult) | { ok: false; issues: LocatedIssue[] };
+export { checkScenarioText, loadScenarioText, type CheckResult, type IgnoredFieldWarning, type LoadResult } from "./check.ts";
 
 /** Loads and validates a scenario (or manifest) file; throws ScenarioError listing every problem. */
 export function loadScenarioFile(path: string): LoadResult {
   return unwrapResult(checkScenarioFile(path));
 }
 
-/** Loads and validates scenario text; `fileName` is what error messages call it. */
-export function loadScenarioText(text: string, fileName = "<scenario>"): LoadResult {
-  return unwrapResult(checkScenarioText(text, fileName));
-}
-
 /** Like loadScenarioFile, but returns the problems instead of throwing. */
 export function checkScenarioFile(path: string): CheckResult {
   return checkSource(readSource(path), path, manifestReader(path));
 }
-
-/** Text has no folder, so its pods cannot name a manifestFile. */
-export function checkScenarioText(text: string, fileName = "<scenario>"): CheckResult {
-  return checkSource(checkText(text, fileName), fileName, undefined);
-}
-
-function unwrapResult(result: CheckResult): LoadResult {
-  if (!result.ok) throw new ScenarioError(result.issues);
-  const { ok: _ok, ...loaded } = result;
-  return loaded;
-}
-
-function checkSource(source: SourceResult, file: string, read: ManifestReader | undefined): CheckResult {
-  if (!source.ok) return { ok: false, issues: [source.issue] };
-  const input = classifyInput(source.text, file, SCENARIO_KEYS);
-  if (input.kind === "error") return { ok: false, issues: sortIssues(input.issues) };
-  if (input.kind === "manifests") {
-    const built = scenarioFromManifests(input.objects, input.skipped, file);
-    return checkValue(built.raw, built.locator, { read: undefined, built: { assumptions: built.assumptions } });
-  }
-  const yaml = parseYaml(source.text, file);
-  if (!yaml.ok) return { ok: false, issues: sortIssues(yaml.issues) };
-  return checkValue(yaml.value, new Locator({ file, doc: yaml.doc, lc: yaml.lineCounter }, file), { read, built: null });
-}
-
-/** The scenario value through the manifests' preparation, the schema and the cross-checks. */
-function checkValue(raw: Record<string, unknown>, locator: Locator, opts: { read: ManifestReader | undefined; built: LoadResult["built"] }): CheckResult {
-  const prepared = prepareEntries(raw, locator, { read: opts.read, fromManifestFile: opts.built !== null });
-  const value = prepared.forSchema;
-  // An object that gave no pod was reported as such; what the schema says of it would only repeat that.
-  const broken = [...prepared.expanded].filter(([, e]) => e.pod === null).map(([i]) => `pods[${i}].manifest`);
-  const keep = (i: PathIssue) => {
-    const path = formatPath(i.path);
-    return !broken.some((b) => path === b || path.startsWith(`${b}.`) || path.startsWith(`${b}[`));
-  };
-  const parsed = scenarioSchema.safeParse(value, { reportInput: true });
-  const schemaIssues = parsed.success ? [] : parsed.error.issues.flatMap((i) => issueMessages(i, scenarioSchema)).filter(keep);
-  const cross = crossCheck(value);
-  // A value the schema already refused needs no second complaint about what it refers to.
-  const refused = new Set(schemaIssues.map((i) => formatPath(i.path)));
-  // A pod whose manifestFile could not be read has no known name: references to it cannot be judged.
-  const unknownPod = (i: PathIssue) => prepared.unresolved > 0 && /^no pod "/.test(i.message);
-  const crossIssues = cross.issues.filter((i) => !refused.has(formatPath(i.path)) && !unknownPod(i)).filter(keep);
-  // Only a pod the schema accepted can be defaulted and judged as the apiserver would; its issues
-  // name the expanded pod's fields, which the locator places in the workload or manifest file.
-  const api = parsed.success ? checkPodsAgainstApi(parsed.data) : { issues: [], warnings: [] };
-  const place = (issues: PathIssue[]) => issues.map((i) => locator.place(i));
-  const issues = dedupeIssues(sortIssues([...prepared.errors, ...place([...schemaIssues, ...crossIssues, ...api.issues])]));
-  if (!parsed.success || issues.length > 0) return { ok: false, issues };
-  // Fields a controller added (a StatefulSet pod's hostname) are its doing, not the user's: not listed.
-  const ignored = ignoredManifestFields(value.pods).filter((f) => locator.written(f.path)).map((f) => ({
-    ...locator.place({ path: f.path, atKey: true, message: IGNORED_MESSAGE }),
-    field: f.field,
-  }));
-  const warnings = sortIssues([...prepared.warnings, ...place(cross.warnings), ...place(api.warnings), ...ignored]);
-  return { ok: true, scenario: resolveScenario(parsed.data), warnings, ignored, raw: prepared.written, notes: prepared.notes, built: opts.built };
-}
-
-const IGNORED_MESSAGE = "ignored: the simulator does not model this field";

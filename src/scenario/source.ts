@@ -1,17 +1,9 @@
 // Reading a scenario file safely: a size cap checked before reading, and refusal of binary
 // content (NUL bytes, invalid UTF-8) and of empty files, each with a clear message.
 import { openSync, closeSync, fstatSync, readSync } from "node:fs";
-import type { LocatedIssue } from "./errors.ts";
+import { checkText, fileIssue, MAX_FILE_BYTES, tooLarge, type SourceResult } from "./source_text.ts";
 
-/** Scenario files are small; anything larger is refused before it is read. */
-export const MAX_FILE_BYTES = 1024 * 1024;
-
-export type SourceResult = { ok: true; text: string } | { ok: false; issue: LocatedIssue };
-
-const fileIssue = (file: string, message: string, line = 1, col = 1): SourceResult => ({
-  ok: false,
-  issue: { file, line, col, path: "", message },
-});
+export { checkText, MAX_FILE_BYTES, type SourceResult } from "./source_text.ts";
 
 /** Reads at most MAX_FILE_BYTES + 1 bytes, so a huge file costs no more than a small one. */
 export function readSource(path: string): SourceResult {
@@ -42,10 +34,6 @@ export function readSource(path: string): SourceResult {
   }
 }
 
-function tooLarge(bytes: number): string {
-  return `file too large: ${bytes} bytes; a scenario file may be at most ${MAX_FILE_BYTES} bytes (1 MiB)`;
-}
-
 /** Checks bytes are UTF-8 text without NUL bytes, and not empty; strips a byte-order mark. */
 export function decodeSource(bytes: Uint8Array, file: string): SourceResult {
   if (bytes.length > MAX_FILE_BYTES) return fileIssue(file, tooLarge(bytes.length));
@@ -62,24 +50,6 @@ export function decodeSource(bytes: Uint8Array, file: string): SourceResult {
   let text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8");
   if (text.startsWith("\uFEFF")) text = text.slice(1);
   return checkText(text, file);
-}
-
-/** The checks that also apply to text handed over directly (loadScenarioText). */
-export function checkText(text: string, file: string): SourceResult {
-  const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes > MAX_FILE_BYTES) return fileIssue(file, tooLarge(bytes));
-  const nul = text.indexOf("\0");
-  if (nul >= 0) {
-    const before = text.slice(0, nul).split("\n");
-    return fileIssue(file, "binary content: a NUL byte; a scenario is a UTF-8 YAML text file", before.length, before.at(-1)!.length + 1);
-  }
-  if (isBlank(text)) return fileIssue(file, "empty file: expected a scenario (a mapping with at least `name`)");
-  return { ok: true, text };
-}
-
-/** Blank means only whitespace, comments and document markers. */
-function isBlank(text: string): boolean {
-  return text.split(/\r?\n/).every((l) => /^\s*(#.*)?$/.test(l) || /^(---|\.\.\.)\s*$/.test(l));
 }
 
 function lineColOfByte(bytes: Uint8Array, offset: number): { line: number; col: number } {
