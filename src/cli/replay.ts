@@ -21,8 +21,10 @@ export interface ReplayRequest {
 
 export function executeReplay(req: ReplayRequest, io: CliIo): number {
   const { record, tape } = readRunRecord(req.recordFile);
-  const readFrom = locateScenario(record, req);
-  const sha = fileSha256(readFrom);
+  // A record that carries its scenario's text (a play-mode export) needs no file; parsing it checked its sha256.
+  const inline = req.scenario === null ? record.scenarioText : undefined;
+  const readFrom = inline === undefined ? locateScenario(record, req) : record.scenario;
+  const sha = inline === undefined ? fileSha256(readFrom) : record.scenarioSha256;
   if (sha !== record.scenarioSha256) {
     throw new UserError(
       `${req.recordFile}: the scenario changed since this run was recorded: ${readFrom} has sha256 ${sha.slice(0, 12)}, ` +
@@ -34,6 +36,7 @@ export function executeReplay(req: ReplayRequest, io: CliIo): number {
     {
       file: record.scenario,
       readFrom,
+      ...(inline === undefined ? {} : { text: inline }),
       seed: record.seed,
       strategy: { name: "replay", tape, whenExhausted: "diverge" },
       strategyLabel: record.strategy,

@@ -2,7 +2,7 @@
 // (to stdout or atomically to --out), then the expectations and the verdict; an exit code back.
 import { readFileSync } from "node:fs";
 import { ScenarioError, formatIssue, type LoadResult, type Scenario } from "../scenario/index.ts";
-import { loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from "../scenario/overrides.ts";
+import { loadScenarioTextWithOverrides, loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from "../scenario/overrides.ts";
 import { simulate, type SimulationResult } from "../simulate.ts";
 import { formatDuration, formatStrategy, isFailureVerdict, KernelLog, LineSink, type Bounds, type StrategySpec, type TraceSink } from "../sim/index.ts";
 import { UnknownInvariantError } from "../check/invariants.ts";
@@ -35,6 +35,8 @@ export interface RunRequest {
   file: string;
   /** Where to read the scenario when not at `file` (replay finds it next to the record). */
   readFrom?: string;
+  /** The scenario's text, when the caller has it and no file is read (a record that carries it). */
+  text?: string;
   seed?: number;
   strategy?: StrategySpec;
   /** The strategy's name in the key and trace when `strategy` is a replay of it. */
@@ -61,11 +63,11 @@ export interface RunOutcome {
 
 /** Runs one scenario and prints it; returns the exit code (and the result, for replay's checks). */
 export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
-  const loaded = loadOrReport(req.readFrom ?? req.file, req.kubelet, io);
+  const loaded = loadOrReport(req.readFrom ?? req.file, req.kubelet, io, req.text);
   if (loaded === null) return { exitCode: EXIT_USAGE, result: null };
   const { scenario, notices } = loaded;
   // Read as loaded, so a record pins the text that ran even if the file changes during the run.
-  const scenarioText = req.recordFile === null ? "" : readFileSync(req.readFrom ?? req.file, "utf8");
+  const scenarioText = req.recordFile === null ? "" : (req.text ?? readFileSync(req.readFrom ?? req.file, "utf8"));
   checkPodFilter(scenario, req.output.render.pod);
   const seed = req.seed ?? scenario.seed;
   const strategy = req.strategy ?? scenario.strategy;
@@ -130,10 +132,10 @@ function finish(result: SimulationResult, run: Parameters<typeof runJson>[1], ou
 }
 
 /** The scenario, or null after printing every located error (and the warnings of a valid one). */
-export function loadOrReport(path: string, kubelet: KubeletOverrides | undefined, io: CliIo): (LoadResult & { notices: string[] }) | null {
+export function loadOrReport(path: string, kubelet: KubeletOverrides | undefined, io: CliIo, text?: string): (LoadResult & { notices: string[] }) | null {
   let loaded: LoadResult;
   try {
-    loaded = loadScenarioWithOverrides(path, kubelet);
+    loaded = text === undefined ? loadScenarioWithOverrides(path, kubelet) : loadScenarioTextWithOverrides(text, path, kubelet);
   } catch (err) {
     if (!(err instanceof ScenarioError)) throw err;
     const n = err.issues.length;

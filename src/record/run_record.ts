@@ -42,6 +42,11 @@ export const runRecordSchema = z.object({
   ok: z.boolean(),
   traceHash: z.string().regex(TRACE_HASH, { error: "expected 16 hex digits (a trace digest) or 64 (an older record's sha256)" }),
   replayKey: z.string(),
+  scenarioText: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("the scenario's text itself, when the record carries it (a play-mode export at the learner's timing): replay runs it and reads no file"),
 });
 
 export type RunRecord = z.output<typeof runRecordSchema>;
@@ -72,6 +77,7 @@ export function formatRunRecord(record: RunRecord): string {
     ok: record.ok,
     traceHash: record.traceHash,
     replayKey: record.replayKey,
+    ...(record.scenarioText === undefined ? {} : { scenarioText: record.scenarioText }),
   };
   const extra = Object.fromEntries(Object.entries(record).filter(([k]) => !(k in ordered)));
   return `${JSON.stringify({ ...ordered, ...extra }, null, 2)}\n`;
@@ -94,6 +100,9 @@ export function parseRunRecord(text: string, source: string): { record: RunRecor
     throw new RunRecordError(`not a run record (written by \`kubelet-sim run --record\`):\n${lines.join("\n")}`);
   }
   const record = parsed.data as RunRecord;
+  if (record.scenarioText !== undefined && textSha256(record.scenarioText) !== record.scenarioSha256) {
+    throw new RunRecordError(`${source}: scenarioText: its sha256 is not the record's scenarioSha256; the record was edited`);
+  }
   try {
     if (record.strategy !== PLAY_STRATEGY) parseStrategy(record.strategy);
   } catch (err) {

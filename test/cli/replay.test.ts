@@ -10,6 +10,10 @@ import { RUN_RECORD_FORMAT, readRunRecord } from "../../src/cli/run_record.ts";
 import { executeRun, type OutputRequest, type RunRequest } from "../../src/cli/session.ts";
 import { ChoiceLog } from "../../src/sim/index.ts";
 import { cli, FIXTURES, inProcess, noStackTrace, tempDir } from "./helpers.ts";
+import { resolveLevel } from "../../src/cli/play_level.ts";
+import { timedLevel } from "../../src/play/compile.ts";
+import { exportRecord } from "../../src/play/export.ts";
+import { playToEnd } from "../../src/play/session.ts";
 
 const PASS = `${FIXTURES}/pass.yaml`;
 const PODS: OutputRequest = { formats: ["pods"], render: {}, outFile: null, explain: false };
@@ -170,5 +174,33 @@ describe("kubelet-sim replay of a run with --kubelet-version and --variant", () 
     const again = replay(path);
     expect(again.code).toBe(0);
     expect(again.out).toContain("# reproduced: the identical trace");
+  });
+});
+
+describe("kubelet-sim replay of a record that carries its scenario text (a play-mode export at the learner's timing)", () => {
+  const exported = () => {
+    const level = resolveLevel("r01");
+    const { level: timed, text } = timedLevel(level, { "latency.PullImage": 10_100 });
+    const path = join(tempDir(), "r01-play.json");
+    writeFileSync(path, exportRecord(timed, playToEnd(timed, []), text));
+    return { path, text: text! };
+  };
+
+  it("reproduces the run from the text alone: the level's file is nowhere it looks", () => {
+    const { path } = exported();
+    const again = replay(path);
+    expect(again.err).toBe("");
+    expect(again.out).toContain(`# reproduced: the identical trace, ${readRunRecord(path).record.traceHash}`);
+    expect(again.code).toBe(1);
+  });
+
+  it("refuses a record whose text was edited after the export, naming the field", () => {
+    const { path, text } = exported();
+    const record = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+    writeFileSync(path, JSON.stringify({ ...record, scenarioText: text.replace("10100ms", "10200ms") }));
+    const again = replay(path);
+    expect(again.code).toBe(2);
+    expect(again.err).toContain(`${path}: scenarioText: its sha256 is not the record's scenarioSha256`);
+    noStackTrace(again.err);
   });
 });
