@@ -1,10 +1,11 @@
 // `kubelet-sim play RACE-OR-FILE`: the level's page, written to a file (atomically: whole or not at
 // all) or served on 127.0.0.1. The page carries the simulator itself (src/play/client/, bundled at
-// build time) and the level's compiled scenario; everything it does happens in the browser.
+// build time), the level's compiled scenario, and every race's level as text for its picker;
+// everything it does happens in the browser.
 import { writeFileAtomic } from "./atomic.ts";
 import { playClientScript } from "./html_client_bundle.ts";
 import type { CliIo } from "./io.ts";
-import { resolveLevel } from "./play_level.ts";
+import { raceLevelChoices, resolveLevel } from "./play_level.ts";
 import { listen, type Listening } from "./serve_http.ts";
 import { renderPlayPage } from "../play/page.ts";
 import { text } from "../server/response.ts";
@@ -20,7 +21,8 @@ export interface PlayRequest {
 /** The page of the level the user named (a UserError, exit 2, for an unknown race or a bad file). */
 export function playPage(levelArg: string): { html: string; id: string } {
   const level = resolveLevel(levelArg);
-  return { html: renderPlayPage(level, playClientScript()), id: level.id };
+  // Every race is a level of the page's picker, whichever it opens on.
+  return { html: renderPlayPage({ level, levels: raceLevelChoices() }, playClientScript()), id: level.id };
 }
 
 export function writePlayPage(req: PlayRequest, io: CliIo): number {

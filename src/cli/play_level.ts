@@ -4,10 +4,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { RACES } from "../races/catalog.ts";
-import type { PlayLevel } from "../play/level.ts";
+import type { PlayLevel, PlayLevelChoice } from "../play/level.ts";
 import { playFile, playNotesFile, type PlayLevelEntry } from "../play/levels.ts";
+import { timingKnobs, type TimingKnob } from "../play/timing.ts";
 import { textSha256 } from "../record/run_record.ts";
-import { loadScenarioFile } from "../scenario/index.ts";
+import { checkScenarioText, loadScenarioFile, type LoadResult } from "../scenario/index.ts";
 import { ScenarioError } from "../scenario/errors.ts";
 import { UserError } from "./exit.ts";
 import { BUNDLED_SCENARIOS_DIR, resolveScenarioArg } from "./scenario_arg.ts";
@@ -20,7 +21,10 @@ export function resolveLevel(arg: string): PlayLevel {
   if (RACE_ARG.test(arg) && !existsSync(arg)) return raceLevel(arg);
   const path = resolveScenarioArg(arg);
   if (!existsSync(path)) throw new UserError(`${arg}: no such race or scenario file (races: ${raceLevelIds().join(", ")})`);
-  const scenario = load(path);
+  const loaded = load(path);
+  const scenario = loaded.scenario;
+  const text = readFileSync(path, "utf8");
+  const standalone = compilesAlone(text, arg, loaded);
   return {
     id: scenario.name,
     title: scenario.name,
@@ -28,10 +32,22 @@ export function resolveLevel(arg: string): PlayLevel {
     hint: "Every choice is where Go leaves the order open: try the goroutines that touch the same pod.",
     invariant: null,
     scenarioFile: arg,
-    scenarioSha256: textSha256(readFileSync(path, "utf8")),
+    scenarioSha256: textSha256(text),
     kubelet: null,
     scenario,
+    scenarioText: standalone ? text : null,
+    knobs: standalone ? timingKnobs(loaded.raw, scenario) : [],
   };
+}
+
+/** Every race's level, for the page's picker: each compiled in the page when picked. */
+export function raceLevelChoices(): PlayLevelChoice[] {
+  return RACES.map((r) => raceLevel(r.id)).sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true })).map(({ scenario: _s, scenarioText, ...rest }) => ({ ...rest, scenarioText: scenarioText! }));
+}
+
+/** A scenario that names no manifest file and is no manifest compiles from its text alone, as the page must. */
+function compilesAlone(text: string, file: string, loaded: LoadResult): boolean {
+  return loaded.built === null && checkScenarioText(text, file).ok;
 }
 
 /** The names `play` takes for the races, as the bare command and the docs list them. */
@@ -50,26 +66,39 @@ function raceLevel(arg: string): PlayLevel {
   const file = playFile(race.id);
   const path = join(PACKAGE_ROOT, file);
   const notes = levelNotes(race.id);
+  const text = readFileSync(path, "utf8");
+  const loaded = load(path);
+  const knobs = timingKnobs(loaded.raw, loaded.scenario);
+  const timed = knobs.length > 0;
   return {
     id: race.id,
     title: race.title,
-    brief: notes.deviations > 0
-      ? `The kubelet here is ${race.buggy.label}. As the scenario is timed here, fifo keeps the invariant ${race.invariant}: make it break by choosing who runs.`
-      : `The kubelet here is ${race.buggy.label}. This race is one of timing: no timing of its hunt form was found where choices at one instant break ${race.invariant}, so the level is its deterministic form, where fifo breaks it. Step through and watch the shared state go wrong.`,
-    hint: notes.deviations > 0
-      ? `What the bug needs: ${race.hunt.needs}. The shortest win found takes ${notes.deviations} choice${notes.deviations === 1 ? "" : "s"} away from fifo.`
-      : `What the bug needs: ${race.hunt.needs}. Here fifo alone breaks it: press "let fifo run", then undo and step to the moment it goes wrong.`,
+    brief: timed
+      ? `The kubelet here is ${race.buggy.label}. As the scenario is timed, fifo keeps the invariant ${race.invariant}: set the timing, and choose who runs, so that it breaks.`
+      : `The kubelet here is ${race.buggy.label}. This level is the race's deterministic form, where fifo breaks ${race.invariant}: step through and watch the shared state go wrong.`,
+    hint: `What the bug needs: ${race.hunt.needs}. ${winHint(notes, knobs)}`,
     invariant: race.invariant,
     scenarioFile: file,
-    scenarioSha256: textSha256(readFileSync(path, "utf8")),
+    scenarioSha256: textSha256(text),
     kubelet: null,
-    scenario: load(path),
+    scenario: loaded.scenario,
+    scenarioText: text,
+    knobs,
   };
 }
 
-function load(path: string) {
+/** The shortest win found, in words: which timings it sets (not their values) and how many choices. */
+function winHint(notes: PlayLevelEntry, knobs: readonly TimingKnob[]): string {
+  const set = Object.keys(notes.knobs).map((id) => knobs.find((k) => k.id === id)?.label.replace(/ (takes|happens at|is)$/, "") ?? id);
+  const choices = `${notes.deviations} choice${notes.deviations === 1 ? "" : "s"} away from fifo`;
+  if (set.length === 0 && notes.deviations === 0) return `Here fifo alone breaks it: press "let fifo run", then undo and step to the moment it goes wrong.`;
+  if (set.length === 0) return `The shortest win found takes ${choices}, at the written timing.`;
+  return `The shortest win found sets the timing of ${set.join(" and ")}, and takes ${choices}.`;
+}
+
+function load(path: string): LoadResult {
   try {
-    return loadScenarioFile(path).scenario;
+    return loadScenarioFile(path);
   } catch (err) {
     if (err instanceof ScenarioError) throw new UserError(err.message.split("\n")[0]!);
     throw err;

@@ -4,6 +4,7 @@
 // scenario file and the sha256 of its text) is worked out here, before the page is written.
 import type { Scenario } from "../scenario/resolve.ts";
 import type { KubeletOverrides } from "../scenario/overrides.ts";
+import type { TimingKnob } from "./timing.ts";
 
 export interface PlayLevel {
   /** "R05", or the scenario's name for a file that is no catalogued race. */
@@ -21,6 +22,23 @@ export interface PlayLevel {
   scenarioSha256: string;
   /** The kubelet flags the level runs with (a race's buggy side), written into an exported record. */
   kubelet: KubeletOverrides | null;
-  /** The scenario compiled with those flags: what the page runs. */
+  /** The scenario compiled with those flags, at the written timing: what the page runs first. */
   scenario: Scenario;
+  /**
+   * The scenario file's text, which the page edits with the learner's timing and compiles again;
+   * null when it cannot be compiled on its own (it names manifest files, or is a manifest), or
+   * when the level runs under kubelet flags. Then the level has no knobs.
+   */
+  scenarioText: string | null;
+  /** The timings the learner may set (src/play/timing.ts): from the scenario's `swarm` ranges. */
+  knobs: TimingKnob[];
+}
+
+/** A level the page can switch to: compiled in the browser from its text when picked. */
+export type PlayLevelChoice = Omit<PlayLevel, "scenario"> & { scenarioText: string };
+
+/** What the page carries: the level it opens on, and every level its picker offers. */
+export interface PlayPageData {
+  level: PlayLevel;
+  levels: PlayLevelChoice[];
 }

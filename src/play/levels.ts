@@ -14,19 +14,26 @@ export function playNotesFile(raceId: string): string {
   return `${PLAY_DIR}/${raceId.toLowerCase()}.json`;
 }
 
-/** What scripts/update-play-levels.ts found for a race's level. */
+/** What scripts/update-play-levels.ts found for a race's level: its shortest win. */
 export interface PlayLevelEntry {
   race: string;
-  /** The hunt form's timing the level pins: "as written", a step moved, or a swarm draw. */
+  /** The win's timing in words: "as written", or the knobs it sets ("PullImage takes 11000ms"). */
   timing: string;
-  /** The level's seed: the exploration run that found a win at that timing. */
+  /** The win's timing: knob id (src/play/timing.ts) → milliseconds, for the knobs it changes. */
+  knobs: Record<string, number>;
+  /** The level's seed. */
   seed: number;
-  /** The strategy of that exploration. */
+  /** How the win was found: "timing under fifo", "deviations at 9000ms", "fifo" (a deterministic form). */
   found: string;
   /** A winning choice tape (ChoiceLog.encode), its deviations from fifo shrunk by ddmin. */
   win: string;
-  /** How many of its choices deviate from fifo: the shortest win found. */
+  /** How many of its choices deviate from fifo. */
   deviations: number;
   /** How many choices the winning run made in all. */
   choices: number;
+}
+
+/** A win's size: the timings it changes and the choices it takes away from fifo. */
+export function winSize(entry: PlayLevelEntry): number {
+  return Object.keys(entry.knobs).length + entry.deviations;
 }

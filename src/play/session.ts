@@ -2,7 +2,7 @@
 // the next choice point (the run pauses there) or to its end. Processes are generators and cannot
 // be copied, so every step and every undo replays the choice prefix from the start: determinism
 // makes that exact, and a race's run is a few thousand kernel events, a few milliseconds.
-import { ChoiceLog, StrategyPause, type Choice, type ChoiceKind } from "../sim/index.ts";
+import { ChoiceLog, StrategyPause, type Choice, type ChoiceKind, type KernelObserver } from "../sim/index.ts";
 import { startSimulation, type SimulationHandle } from "../simulate.ts";
 import type { Violation } from "../check/invariants/common.ts";
 import { PLAY_STRATEGY } from "../record/run_record.ts";
@@ -57,6 +57,25 @@ export function playToEnd(level: PlayLevel, prefix: readonly Choice[]): PlayEnd 
   return ended(level, start(level, prefix, "fifo"));
 }
 
+/**
+ * The prefix, then fifo's answers up to (not including) the first later choice made at or after
+ * virtual time `tMs`: "fifo to t=", which skips the start-up choices nobody needs to make by hand.
+ * The whole tape when the run makes no choice that late.
+ */
+export function fifoUntil(level: PlayLevel, prefix: readonly Choice[], tMs: number): Choice[] {
+  const times: number[] = [];
+  const observer = choiceTimes(times);
+  const tape = start(level, prefix, "fifo", observer).finish().run.choices.toArray();
+  for (let i = prefix.length; i < tape.length; i++) if (times[i]! >= tMs) return tape.slice(0, i);
+  return tape;
+}
+
+/** An observer that keeps the virtual time of each choice, in tape order. */
+function choiceTimes(out: number[]): KernelObserver {
+  const none = () => {};
+  return { spawn: none, exit: none, record: none, timed: none, blocked: none, handoff: none, end: none, choice: (_k, _n, _i, nowMs) => void out.push(nowMs) };
+}
+
 /** The name a run of this tape goes by: fifo when it never left fifo's answer. */
 export function strategyLabel(tape: readonly Choice[]): string {
   return tape.some((c) => c.index !== 0) ? PLAY_STRATEGY : "fifo";
@@ -67,8 +86,9 @@ export function deviations(tape: readonly Choice[]): number {
   return tape.filter((c) => c.index !== 0).length;
 }
 
-function start(level: PlayLevel, prefix: readonly Choice[], whenExhausted: "pause" | "fifo"): SimulationHandle {
+function start(level: PlayLevel, prefix: readonly Choice[], whenExhausted: "pause" | "fifo", observer?: KernelObserver): SimulationHandle {
   return startSimulation(level.scenario, {
+    ...(observer === undefined ? {} : { observer }),
     strategy: { name: "replay", tape: ChoiceLog.from(prefix), whenExhausted },
     strategyLabel: strategyLabel(prefix),
     scenarioFile: level.scenarioFile,

@@ -1,7 +1,9 @@
 // The play page of R05 in a real browser (headless Chromium, see chromium.ts): it loads offline with
-// no error; the level's recorded win, entered choice by choice through the page's buttons, breaks
-// the invariant; its Export replays with `kubelet-sim replay` to the same trace hash; undo shows
-// exactly the state shown before; "let fifo run" ends where a fifo run in Node ends.
+// no error; the level's recorded win, its timing typed into the knobs and its choices clicked,
+// breaks the invariant; so does a win by order (choices clicked one by one at a timing where fifo
+// keeps the invariant); each Export replays with `kubelet-sim replay` to the same trace hash; undo
+// shows exactly the state shown before; "let fifo run" ends where a fifo run in Node ends; the
+// level picker compiles another race's level in the page.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { playPage } from "../../src/cli/play.ts";
 import { levelNotes, resolveLevel } from "../../src/cli/play_level.ts";
-import { ChoiceLog } from "../../src/sim/index.ts";
+import { ChoiceLog, type Choice } from "../../src/sim/index.ts";
 import { simulate } from "../../src/simulate.ts";
 import { parseRunRecord } from "../../src/record/run_record.ts";
 import { cli } from "../cli/helpers.ts";
@@ -88,28 +90,83 @@ describe(`the play page of ${LEVEL} in Chromium`, () => {
   });
 
   it("the level's recorded win, entered through the UI, breaks the invariant, and its export replays to the same trace hash", async () => {
-    const win = ChoiceLog.decode(levelNotes(LEVEL).win).toArray();
-    const last = win.map((c, i) => (c.index === 0 ? -1 : i)).reduce((a, b) => Math.max(a, b), -1);
-    await page.click("#restart");
-    for (let i = 0; i <= last; i++) {
-      expect(await pauseIndex()).toBe(i);
-      await page.click(`#options button[data-index='${win[i]!.index}']`);
-    }
-    const stepMs = await page.locator("body").getAttribute("data-run-ms");
-    console.log(`re-running ${LEVEL} from the start to choice #${last + 1}: ${stepMs}ms`);
+    const notes = levelNotes(LEVEL);
+    const { record } = await playWin(notes.knobs, ChoiceLog.decode(notes.win).toArray());
+    expect(await status().innerText()).toContain(`You won with ${Object.keys(notes.knobs).length} timing change`);
+    expect(record.scenarioText).toContain(`${notes.knobs["step@5000"]}ms, delete: web`);
+  });
+
+  it("a win by order: at a timing where fifo keeps the invariant, six choices clicked one by one break it", async () => {
+    await setTiming(ORDER_WIN.knobs);
     await page.click("#fifo-run");
-    expect(await status().getAttribute("data-state")).toBe("broken");
-    expect(await status().innerText()).toContain(`You won with ${levelNotes(LEVEL).deviations} choices deviated from fifo`);
-    await page.click("#export-button");
-    const text = await page.locator("#export-text").inputValue();
-    const { record } = parseRunRecord(text, "export");
+    expect(await status().getAttribute("data-state")).toBe("end");
+    const { record } = await playWin(ORDER_WIN.knobs, ChoiceLog.decode(ORDER_WIN.win).toArray());
     expect(record.strategy).toBe("play");
-    expect(record.choices).toBe(ChoiceLog.from(win).encode());
-    const file = join(dir, "r05-play.json");
-    writeFileSync(file, text);
-    const replayed = cli(["replay", file, "--verbosity", "brief"]);
-    expect(replayed.err).toBe("");
-    expect(replayed.out).toContain(`# reproduced: the identical trace, ${record.traceHash}`);
-    expect(replayed.code).toBe(1);
+    expect(await status().innerText()).toContain("You won with 2 timing changes and 6 choices deviated from fifo");
+  });
+
+  it("'fifo to t=' skips to the first choice at or after that virtual time", async () => {
+    await setTiming({});
+    await page.fill("#fifo-to-ms", "9000");
+    await page.click("#fifo-to");
+    expect(await status().innerText()).toMatch(/^t=(9\d{3}|\d{5,})ms: your choice #\d+, 0 choices deviated/);
+  });
+
+  it("the level picker compiles another race's level in the page and stops at its first choice", async () => {
+    await page.selectOption("#level-picker", "R01");
+    expect(await page.locator("#level-title").innerText()).toContain("Play R01");
+    expect(await pauseIndex()).toBe(0);
+    expect(await page.locator("input[data-knob='latency.PullImage']").inputValue()).toBe("8000");
+    await page.fill("input[data-knob='latency.PullImage']", "99999");
+    await page.click("#set-timing");
+    expect(await page.locator("#timing-error").innerText()).toContain("99999ms is outside 1000ms to 11000ms");
+    expect(errors).toEqual([]);
+    await page.selectOption("#level-picker", LEVEL);
   });
 });
+
+/**
+ * A win found at R05's timing with the delete moved onto the eviction's instant (9s) and another
+ * seed: fifo keeps the invariant there, and these choices (6 away from fifo) break it. It was the
+ * level's win before the level had knobs (scripts/update-play-levels.ts, phase 2).
+ */
+const ORDER_WIN = {
+  knobs: { "step@5000": 9000, seed: 3372472412 },
+  win: "p0/11 p0/10 p0/9 p0/8 p0/7 p0/6 p0/5 p0/4 p0/3 p0/2*2 p1/2 p0/2*3 p0/3 p0/2 p0/3*2 p0/2*15 p1/2 p0/3 p1/2 p0/2 p0/3 p0/2*8 p0/4 p2/3 p3/4 p4/5 p0/5 p0/6 p0/5 p0/4 p0/3 p0/2*3 p0/3 p0/2 p0/3 p0/2 p0/3 p0/2*12 p0/3 p0/2*13 p0/3 p0/2*13 p0/3 p0/2 p0/3 p0/2*8 p0/3 p0/2 p0/4*2 p0/3 p0/2*15",
+};
+
+/** Types the knobs' values (every other knob back to its written value) and sets the timing. */
+async function setTiming(knobs: Record<string, number>): Promise<void> {
+  for (const input of await page.locator("input[data-knob]").all()) {
+    const id = (await input.getAttribute("data-knob"))!;
+    const written = resolveLevel(LEVEL).knobs.find((k) => k.id === id)!.writtenMs;
+    await input.fill(String(knobs[id] ?? written ?? ""));
+  }
+  await page.click("#set-timing");
+  expect(await pauseIndex()).toBe(0);
+}
+
+/** Sets the timing, clicks the tape's choices up to its last deviation, lets fifo run, exports and replays the export. */
+async function playWin(knobs: Record<string, number>, win: Choice[]) {
+  await setTiming(knobs);
+  const last = win.map((c, i) => (c.index === 0 ? -1 : i)).reduce((a, b) => Math.max(a, b), -1);
+  for (let i = 0; i <= last; i++) {
+    expect(await pauseIndex()).toBe(i);
+    await page.click(`#options button[data-index='${win[i]!.index}']`);
+  }
+  const stepMs = await page.locator("body").getAttribute("data-run-ms");
+  console.log(`re-running ${LEVEL} from the start to choice #${last + 1}: ${stepMs}ms`);
+  await page.click("#fifo-run");
+  expect(await status().getAttribute("data-state")).toBe("broken");
+  await page.click("#export-button");
+  const text = await page.locator("#export-text").inputValue();
+  const { record } = parseRunRecord(text, "export");
+  expect(record.choices).toBe(ChoiceLog.from(win).encode());
+  const file = join(dir, "r05-play.json");
+  writeFileSync(file, text);
+  const replayed = cli(["replay", file, "--verbosity", "brief"]);
+  expect(replayed.err).toBe("");
+  expect(replayed.out).toContain(`# reproduced: the identical trace, ${record.traceHash}`);
+  expect(replayed.code).toBe(1);
+  return { record };
+}

@@ -5,21 +5,25 @@
 import { describe, expect, it } from "vitest";
 import { RACES } from "../../src/races/catalog.ts";
 import { levelNotes, resolveLevel } from "../../src/cli/play_level.ts";
-import { deviations, playTo, playToEnd, strategyLabel } from "../../src/play/session.ts";
+import { deviations, fifoUntil, playTo, playToEnd, strategyLabel } from "../../src/play/session.ts";
 import { exportRecord } from "../../src/play/export.ts";
+import { timedLevel } from "../../src/play/compile.ts";
+import { winSize } from "../../src/play/levels.ts";
 import { parseRunRecord } from "../../src/record/run_record.ts";
 import { ChoiceLog } from "../../src/sim/index.ts";
 import { simulate } from "../../src/simulate.ts";
 
 describe("every catalogued race is a level", () => {
-  it.each(RACES.map((r) => r.id))("%s: its recorded win breaks the invariant with the deviations its notes say", (id) => {
+  it.each(RACES.map((r) => r.id))("%s: its recorded win, at its timing, breaks the invariant with the deviations its notes say", (id) => {
     const level = resolveLevel(id.toLowerCase());
     const notes = levelNotes(id);
     const win = ChoiceLog.decode(notes.win).toArray();
     expect(deviations(win)).toBe(notes.deviations);
-    const end = playToEnd(level, win);
-    expect(end.broken?.invariant).toBe(level.invariant);
-    if (notes.deviations > 0) expect(playToEnd(level, []).broken).toBeNull();
+    const timed = timedLevel(level, notes.knobs).level;
+    expect(playToEnd(timed, win).broken?.invariant).toBe(level.invariant);
+    // A level that promises a win of the learner's own makes fifo keep the invariant at the written timing.
+    if (winSize(notes) > 0) expect(playToEnd(level, []).broken).toBeNull();
+    for (const id of Object.keys(notes.knobs)) expect(level.knobs.map((k) => k.id)).toContain(id);
   });
 });
 
@@ -51,13 +55,67 @@ describe("a play-mode run", () => {
   });
 
   it("exports a run record that names the tape, the scenario file and the strategy 'play'", () => {
-    const win = ChoiceLog.decode(levelNotes("R05").win).toArray();
-    const end = playToEnd(level, win);
+    const first = playTo(level, []);
+    if (first.kind !== "pause") throw new Error("expected a pause");
+    const mine = [{ ...first.choice, index: 1 }];
+    const end = playToEnd(level, mine);
     const { record, tape } = parseRunRecord(exportRecord(level, end), "export");
-    expect([record.scenario, record.strategy, record.traceHash, tape.encode()]).toEqual([level.scenarioFile, "play", end.traceHash, ChoiceLog.from(win).encode()]);
-    expect(strategyLabel(win)).toBe("play");
+    expect([record.scenario, record.strategy, record.traceHash, tape.encode()]).toEqual([level.scenarioFile, "play", end.traceHash, ChoiceLog.from(end.tape).encode()]);
+    expect(tape.get(0).index).toBe(1);
+    expect(strategyLabel(mine)).toBe("play");
   });
 });
+
+describe("a level at the learner's timing", () => {
+  const level = resolveLevel("r01");
+
+  it("offers the hunt form's swarm ranges as knobs", () => {
+    expect(level.knobs.map((k) => [k.id, k.minMs, k.maxMs, k.writtenMs])).toEqual([
+      ["latency.PullImage", 1000, 11000, 8000],
+      ["step@10000", 10000, 11000, 10000],
+      ["seed", 0, 2 ** 32 - 1, 1],
+    ]);
+  });
+
+  it("exports a record that carries the scenario text it ran, which `parseRunRecord` checks against its sha256", () => {
+    const { level: timed, text } = timedLevel(level, { "latency.PullImage": 11000 });
+    expect(text).toContain("PullImage: 11000ms");
+    const end = playToEnd(timed, []);
+    const { record } = parseRunRecord(exportRecord(timed, end, text), "export");
+    expect([record.scenario, record.scenarioText, record.traceHash]).toEqual([level.scenarioFile, text, end.traceHash]);
+    expect(record.scenarioSha256).not.toBe(level.scenarioSha256);
+    const edited = exportRecord(timed, end, text).replace("11000ms", "10999ms");
+    expect(() => parseRunRecord(edited, "edited.json")).toThrow(/edited\.json: scenarioText: its sha256 is not the record's scenarioSha256/);
+  });
+
+  it("R05 is also won by order: at its delete moved onto the eviction's instant and another seed, fifo keeps the invariant and six choices break it", () => {
+    const r05 = resolveLevel("r05");
+    const timed = timedLevel(r05, { "step@5000": 9000, seed: 3372472412 }).level;
+    const win = ChoiceLog.decode(ORDER_WIN).toArray();
+    expect(playToEnd(timed, []).broken).toBeNull();
+    expect([deviations(win), playToEnd(timed, win).broken?.invariant]).toEqual([6, "lost-wakeup"]);
+  });
+
+  it("at the written timing exports a record that names the file and carries no text", () => {
+    const { level: same, text } = timedLevel(level, { "latency.PullImage": 8000 });
+    expect(text).toBeNull();
+    const { record } = parseRunRecord(exportRecord(same, playToEnd(same, []), text), "export");
+    expect([record.scenarioSha256, record.scenarioText]).toEqual([level.scenarioSha256, undefined]);
+  });
+
+  it("'fifo to t=' answers fifo's way up to the first choice at or after that time", () => {
+    const prefix = fifoUntil(level, [], 10_000);
+    expect(prefix.every((c) => c.index === 0)).toBe(true);
+    const at = playTo(level, prefix);
+    if (at.kind !== "pause") throw new Error("expected a pause");
+    expect(at.nowMs).toBeGreaterThanOrEqual(10_000);
+    const before = playTo(level, prefix.slice(0, -1));
+    expect(before.kind === "pause" && before.nowMs).toBeLessThan(10_000);
+  });
+});
+
+/** The R05 win by order (test/browser/play.test.ts enters it through the page). */
+const ORDER_WIN = "p0/11 p0/10 p0/9 p0/8 p0/7 p0/6 p0/5 p0/4 p0/3 p0/2*2 p1/2 p0/2*3 p0/3 p0/2 p0/3*2 p0/2*15 p1/2 p0/3 p1/2 p0/2 p0/3 p0/2*8 p0/4 p2/3 p3/4 p4/5 p0/5 p0/6 p0/5 p0/4 p0/3 p0/2*3 p0/3 p0/2 p0/3 p0/2 p0/3 p0/2*12 p0/3 p0/2*13 p0/3 p0/2*13 p0/3 p0/2 p0/3 p0/2*8 p0/3 p0/2 p0/4*2 p0/3 p0/2*15";
 
 describe("a scenario file as a level", () => {
   it("wins on any invariant's violation: the deterministic R05 breaks lost-wakeup under fifo", () => {

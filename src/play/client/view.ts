@@ -18,16 +18,17 @@ export function byId(id: string): HTMLElement {
 }
 
 /** The status line: won (the invariant broke), ended, or waiting for a choice. */
-export function drawStatus(outcome: PlayOutcome, deviations: number): void {
+export function drawStatus(outcome: PlayOutcome, deviations: number, timingChanges = 0): void {
   const status = byId("status");
   status.className = outcome.broken !== null ? "won" : outcome.kind === "end" ? "ended" : "";
   status.dataset["state"] = outcome.broken !== null ? "broken" : outcome.kind;
   status.dataset["traceHash"] = outcome.kind === "end" ? outcome.traceHash : "";
-  const away = `${deviations} choice${deviations === 1 ? "" : "s"} deviated from fifo`;
+  const timing = timingChanges === 0 ? "" : `${timingChanges} timing change${timingChanges === 1 ? "" : "s"} and `;
+  const away = `${timing}${deviations} choice${deviations === 1 ? "" : "s"} deviated from fifo`;
   if (outcome.broken !== null) {
     status.textContent = `Invariant broken: ${describe(outcome.broken)} You won with ${away}.`;
   } else if (outcome.kind === "end") {
-    status.textContent = `The run ended (${outcome.verdict} at t=${outcome.endMs}ms, trace ${outcome.traceHash}) and the invariant held; ${away}. Undo and try another order.`;
+    status.textContent = `The run ended (${outcome.verdict} at t=${outcome.endMs}ms, trace ${outcome.traceHash}) and the invariant held; ${away}. Undo and try another order or timing.`;
   } else {
     status.textContent = `t=${outcome.nowMs}ms: your choice #${outcome.choiceIndex}, ${away} so far.`;
   }
