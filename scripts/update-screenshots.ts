@@ -2,7 +2,9 @@
 //   node --import tsx scripts/update-screenshots.ts            # every race page and docs/teaching.md
 //   node --import tsx scripts/update-screenshots.ts R05 R08    # only these races
 // - docs/races/images/<id>-buggy.png: each race's buggy run, narrowed to its violation ("show");
-// - docs/images/teaching-*.png: the views docs/teaching.md explains, on R05 of the catalog.
+// - docs/images/teaching-*.png: the views docs/teaching.md explains, on R05 of the catalog;
+// - docs/images/teaching-play.png: R05's play page at its shortest win's timing, paused after 6s
+//   (`... scripts/update-screenshots.ts play` for only that one).
 // Pictures are not compared by any test (fonts differ between machines); review them before committing.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +12,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
 import { htmlClientScript } from "../src/cli/html_client_bundle.ts";
+import { playPage } from "../src/cli/play.ts";
+import { levelNotes } from "../src/cli/play_level.ts";
 import { RACES, raceScenario, type RaceEntry } from "../src/races/catalog.ts";
 import { screenshotPath } from "../src/races/diagrams.ts";
 import { renderHtml, type RunView } from "../src/report/index.ts";
@@ -66,6 +70,22 @@ async function teachingPictures(browser: Browser, race: RaceEntry): Promise<void
   await diff.close();
 }
 
+/** The play page of R05: its shortest win's timing typed into the knobs, then fifo to just past the delete. */
+async function playPicture(browser: Browser): Promise<void> {
+  const file = join(work, "r05-play.html");
+  writeFileSync(file, playPage("r05").html);
+  const page = await browser.newPage({ width: 1280, height: 860 });
+  await page.goto(pathToFileURL(file).href);
+  await page.waitForFunction(() => performance.getEntriesByName("kubelet-sim:first-choice").length > 0);
+  for (const [id, value] of Object.entries(levelNotes("R05").knobs)) await page.fill(`input[data-knob="${id}"]`, String(value));
+  await page.click("#set-timing");
+  await page.fill("#fifo-to-ms", "6200");
+  await page.click("#fifo-to");
+  await page.screenshot({ path: join(ROOT, "docs/images/teaching-play.png") });
+  process.stdout.write("wrote docs/images/teaching-play.png\n");
+  await page.close();
+}
+
 const only = process.argv.slice(2);
 const browser = await launchChromium();
 try {
@@ -74,6 +94,7 @@ try {
   for (const race of RACES) if (only.length === 0 || only.includes(race.id)) await racePicture(browser, race);
   const teaching = RACES.find((r) => r.id === "R05");
   if (teaching !== undefined && (only.length === 0 || only.includes("teaching"))) await teachingPictures(browser, teaching);
+  if (only.length === 0 || only.includes("play")) await playPicture(browser);
 } finally {
   await browser.close();
   rmSync(work, { recursive: true, force: true });
