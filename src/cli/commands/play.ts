@@ -16,7 +16,7 @@ export const DEFAULT_PLAY_PORT = 8765;
 
 export const playCommand: CommandFactory = (ctx) => ({
   command: "play <level>",
-  describe: "Play a race in the browser: the simulator runs in one self-contained page and you choose which goroutine runs",
+  describe: "Play a race in the browser: the simulator runs in one self-contained page; you set the timing and choose which goroutine runs",
   builder: (y: Argv) =>
     y
       .positional("level", { type: "string", describe: "a race id (r01 … r25: its level) or a scenario file (any invariant's violation wins)" })
