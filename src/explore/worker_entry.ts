@@ -1,12 +1,15 @@
 // Where exploration worker threads start from. Installed from npm (or after `npm run build`) this
-// module is compiled JavaScript in dist/, and threads start from dist/explore/worker.js as it is.
+// module is compiled JavaScript in dist/, and threads start from dist/bundle/worker.js, the worker
+// bundled with what it imports (scripts/build-node-bundles.mjs), else from dist/explore/worker.js
+// as it is. This module may itself sit in the CLI's bundle (dist/bundle/), so both paths are
+// written from dist/'s top.
 // Run from the TypeScript sources (tests, tsx), loading the ~280 TypeScript modules of a run through
 // tsx's loader costs each thread about 2 s (every module is a round trip to the loader's hooks
 // thread); one bundled JavaScript file loads in about 0.2 s. So the first pool of a process
 // bundles src/explore/worker.ts with esbuild (the compiler tsx itself uses) into a temporary file,
 // removed when the process exits. If bundling fails, threads start from worker.mjs, which
 // registers tsx: slower to start, the same code, the same runs.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRequire } from "node:module";
@@ -34,10 +37,11 @@ export function workerEntry(): WorkerEntry {
   return entry;
 }
 
-/** dist/explore/worker.js, when this module is itself the compiled one. */
+/** dist/bundle/worker.js (or dist/explore/worker.js), when this module is itself compiled. */
 function compiledWorker(): WorkerEntry | null {
   if (!import.meta.url.endsWith(".js")) return null;
-  return { url: new URL("./worker.js", import.meta.url), execArgv: [], bundled: true };
+  const bundle = new URL("../bundle/worker.js", import.meta.url);
+  return { url: existsSync(fileURLToPath(bundle)) ? bundle : new URL("../explore/worker.js", import.meta.url), execArgv: [], bundled: true };
 }
 
 function bundleWorker(): WorkerEntry | null {
