@@ -87,13 +87,21 @@ function raceLevel(arg: string): PlayLevel {
   };
 }
 
-/** The shortest win found, in words: which timings it sets (not their values) and how many choices. */
+/** The shortest win found, in words: which timings it changes (not their values) and how many choices. */
 function winHint(notes: PlayLevelEntry, knobs: readonly TimingKnob[]): string {
-  const set = Object.keys(notes.knobs).map((id) => knobs.find((k) => k.id === id)?.label.replace(/ (takes|happens at|is)$/, "") ?? id);
-  const choices = `${notes.deviations} choice${notes.deviations === 1 ? "" : "s"} away from fifo`;
+  const set = Object.keys(notes.knobs).map((id) => knobNoun(knobs.find((k) => k.id === id)) ?? id);
+  const choices = notes.deviations === 0 ? "no choice" : `${notes.deviations} choice${notes.deviations === 1 ? "" : "s"}`;
   if (set.length === 0 && notes.deviations === 0) return `Here fifo alone breaks it: press "let fifo run", then undo and step to the moment it goes wrong.`;
-  if (set.length === 0) return `The shortest win found takes ${choices}, at the written timing.`;
-  return `The shortest win found sets the timing of ${set.join(" and ")}, and takes ${choices}.`;
+  if (set.length === 0) return `The shortest win found takes ${choices} away from fifo, at the written timing.`;
+  return `The shortest win found changes ${set.join(" and ")}, and takes ${choices} away from fifo.`;
+}
+
+/** What a knob sets, as the object of "changes": "how long PullImage takes", "when delete web (written at 5s) happens". */
+function knobNoun(k: TimingKnob | undefined): string | null {
+  if (k === undefined) return null;
+  if (k.kind === "seed") return "the seed";
+  if (k.kind === "step") return `when ${k.label.replace(/ happens at$/, "")} happens`;
+  return `how long ${k.label}`;
 }
 
 function load(path: string): LoadResult {
