@@ -3,7 +3,7 @@
 // The Go tests call getPhase(pod, initStatuses ++ statuses, podIsTerminal) directly; so does this,
 // with the era of the kubelet minor the file's pin shows.
 import { z } from "zod";
-import { getPhase, kubeletPodsEra } from "../kubelet/kubelet_pods.ts";
+import { getPhase, kubeletPodsEra, type KubeletPodsEra } from "../kubelet/kubelet_pods.ts";
 import { containerFrom, containerStatusFrom, encodedContainerSchema, encodedStatusSchema, staticAnnotations, testPod } from "./oracle2_pods.ts";
 import { skip, type Outcome, type RunContext } from "./outcome.ts";
 
@@ -39,6 +39,15 @@ export type PhaseVector = z.infer<typeof phaseVectorSchema>;
 const NEWER_LINE =
   "from a newer upstream line (getPhase(pod, statuses, podIsTerminal, podHasInitialized), #128516), which the models have not ported: their getPhase is the pinned line's 3-argument one in every release";
 
+/**
+ * The era a vector of the pinned line runs under. The pin (aba588cd, "v1.33 development line") is
+ * 1.33 code from before #128516 merged: its getPhase has 3 arguments and its vectors carry no
+ * podHasInitialized, so they run as that release without the 1.33.0 change.
+ */
+function pinnedEra(minor: number): KubeletPodsEra {
+  return { ...kubeletPodsEra(minor), podHasInitializedArg: false };
+}
+
 export function runPhaseVector(v: PhaseVector, ctx: RunContext): Outcome {
   if (ctx.newerLine || v.podHasInitialized !== undefined) return skip(NEWER_LINE);
   const annotations = staticAnnotations(v.pod.staticPod === true, v.pod.annotations);
@@ -49,6 +58,6 @@ export function runPhaseVector(v: PhaseVector, ctx: RunContext): Outcome {
     containers: v.pod.spec.containers.map(containerFrom),
   });
   const info = [...v.initContainerStatuses, ...v.containerStatuses].map(containerStatusFrom);
-  const phase = getPhase(pod, info, v.podIsTerminal, kubeletPodsEra(ctx.minor));
+  const phase = getPhase(pod, info, v.podIsTerminal, pinnedEra(ctx.minor));
   return phase === v.expect.phase ? [] : [`phase: expected ${v.expect.phase}, got ${phase}`];
 }

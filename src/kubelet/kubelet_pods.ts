@@ -5,10 +5,13 @@
 // differences are KubeletPodsEra flags. Not modelled: resize conditions and the CRI's reported
 // resources (InPlacePodVerticalScaling: a status's resources are the spec's), volume mount statuses
 // (RecursiveReadOnlyMounts), the container user (the simulated CRI reports none), the allocated
-// resources health status, ObservedGeneration. getPhase follows upstream up to the 1.33 line (3
-// arguments); the later podHasInitialized argument (#128516) is not modelled.
+// resources health status, ObservedGeneration. getPhase is in kubelet_pods_phase.ts; from 1.33.0
+// (#128516) generateAPIPodStatus passes it podHasInitialized =
+// kubecontainer.HasAnyActiveRegularContainerStarted(&pod.Spec, podStatus), as upstream
+// kubelet_pods.go @001a80e975bb does (shipped in v1.33.0: CHANGELOG-1.33.md @2e94b405; no
+// cherry-pick found).
 import type { Container, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus as APIPodStatus } from "../k8s/pod.ts";
-import { ephemeralContainerCommon } from "./container/helpers.ts";
+import { HasAnyActiveRegularContainerStarted, ephemeralContainerCommon } from "./container/helpers.ts";
 import { atLeast, checkedKubeletVersion, type KubeletVersion, type VersionLike } from "./version.ts";
 import type { PodStatus } from "./container/runtime.ts";
 import { convertToAPIContainerStatuses, type ContainerStatusesDeps } from "./kubelet_pods_container_statuses.ts";
@@ -66,6 +69,15 @@ export interface KubeletPodsEra {
   copyDisruptionTarget: boolean;
   /** ≥1.33 (InPlacePodVerticalScaling beta, on by default): a container seen in the runtime reports resources. */
   containerStatusResources: boolean;
+  /**
+   * ≥1.33.0 (#128516, in the v1.33.0 release notes; no cherry-pick found): getPhase takes
+   * podHasInitialized, which generateAPIPodStatus reads from the runtime's ActiveContainerStatuses
+   * (HasAnyActiveRegularContainerStarted) in place of HasAnyRegularContainerStarted over the API
+   * statuses. After a sandbox re-creation (a node reboot) the old sandbox's exited app no longer
+   * keeps a pod with a restarting sidecar Running: it is Pending until an app container of the new
+   * sandbox exists (#127793).
+   */
+  podHasInitializedArg: boolean;
   /** ≥1.35 (KEP-4781, ChangeContainerStatusOnKubeletRestart off by default): a running container takes Started from the old status of its name. */
   startedInheritedByName: boolean;
 }
@@ -85,6 +97,7 @@ export function kubeletPodsEra(release: VersionLike): KubeletPodsEra {
     hostIPsField: atLeast(v, "1.29"),
     copyDisruptionTarget: atLeast(v, "1.26"),
     containerStatusResources: atLeast(v, "1.33"),
+    podHasInitializedArg: atLeast(v, "1.33"),
     startedInheritedByName: atLeast(v, "1.35"),
   };
 }
@@ -124,7 +137,11 @@ export function generateAPIPodStatus(pod: Pod, podStatus: PodStatus, podIsTermin
     // ≤1.21: an eviction returns at once, without conditions or host IP.
     return { ...s, phase: "Failed", reason: evict.reason, message: evict.message };
   }
-  s.phase = getPhase(pod, [...(s.containerStatuses ?? []), ...(s.initContainerStatuses ?? [])], podIsTerminal, era);
+  // Calculate the next phase and preserve reason; ≥1.33 getPhase also learns whether a regular
+  // container of the active sandbox exists.
+  const allStatus = [...(s.containerStatuses ?? []), ...(s.initContainerStatuses ?? [])];
+  const podHasInitialized = era.podHasInitializedArg ? HasAnyActiveRegularContainerStarted(pod.spec, podStatus) : undefined;
+  s.phase = getPhase(pod, allStatus, podIsTerminal, era, podHasInitialized);
   if (era.terminalPhaseMerge && !isTerminal(s.phase)) {
     // Perform a three-way merge between the statuses from the status manager, runtime, and generated status.
     if (isTerminal(oldPodStatus.phase)) s.phase = oldPodStatus.phase;

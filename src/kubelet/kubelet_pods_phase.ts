@@ -1,12 +1,24 @@
-// Models pkg/kubelet/kubelet_pods.go getPhase (1.21–1.33 forms), kept apart from generateAPIPodStatus
+// Models pkg/kubelet/kubelet_pods.go getPhase (1.21–1.35 forms), kept apart from generateAPIPodStatus
 // so each file stays small. The release differences are KubeletPodsEra flags.
+//
+// From 1.33.0 (#128516) getPhase takes (logger, pod, info, podIsTerminal, podHasInitialized) and the
+// restartable-init guard reads !podHasInitialized in place of !HasAnyRegularContainerStarted(spec,
+// info). Read in upstream kubernetes/kubernetes pkg/kubelet/kubelet_pods.go @001a80e975bb (the newer
+// line, 5 arguments) against @df5f02437d38 and @aba588cd14e0 (3 arguments, 1.31 and early 1.33
+// development); shipped in v1.33.0 (CHANGELOG-1.33.md @2e94b405, no cherry-pick found). Not
+// modelled: the ContainerRestartRules / RestartAllContainersOnContainerExits branches of the newer
+// line (alpha gates, off by default).
 import type { ContainerStatus, Pod, PodPhase } from "../k8s/pod.ts";
 import { isRestartableInitContainer, podRestartPolicy } from "../k8s/podutil.ts";
 import type { KubeletPodsEra } from "./kubelet_pods.ts";
 import { IsStaticPod } from "./types.ts";
 
-/** getPhase returns the phase of a pod given its container info. */
-export function getPhase(pod: Pod, info: readonly ContainerStatus[], podIsTerminal: boolean, era: KubeletPodsEra): PodPhase {
+/**
+ * getPhase returns the phase of a pod given its container info. podHasInitialized is the 1.33+
+ * argument (#128516), which generateAPIPodStatus reads from the runtime (the era is the model's own
+ * last argument, so the new one comes after it); earlier releases take no such argument and ignore it.
+ */
+export function getPhase(pod: Pod, info: readonly ContainerStatus[], podIsTerminal: boolean, era: KubeletPodsEra, podHasInitialized?: boolean): PodPhase {
   const spec = pod.spec;
   const restartPolicy = podRestartPolicy(pod);
   const sidecars = era.restartableInitContainers;
@@ -21,8 +33,10 @@ export function getPhase(pod: Pod, info: readonly ContainerStatus[], podIsTermin
   for (const container of spec.containers) countRegular(n, getContainerStatus(info, container.name));
   if (n.failedInitialization > 0 && restartPolicy === "Never") return "Failed";
   // ≥1.28: a pod whose regular containers have run is not put back to Pending by a restarting
-  // sidecar; before 1.32 the same excuse covered regular init containers too (#126653).
-  const excused = sidecars && hasAnyRegularContainerStarted(pod, info);
+  // sidecar; before 1.32 the same excuse covered regular init containers too (#126653). ≥1.33
+  // (#128516): only a regular container of the active sandbox counts (the caller's
+  // podHasInitialized), so after a sandbox re-creation the old sandbox's app no longer does.
+  const excused = sidecars && (era.podHasInitializedArg ? givenPodHasInitialized(podHasInitialized) : hasAnyRegularContainerStarted(pod, info));
   const pendingInit = era.splitPendingInit
     ? n.pendingRegularInit > 0 || (n.pendingRestartableInit > 0 && !excused)
     : n.pendingRegularInit + n.pendingRestartableInit > 0 && !excused;
@@ -37,6 +51,12 @@ export function getPhase(pod: Pod, info: readonly ContainerStatus[], podIsTermin
     return "Running"; // OnFailure, at least one in failure and in the process of restarting.
   }
   return "Pending";
+}
+
+/** The 1.33+ getPhase has no default for podHasInitialized: a caller that forgets it is a bug. */
+function givenPodHasInitialized(podHasInitialized: boolean | undefined): boolean {
+  if (podHasInitialized === undefined) throw new Error("getPhase: from 1.33 (#128516) the caller passes podHasInitialized");
+  return podHasInitialized;
 }
 
 interface PhaseCounters {
@@ -94,7 +114,10 @@ function getContainerStatus(info: readonly ContainerStatus[], name: string): Con
   return info.find((s) => s.name === name);
 }
 
-/** kubecontainer.HasAnyRegularContainerStarted (container/helpers.go, ≥1.28). */
+/**
+ * kubecontainer.HasAnyRegularContainerStarted (container/helpers.go, ≥1.28; 1.28–1.32 getPhase's
+ * guard). Deprecated upstream by #128516: "not accurate when its pod sandbox is recreated".
+ */
 export function hasAnyRegularContainerStarted(pod: Pod, statuses: readonly ContainerStatus[]): boolean {
   const names = new Set(pod.spec.containers.map((c) => c.name));
   return statuses.some((s) => names.has(s.name) && (s.state?.running !== undefined || s.state?.terminated !== undefined));
