@@ -5,23 +5,26 @@
 // differences are KubeletPodsEra flags. Not modelled: resize conditions and the CRI's reported
 // resources (InPlacePodVerticalScaling: a status's resources are the spec's), volume mount statuses
 // (RecursiveReadOnlyMounts), the container user (the simulated CRI reports none), the allocated
-// resources health status, ObservedGeneration. getPhase follows upstream up to the 1.33 line (3
-// arguments); the later podHasInitialized argument (#128516) is not modelled.
+// resources health status, ObservedGeneration. getPhase is in kubelet_pods_phase.ts; from 1.33.0
+// (#128516) generateAPIPodStatus passes it podHasInitialized =
+// kubecontainer.HasAnyActiveRegularContainerStarted(&pod.Spec, podStatus), as upstream
+// kubelet_pods.go @001a80e975bb does (shipped in v1.33.0: CHANGELOG-1.33.md @2e94b405; no
+// cherry-pick found).
 import type { Container, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus as APIPodStatus } from "../k8s/pod.ts";
-import { isRestartableInitContainer, podRestartPolicy } from "../k8s/podutil.ts";
-import { ephemeralContainerCommon } from "./container/helpers.ts";
+import { HasAnyActiveRegularContainerStarted, ephemeralContainerCommon } from "./container/helpers.ts";
 import { atLeast, checkedKubeletVersion, type KubeletVersion, type VersionLike } from "./version.ts";
 import type { PodStatus } from "./container/runtime.ts";
 import { convertToAPIContainerStatuses, type ContainerStatusesDeps } from "./kubelet_pods_container_statuses.ts";
 import { PodSandboxChanged } from "./kuberuntime/util/util.ts";
 import { statusEra } from "./status/era.ts";
 import { GenerateContainersReadyCondition, GeneratePodInitializedCondition, GeneratePodReadyCondition } from "./status/generate.ts";
-import { IsStaticPod } from "./types.ts";
 import { GetPodQOS } from "../k8s/qos.ts";
 import { setHostIP, sortPodIPs } from "./kubelet_pods_ips.ts";
+import { getPhase } from "./kubelet_pods_phase.ts";
 import { ReplaceOrAppendPodCondition } from "./status/status_helpers.ts";
 
 export { GetNodeHostIPs, sortPodIPs } from "./kubelet_pods_ips.ts";
+export { getPhase, hasAnyRegularContainerStarted } from "./kubelet_pods_phase.ts";
 export {
   ContainerCreating,
   ContainerReasonStatusUnknown,
@@ -66,6 +69,15 @@ export interface KubeletPodsEra {
   copyDisruptionTarget: boolean;
   /** ≥1.33 (InPlacePodVerticalScaling beta, on by default): a container seen in the runtime reports resources. */
   containerStatusResources: boolean;
+  /**
+   * ≥1.33.0 (#128516, in the v1.33.0 release notes; no cherry-pick found): getPhase takes
+   * podHasInitialized, which generateAPIPodStatus reads from the runtime's ActiveContainerStatuses
+   * (HasAnyActiveRegularContainerStarted) in place of HasAnyRegularContainerStarted over the API
+   * statuses. After a sandbox re-creation (a node reboot) the old sandbox's exited app no longer
+   * keeps a pod with a restarting sidecar Running: it is Pending until an app container of the new
+   * sandbox exists (#127793).
+   */
+  podHasInitializedArg: boolean;
   /** ≥1.35 (KEP-4781, ChangeContainerStatusOnKubeletRestart off by default): a running container takes Started from the old status of its name. */
   startedInheritedByName: boolean;
 }
@@ -85,6 +97,7 @@ export function kubeletPodsEra(release: VersionLike): KubeletPodsEra {
     hostIPsField: atLeast(v, "1.29"),
     copyDisruptionTarget: atLeast(v, "1.26"),
     containerStatusResources: atLeast(v, "1.33"),
+    podHasInitializedArg: atLeast(v, "1.33"),
     startedInheritedByName: atLeast(v, "1.35"),
   };
 }
@@ -124,7 +137,11 @@ export function generateAPIPodStatus(pod: Pod, podStatus: PodStatus, podIsTermin
     // ≤1.21: an eviction returns at once, without conditions or host IP.
     return { ...s, phase: "Failed", reason: evict.reason, message: evict.message };
   }
-  s.phase = getPhase(pod, [...(s.containerStatuses ?? []), ...(s.initContainerStatuses ?? [])], podIsTerminal, era);
+  // Calculate the next phase and preserve reason; ≥1.33 getPhase also learns whether a regular
+  // container of the active sandbox exists.
+  const allStatus = [...(s.containerStatuses ?? []), ...(s.initContainerStatuses ?? [])];
+  const podHasInitialized = era.podHasInitializedArg ? HasAnyActiveRegularContainerStarted(pod.spec, podStatus) : undefined;
+  s.phase = getPhase(pod, allStatus, podIsTerminal, era, podHasInitialized);
   if (era.terminalPhaseMerge && !isTerminal(s.phase)) {
     // Perform a three-way merge between the statuses from the status manager, runtime, and generated status.
     if (isTerminal(oldPodStatus.phase)) s.phase = oldPodStatus.phase;
@@ -210,99 +227,4 @@ export function convertStatusToAPIStatus(pod: Pod, podStatus: PodStatus, oldPodS
   if (deps.readyToStartContainersCondition === true) byKubelet.add("PodReadyToStartContainers");
   s.conditions = (pod.status?.conditions ?? []).filter((c) => !byKubelet.has(c.type)).map((c) => structuredClone(c));
   return s;
-}
-
-/** getPhase returns the phase of a pod given its container info. */
-export function getPhase(pod: Pod, info: readonly ContainerStatus[], podIsTerminal: boolean, era: KubeletPodsEra): PodPhase {
-  const spec = pod.spec;
-  const restartPolicy = podRestartPolicy(pod);
-  const sidecars = era.restartableInitContainers;
-  const n = { pendingRegularInit: 0, pendingRestartableInit: 0, failedInitialization: 0, unknown: 0, running: 0, waiting: 0, stopped: 0, succeeded: 0 };
-  for (const container of spec.initContainers ?? []) {
-    if (sidecars && isRestartableInitContainer(container)) continue; // Handled with the regular containers below.
-    countRegularInit(n, getContainerStatus(info, container.name));
-  }
-  for (const container of sidecars ? (spec.initContainers ?? []).filter(isRestartableInitContainer) : []) {
-    countRestartableInit(n, getContainerStatus(info, container.name));
-  }
-  for (const container of spec.containers) countRegular(n, getContainerStatus(info, container.name));
-  if (n.failedInitialization > 0 && restartPolicy === "Never") return "Failed";
-  // ≥1.28: a pod whose regular containers have run is not put back to Pending by a restarting
-  // sidecar; before 1.32 the same excuse covered regular init containers too (#126653).
-  const excused = sidecars && hasAnyRegularContainerStarted(pod, info);
-  const pendingInit = era.splitPendingInit
-    ? n.pendingRegularInit > 0 || (n.pendingRestartableInit > 0 && !excused)
-    : n.pendingRegularInit + n.pendingRestartableInit > 0 && !excused;
-  if (pendingInit || n.waiting > 0) return "Pending";
-  if (n.running > 0 && n.unknown === 0) return "Running"; // All started, at least one running.
-  if (n.running === 0 && n.stopped > 0 && n.unknown === 0) {
-    // The pod is terminal so its containers won't be restarted regardless of the restart policy.
-    if (era.podIsTerminal && podIsTerminal && !IsStaticPod(pod)) return n.stopped === n.succeeded ? "Succeeded" : "Failed";
-    if (restartPolicy === "Always") return "Running"; // All containers are in the process of restarting.
-    if (n.stopped === n.succeeded) return "Succeeded";
-    if (restartPolicy === "Never") return "Failed";
-    return "Running"; // OnFailure, at least one in failure and in the process of restarting.
-  }
-  return "Pending";
-}
-
-interface PhaseCounters {
-  pendingRegularInit: number;
-  pendingRestartableInit: number;
-  failedInitialization: number;
-  unknown: number;
-  running: number;
-  waiting: number;
-  stopped: number;
-  succeeded: number;
-}
-
-/** A regular init container: running or not yet run is pending; a non-zero exit (now or last) failed. */
-function countRegularInit(n: PhaseCounters, cs: ContainerStatus | undefined): void {
-  const st = cs?.state ?? {};
-  if (cs === undefined || st.running) n.pendingRegularInit++;
-  else if (st.terminated) n.failedInitialization += st.terminated.exitCode !== 0 ? 1 : 0;
-  else if (st.waiting && cs.lastState?.terminated) n.failedInitialization += cs.lastState.terminated.exitCode !== 0 ? 1 : 0;
-  else n.pendingRegularInit++;
-}
-
-/** A restartable init container (sidecar): pending until started; terminated ones do not count. */
-function countRestartableInit(n: PhaseCounters, cs: ContainerStatus | undefined): void {
-  const st = cs?.state ?? {};
-  if (cs === undefined) n.unknown++;
-  else if (st.running) {
-    if (cs.started !== true) n.pendingRestartableInit++;
-    n.running++;
-  } else if (st.terminated || (st.waiting && cs.lastState?.terminated)) {
-    // Terminated restartable init containers are not taken into account for the pod phase.
-  } else if (st.waiting) {
-    n.pendingRestartableInit++;
-    n.waiting++;
-  } else {
-    n.pendingRestartableInit++;
-    n.unknown++;
-  }
-}
-
-/** A regular container: a waiting one with a last termination is stopped, never succeeded. */
-function countRegular(n: PhaseCounters, cs: ContainerStatus | undefined): void {
-  const st = cs?.state ?? {};
-  if (cs === undefined) n.unknown++;
-  else if (st.running) n.running++;
-  else if (st.terminated) {
-    n.stopped++;
-    if (st.terminated.exitCode === 0) n.succeeded++;
-  } else if (st.waiting) cs.lastState?.terminated ? n.stopped++ : n.waiting++;
-  else n.unknown++;
-}
-
-/** podutil.GetContainerStatus: the first status with that name. */
-function getContainerStatus(info: readonly ContainerStatus[], name: string): ContainerStatus | undefined {
-  return info.find((s) => s.name === name);
-}
-
-/** kubecontainer.HasAnyRegularContainerStarted (container/helpers.go, ≥1.28). */
-export function hasAnyRegularContainerStarted(pod: Pod, statuses: readonly ContainerStatus[]): boolean {
-  const names = new Set(pod.spec.containers.map((c) => c.name));
-  return statuses.some((s) => names.has(s.name) && (s.state?.running !== undefined || s.state?.terminated !== undefined));
 }

@@ -74,6 +74,17 @@ describe("the oracle2 runners fail on a wrong expectation", () => {
     expect(rs.map((r) => r.name)).toEqual(["regular containers is stopped, restartable init container and regular int container are both running"]);
   });
 
+  it("phase, newer line (#128516): its vectors run with podHasInitialized, and a wrong one fails", () => {
+    const doc = parseYaml(readFileSync(join(FIXTURES, "phase.yaml"), "utf8")) as { newerVersionVectors: Record<string, unknown>[] };
+    const newer = doc.newerVersionVectors;
+    const reinit = newer.find((v) => v["name"] === "re-initializing the pod after the sandbox is recreated")!;
+    (reinit["expect"] as Record<string, unknown>)["phase"] = "Running";
+    const loaded = loadVectorFile(join(FIXTURES, "phase.yaml"));
+    const rs = runVectorFile({ ...loaded, vectors: [], newerVectors: newer }).results;
+    expect(rs.every((r) => r.newerLine === true && r.skipped === undefined)).toBe(true);
+    expect(failing(rs).map((r) => [r.name, r.diffs])).toEqual([["re-initializing the pod after the sandbox is recreated", ["phase: expected Running, got Pending"]]]);
+  });
+
   it("PLEG events and health", () => {
     const rs = mutated("pleg_events.yaml", (d) => {
       const steps = byName(d, "TestHealthy")["steps"] as Record<string, unknown>[];

@@ -1,5 +1,6 @@
-// Models pkg/kubelet/container/helpers.go (ShouldContainerBeRestarted, HashContainer, GetContainerSpec, IsHostNetworkPod).
-import type { Container, EphemeralContainer, Pod } from "../../k8s/pod.ts";
+// Models pkg/kubelet/container/helpers.go (ShouldContainerBeRestarted, HashContainer, GetContainerSpec, IsHostNetworkPod,
+// HasAnyActiveRegularContainerStarted).
+import type { Container, EphemeralContainer, Pod, PodSpec } from "../../k8s/pod.ts";
 import { canonicalJSON } from "../../k8s/json.ts";
 import { perFrozenObject } from "../../k8s/memo.ts";
 
@@ -84,6 +85,18 @@ export function GetContainerSpec(pod: Pod, containerName: string): Container | u
 /** IsHostNetworkPod */
 export function IsHostNetworkPod(pod: Pod): boolean {
   return pod.spec.hostNetwork === true;
+}
+
+/**
+ * HasAnyActiveRegularContainerStarted (≥1.33, #128516) returns true if any regular container of the
+ * current pod sandbox has started, which indicates all init containers have been initialized.
+ * Upstream counts any regular container the active sandbox holds, whatever its state (a created
+ * one too), so this checks names only.
+ */
+export function HasAnyActiveRegularContainerStarted(spec: PodSpec, podStatus: PodStatus | null | undefined): boolean {
+  if (podStatus == null) return false;
+  const containerNames = new Set(spec.containers.map((c) => c.name));
+  return (podStatus.activeContainerStatuses ?? []).some((status) => containerNames.has(status.name));
 }
 
 /** format.Pod: "name_namespace(uid)", how the kubelet names a pod in messages. */

@@ -84,6 +84,13 @@ export interface PodStatus {
   ips: string[];
   /** Newest first, as the runtime sorts them (containerStatusByCreated). */
   containerStatuses: Status[];
+  /**
+   * ≥1.33 (#128516) ActiveContainerStatuses: the statuses of the containers of the active sandbox,
+   * newest first. The active sandbox is the newest one, and only while it is ready; with none, the
+   * list is empty. Absent is Go's nil slice: before 1.33, and in the Evented PLEG's
+   * GeneratePodStatus, which does not fill it upstream either.
+   */
+  activeContainerStatuses?: Status[];
   /** Newest first; index 0 is the sandbox the kubelet reasons about. */
   sandboxStatuses: PodSandboxStatus[];
   timestampMs?: number;

@@ -130,6 +130,7 @@ export class KubeGenericRuntimeManager {
       podStateProvider: o.podStateProvider ?? noTerminationRequested,
       group,
       skipVanishedOnStatus: atLeast(version, "1.24"),
+      activeContainerStatuses: atLeast(version, "1.33"),
     };
     this.livenessManager = o.livenessManager ?? noProbeResults;
     this.startupManager = o.startupManager ?? noProbeResults;

@@ -36,6 +36,11 @@ export interface ManagerContext {
    * PLEG stored an error for the pod and held back its events (issue #107483).
    */
   readonly skipVanishedOnStatus: boolean;
+  /**
+   * ≥1.33.0 (#128516, no cherry-pick found): GetPodStatus fills PodStatus.ActiveContainerStatuses,
+   * the containers of the newest sandbox while it is ready, for getPhase's podHasInitialized.
+   */
+  readonly activeContainerStatuses: boolean;
 }
 
 /** One trace record of the runtime manager; `pod` first when the step is about a pod. */

@@ -1,6 +1,9 @@
 // Models pkg/kubelet/kuberuntime/kuberuntime_manager.go (GetPodStatus, GetPods) and
 // kuberuntime_container.go (getPodContainerStatuses, toKubeContainerStatus), v1.29 line with the
-// generic (relisting) PLEG: statuses come from ListContainers + ContainerStatus per container.
+// generic (relisting) PLEG: statuses come from ListContainers + ContainerStatus per container. From
+// 1.33 (#128516) GetPodStatus also reports the containers of the active sandbox, as read in
+// KevinTMtz/kubernetes@294f5857 (a fork of upstream master, 1.35+ line) kuberuntime_manager.go
+// GetPodStatus and @76e61a29 kuberuntime_container.go getPodContainerStatuses.
 import type { Proc } from "../../sim/index.ts";
 import type { ContainerEventResponse, Container as CriContainer, ContainerState as CriContainerState, ContainerStatus as CriContainerStatus, PodSandboxStatus as CriSandboxStatus } from "../../cri/api.ts";
 import { CriError, isNotFound } from "../../cri/errors.ts";
@@ -64,40 +67,61 @@ export function toKubeSandboxStatus(s: CriSandboxStatus): PodSandboxStatus {
   return out;
 }
 
-/** getPodContainerStatuses gets all containers' statuses for the pod, newest first. */
-export function* getPodContainerStatuses(m: ManagerContext, uid: string): Proc<Status[] | CriError> {
+/**
+ * getPodContainerStatuses gets all containers' statuses for the pod, newest first, and (≥1.33,
+ * #128516) those of the containers of the active sandbox, in the same order. With no active
+ * sandbox (activePodSandboxID ""), no container matches: the second list is empty.
+ */
+export function* getPodContainerStatuses(m: ManagerContext, uid: string, activePodSandboxID: string): Proc<[Status[], Status[]] | CriError> {
   const containers = yield* m.runtimeService.ListContainers({ labelSelector: { [KubernetesPodUIDLabel]: uid } });
   if (containers instanceof CriError) return containers;
   const statuses: Status[] = [];
+  const activeContainerStatuses: Status[] = [];
   for (const c of containers) {
     const resp = yield* m.runtimeService.ContainerStatus(c.id);
     // Between List and ContainerStatus another thread might remove a container; that is normal (≥1.24).
     if (isNotFound(resp) && m.skipVanishedOnStatus) continue;
     if (resp instanceof CriError) return resp;
-    statuses.push(toKubeContainerStatus(resp, m.runtimeName));
+    const cStatus = toKubeContainerStatus(resp, m.runtimeName);
+    statuses.push(cStatus);
+    if (c.podSandboxId === activePodSandboxID) activeContainerStatuses.push(cStatus);
   }
   // containerStatusByCreated: newest first; stable among equal creation times.
-  return statuses.sort((a, b) => b.createdAtMs - a.createdAtMs);
+  const byCreated = (a: Status, b: Status): number => b.createdAtMs - a.createdAtMs;
+  return [statuses.sort(byCreated), activeContainerStatuses.sort(byCreated)];
 }
 
-/** GetPodStatus retrieves the status of the pod, including the information of all containers in the pod that are visible in Runtime. */
+/**
+ * GetPodStatus retrieves the status of the pod, including the information of all containers in the
+ * pod that are visible in Runtime. Simplified: the Evented PLEG branch that takes the containers
+ * from the sandbox status (when the runtime stamps it) is not modelled; the simulated runtime gives
+ * no timestamp, which upstream handles as here, by listing the containers.
+ */
 export function* GetPodStatus(m: ManagerContext, uid: string, name: string, namespace: string): Proc<PodStatus | CriError> {
   const podSandboxIDs = yield* getSandboxIDByPodUID(m, uid, null);
   if (podSandboxIDs instanceof CriError) return podSandboxIDs;
   const sandboxStatuses: PodSandboxStatus[] = [];
   let podIPs: string[] = [];
+  let activePodSandboxID = "";
   for (let idx = 0; idx < podSandboxIDs.length; idx++) {
     const resp = yield* m.runtimeService.PodSandboxStatus(podSandboxIDs[idx]!);
     // Between List and PodSandboxStatus another thread might remove a sandbox; that is normal (≥1.24).
     if (isNotFound(resp) && m.skipVanishedOnStatus) continue;
     if (resp instanceof CriError) return resp;
     sandboxStatuses.push(toKubeSandboxStatus(resp));
-    // Only get pod IP from latest sandbox.
-    if (idx === 0 && resp.state === "SANDBOX_READY") podIPs = determinePodSandboxIPs(resp);
+    // Only get pod IP from latest sandbox; it is the active one (≥1.33) while it is ready.
+    if (idx === 0 && resp.state === "SANDBOX_READY") {
+      podIPs = determinePodSandboxIPs(resp);
+      activePodSandboxID = podSandboxIDs[idx]!;
+    }
   }
-  const containerStatuses = yield* getPodContainerStatuses(m, uid);
-  if (containerStatuses instanceof CriError) return containerStatuses;
-  return { id: uid, name, namespace, ips: podIPs, sandboxStatuses, containerStatuses };
+  const listed = yield* getPodContainerStatuses(m, uid, activePodSandboxID);
+  if (listed instanceof CriError) return listed;
+  const [containerStatuses, activeContainerStatuses] = listed;
+  const status: PodStatus = { id: uid, name, namespace, ips: podIPs, sandboxStatuses, containerStatuses };
+  // Before 1.33 PodStatus has no ActiveContainerStatuses; the field stays absent.
+  if (m.activeContainerStatuses) status.activeContainerStatuses = activeContainerStatuses;
+  return status;
 }
 
 /**
@@ -107,6 +131,8 @@ export function* GetPodStatus(m: ManagerContext, uid: string, name: string, name
  */
 export function GeneratePodStatus(event: ContainerEventResponse, runtimeName: string): PodStatus {
   const sandbox = event.podSandboxStatus!;
+  // Upstream leaves ActiveContainerStatuses nil here (1.33+ too), so a status from an event never
+  // shows the pod initialized to getPhase; the field stays absent.
   const containerStatuses = event.containersStatuses.map((s) => toKubeContainerStatus(s, runtimeName));
   return {
     id: sandbox.metadata.uid,

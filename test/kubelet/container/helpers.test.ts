@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Pod } from "../../../src/k8s/pod.ts";
 import {
   GetContainerSpec,
+  HasAnyActiveRegularContainerStarted,
   HashContainer,
   ShouldContainerBeRestarted,
   canonicalJSON,
@@ -90,5 +91,28 @@ describe("status lookups and IDs", () => {
     expect(GetContainerSpec(p, "e")).toEqual({ name: "e" });
     expect(GetContainerSpec(p, "zz")).toBeUndefined();
     expect(formatPod(p)).toBe("p_ns(u)");
+  });
+});
+
+describe("HasAnyActiveRegularContainerStarted (#128516, 1.33)", () => {
+  const spec: Pod["spec"] = { initContainers: [{ name: "init" }, { name: "sidecar", restartPolicy: "Always" }], containers: [{ name: "a" }, { name: "b" }] };
+  const active = (...s: Status[]): PodStatus => ({ ...podStatus(...s), activeContainerStatuses: s });
+  const rows: [string, PodStatus | undefined, boolean][] = [
+    ["no pod status (nil)", undefined, false],
+    ["no active statuses (nil: before 1.33, or from an event)", podStatus(status("a", "running")), false],
+    ["the active sandbox holds no container yet", active(), false],
+    ["only init and sidecar containers in the active sandbox", active(status("init", "exited"), status("sidecar", "running")), false],
+    ["a running regular container", active(status("a", "running")), true],
+    ["an exited regular container of the active sandbox", active(status("b", "exited", 1)), true],
+    // Upstream checks the name only: a regular container merely created in the active sandbox counts.
+    ["a created regular container", active(status("a", "created")), true],
+    ["a container that is not in the spec", active(status("gone", "running")), false],
+  ];
+  it.each(rows)("%s", (_name, s, want) => {
+    expect(HasAnyActiveRegularContainerStarted(spec, s)).toBe(want);
+  });
+  it("reads only the active statuses, not ContainerStatuses (a regular container of an older sandbox does not count)", () => {
+    const s: PodStatus = { ...podStatus(status("sidecar", "running"), status("a", "exited", 0, "old-a")), activeContainerStatuses: [status("sidecar", "running")] };
+    expect(HasAnyActiveRegularContainerStarted(spec, s)).toBe(false);
   });
 });
