@@ -199,12 +199,12 @@ export function checkAndUpdatePod(existing: Pod, ref: Pod): CheckResult {
     // Only check reconcile when it is not an update: the kubelet is the source of truth of status.
     if (deepEqual(existing.status, ref.status)) return result(existing, false, false, false);
     const reconciled = produce(existing, (d) => {
-      d.status = ref.status === undefined ? undefined : (structuredClone(ref.status) as typeof d.status);
+      d.status = ref.status === undefined ? undefined : (shareOrClone(ref.status) as typeof d.status);
     });
     return result(reconciled, false, true, false);
   }
   const updated = produce(existing, (d) => {
-    d.spec = structuredClone(ref.spec) as typeof d.spec;
+    d.spec = shareOrClone(ref.spec) as typeof d.spec;
     setOrDelete(d.metadata, "labels", ref.metadata.labels);
     setOrDelete(d.metadata, "deletionTimestamp", ref.metadata.deletionTimestamp);
     setOrDelete(d.metadata, "deletionGracePeriodSeconds", ref.metadata.deletionGracePeriodSeconds);
@@ -233,6 +233,16 @@ function updateAnnotations(existing: Pod, ref: Pod): Record<string, string> {
 function setOrDelete<T extends object, K extends keyof T>(target: T, key: K, value: unknown): void {
   if (value === undefined) delete target[key];
   else target[key] = structuredClone(value) as T[K];
+}
+
+/**
+ * Go's `existing.Status = ref.Status` shares the value; here a frozen value is shared too (nothing
+ * can change it, and the stored pod then keeps the API object's subtree, so the next comparison
+ * of an unchanged status stops at `a === b`), and anything else is copied. `ref` comes out of
+ * immer's produce (deep-frozen while auto-freeze is on) or from the apiserver (always deep-frozen).
+ */
+function shareOrClone<T>(value: T): T {
+  return Object.isFrozen(value) ? value : structuredClone(value);
 }
 
 function result(existing: Pod, needUpdate: boolean, needReconcile: boolean, needGracefulDelete: boolean): CheckResult {
