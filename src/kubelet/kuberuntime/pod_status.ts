@@ -2,7 +2,7 @@
 // kuberuntime_container.go (getPodContainerStatuses, toKubeContainerStatus), v1.29 line with the
 // generic (relisting) PLEG: statuses come from ListContainers + ContainerStatus per container.
 import type { Proc } from "../../sim/index.ts";
-import type { ContainerEventResponse, Container as CriContainer, ContainerState as CriContainerState, ContainerStatus as CriContainerStatus, PodSandboxStatus as CriSandboxStatus } from "../../cri/api.ts";
+import type { ContainerEventResponse, Container as CriContainer, PodSandbox, ContainerState as CriContainerState, ContainerStatus as CriContainerStatus, PodSandboxStatus as CriSandboxStatus } from "../../cri/api.ts";
 import { CriError, isNotFound } from "../../cri/errors.ts";
 import {
   ContainerStateCreated, ContainerStateExited, ContainerStateRunning, ContainerStateUnknown,
@@ -122,6 +122,8 @@ export function GeneratePodStatus(event: ContainerEventResponse, runtimeName: st
 /**
  * GetPods returns a list of containers grouped by pods; `all` includes exited containers and
  * not-ready sandboxes. Ordered newest first by the creation time of their latest sandbox.
+ * A pod whose listing did not change since the last call is the same (frozen) object as then:
+ * see samePods.
  */
 export function* GetPods(m: ManagerContext, all: boolean): Proc<RuntimePod[] | CriError> {
   const pods = new Map<string, RuntimePod>();
@@ -134,7 +136,7 @@ export function* GetPods(m: ManagerContext, all: boolean): Proc<RuntimePod[] | C
   };
   for (const s of sandboxes) {
     const p = podOf(s.metadata.uid, s.metadata.name, s.metadata.namespace);
-    p.sandboxes.push({ id: { type: m.runtimeName, id: s.id }, name: s.metadata.name, image: "", imageID: "", hash: 0, state: SandboxToContainerState(s.state) });
+    p.sandboxes.push(runtimeSandboxOf(s, m.runtimeName));
     p.createdAtMs = s.createdAtMs;
   }
   const containers = yield* m.runtimeService.ListContainers(all ? null : { state: "CONTAINER_RUNNING" });
@@ -143,8 +145,62 @@ export function* GetPods(m: ManagerContext, all: boolean): Proc<RuntimePod[] | C
     const { labeled: l, container } = runtimeContainerOf(c, m.runtimeName);
     podOf(l.PodUID, l.PodName, l.PodNamespace).containers.push(container);
   }
-  return [...pods.values()].sort((a, b) => b.createdAtMs - a.createdAtMs);
+  return samePods(m, all, [...pods.values()]).sort((a, b) => b.createdAtMs - a.createdAtMs);
 }
+
+/**
+ * The pods of this listing, each replaced by the pod of the previous listing (of this manager,
+ * with the same `all`) when it is equal: same fields and the same container and sandbox objects,
+ * which the view caches keep identical while the runtime's records do not change. The PLEG's
+ * relist lists every pod every second, and finds a pod unchanged at once when its old and current
+ * records are one object. The pods handed out are frozen, so sharing them is safe.
+ */
+function samePods(m: ManagerContext, all: boolean, pods: RuntimePod[]): RuntimePod[] {
+  let byAll = lastListings.get(m);
+  if (byAll === undefined) lastListings.set(m, (byAll = new Map()));
+  const last = byAll.get(all);
+  const next = new Map<string, RuntimePod>();
+  const out = pods.map((p) => {
+    const prev = last?.get(p.id);
+    const pod = prev !== undefined && equalPods(prev, p) ? prev : freezePod(p);
+    next.set(pod.id, pod);
+    return pod;
+  });
+  byAll.set(all, next);
+  return out;
+}
+
+const lastListings = new WeakMap<ManagerContext, Map<boolean, Map<string, RuntimePod>>>();
+
+function equalPods(a: RuntimePod, b: RuntimePod): boolean {
+  return a.id === b.id && a.name === b.name && a.namespace === b.namespace && a.createdAtMs === b.createdAtMs &&
+    sameItems(a.containers, b.containers) && sameItems(a.sandboxes, b.sandboxes);
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function freezePod(p: RuntimePod): RuntimePod {
+  Object.freeze(p.containers);
+  Object.freeze(p.sandboxes);
+  return Object.freeze(p);
+}
+
+/** A sandbox as GetPods lists it (a container by SandboxToContainerState), kept per frozen CRI view. */
+function runtimeSandboxOf(s: PodSandbox, runtimeName: string): RuntimeContainer {
+  const kept = Object.isFrozen(s) ? convertedSandboxes.get(s) : undefined;
+  if (kept !== undefined && kept.id.type === runtimeName) return kept;
+  const sandbox: RuntimeContainer = Object.freeze({
+    id: Object.freeze({ type: runtimeName, id: s.id }), name: s.metadata.name, image: "", imageID: "", hash: 0, state: SandboxToContainerState(s.state),
+  });
+  if (Object.isFrozen(s)) convertedSandboxes.set(s, sandbox);
+  return sandbox;
+}
+
+const convertedSandboxes = new WeakMap<PodSandbox, RuntimeContainer>();
 
 interface ConvertedContainer {
   readonly runtimeName: string;
