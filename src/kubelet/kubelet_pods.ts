@@ -20,6 +20,7 @@ import { IsStaticPod } from "./types.ts";
 import { GetPodQOS } from "../k8s/qos.ts";
 import { setHostIP, sortPodIPs } from "./kubelet_pods_ips.ts";
 import { ReplaceOrAppendPodCondition } from "./status/status_helpers.ts";
+import { cloneJSON } from "../k8s/json.ts";
 
 export { GetNodeHostIPs, sortPodIPs } from "./kubelet_pods_ips.ts";
 export {
@@ -144,7 +145,7 @@ export function generateAPIPodStatus(pod: Pod, podStatus: PodStatus, podIsTermin
   const disruption = oldPodStatus.conditions?.find((c) => c.type === "DisruptionTarget");
   if (era.copyDisruptionTarget && disruption !== undefined) {
     s.conditions ??= [];
-    ReplaceOrAppendPodCondition(s.conditions, structuredClone(disruption));
+    ReplaceOrAppendPodCondition(s.conditions, cloneJSON(disruption));
   }
   // Set all Kubelet-owned conditions; when the kubelet sees the pod, PodScheduled must be true.
   const owned = deps.generateKubeletConditions?.(pod, podStatus, s) ?? kubeletConditions(pod, podStatus, s, deps);
@@ -208,7 +209,7 @@ export function convertStatusToAPIStatus(pod: Pod, podStatus: PodStatus, oldPodS
   // Preserve conditions not owned by the kubelet (in convertStatusToAPIStatus ≤1.21, generateAPIPodStatus after).
   const byKubelet = new Set(["PodScheduled", "Ready", "Initialized", "ContainersReady"]);
   if (deps.readyToStartContainersCondition === true) byKubelet.add("PodReadyToStartContainers");
-  s.conditions = (pod.status?.conditions ?? []).filter((c) => !byKubelet.has(c.type)).map((c) => structuredClone(c));
+  s.conditions = (pod.status?.conditions ?? []).filter((c) => !byKubelet.has(c.type)).map((c) => cloneJSON(c));
   return s;
 }
 

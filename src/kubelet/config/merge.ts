@@ -6,7 +6,7 @@ import { freeze, produce } from "immer";
 import type { Pod } from "../../k8s/pod.ts";
 import { getPodFullName } from "../../k8s/podutil.ts";
 import { formatRFC3339Nano } from "../../apiserver/time.ts";
-import { jsonEqual } from "../../k8s/json.ts";
+import { cloneJSON, jsonEqual } from "../../k8s/json.ts";
 import { ConfigFirstSeenAnnotationKey, ConfigMirrorAnnotationKey, ConfigSourceAnnotationKey } from "../types.ts";
 import type { PodUpdate } from "./pod_update.ts";
 
@@ -232,7 +232,7 @@ function updateAnnotations(existing: Pod, ref: Pod): Record<string, string> {
 
 function setOrDelete<T extends object, K extends keyof T>(target: T, key: K, value: unknown): void {
   if (value === undefined) delete target[key];
-  else target[key] = structuredClone(value) as T[K];
+  else target[key] = cloneJSON(value) as T[K];
 }
 
 /**
@@ -242,7 +242,7 @@ function setOrDelete<T extends object, K extends keyof T>(target: T, key: K, val
  * immer's produce (deep-frozen while auto-freeze is on) or from the apiserver (always deep-frozen).
  */
 function shareOrClone<T>(value: T): T {
-  return Object.isFrozen(value) ? value : structuredClone(value);
+  return Object.isFrozen(value) ? value : cloneJSON(value);
 }
 
 function result(existing: Pod, needUpdate: boolean, needReconcile: boolean, needGracefulDelete: boolean): CheckResult {

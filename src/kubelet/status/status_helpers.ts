@@ -10,6 +10,7 @@ import { metav1Now, rfc3339Copy } from "./metatime.ts";
 import { isRestartableInitContainer } from "../../k8s/podutil.ts";
 import { readyConditionForTerminalPhase } from "./generate.ts";
 import type { StatusEra } from "./era.ts";
+import { cloneJSON } from "../../k8s/json.ts";
 
 /** kubecontainer.MaxPodTerminationMessageLogLength: 12 KiB shared by all of a pod's containers. */
 export const MaxPodTerminationMessageLogLength = 1024 * 12;
@@ -217,7 +218,7 @@ export function mergePodStatus(
   era: StatusEra,
   nowMs: number,
 ): PodStatus {
-  const merged: PodStatus = structuredClone(newPodStatus);
+  const merged: PodStatus = cloneJSON(newPodStatus);
   const podConditions: PodCondition[] = (oldPodStatus.conditions ?? []).filter((c) => !PodConditionByKubelet(c.type)).map((c) => ({ ...c }));
   const transitioningToTerminalPhase = !IsPodPhaseTerminal(oldPodStatus.phase) && IsPodPhaseTerminal(merged.phase);
   for (const c of merged.conditions ?? []) {
