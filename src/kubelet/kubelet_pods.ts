@@ -14,7 +14,7 @@ import { atLeast, checkedKubeletVersion, type KubeletVersion, type VersionLike }
 import type { PodStatus } from "./container/runtime.ts";
 import { convertToAPIContainerStatuses, type ContainerStatusesDeps } from "./kubelet_pods_container_statuses.ts";
 import { PodSandboxChanged } from "./kuberuntime/util/util.ts";
-import { statusEra } from "./status/era.ts";
+import { statusEraOf } from "./status/era.ts";
 import { GenerateContainersReadyCondition, GeneratePodInitializedCondition, GeneratePodReadyCondition } from "./status/generate.ts";
 import { IsStaticPod } from "./types.ts";
 import { GetPodQOS } from "../k8s/qos.ts";
@@ -159,7 +159,7 @@ export function generateAPIPodStatus(pod: Pod, podStatus: PodStatus, podIsTermin
  * container statuses and the readiness conditions the regular ones; from 1.28 all read both.
  */
 function kubeletConditions(pod: Pod, podStatus: PodStatus, s: APIPodStatus, deps: GenerateAPIPodStatusDeps): PodCondition[] {
-  const era = statusEra(deps.era.version);
+  const era = statusEraOf(deps.era.version);
   const opts = { sidecarContainers: deps.sidecarContainers === true, terminalPhaseNotReady: era.terminalPhaseNotReady, initializedOnceRegularStarted: era.initializedOnceRegularStarted };
   const all = [...(s.initContainerStatuses ?? []), ...(s.containerStatuses ?? [])];
   const forInit = deps.era.restartableInitContainers ? all : s.initContainerStatuses;
