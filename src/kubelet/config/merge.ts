@@ -92,11 +92,14 @@ function updatePodsFunc(newPods: readonly Pod[], oldPods: ReadonlyMap<string, Po
   for (const input of filtered) {
     const uid = input.metadata.uid ?? "";
     const existing = oldPods.get(uid);
-    // The common case, a pod the source sent again unchanged, is decided on the input itself: the
-    // source annotation is a local one, which no comparison reads, so checkAndUpdatePod would keep
-    // `existing` as is. (Only a read: no annotated copy is produced for it.)
-    if (existing !== undefined && !podsDifferSemantically(existing, input) && deepEqual(existing.status, input.status)) {
-      pods.set(uid, existing);
+    // The common cases, a pod the source sent again unchanged or with a new status only, are
+    // decided on the input itself: the source annotation is a local one, which no comparison reads
+    // and a reconcile does not copy (it takes the status alone), so checkAndUpdatePod gives the
+    // same result for the input as for its annotated copy, which is then not produced.
+    if (existing !== undefined && !podsDifferSemantically(existing, input)) {
+      const r = checkAndUpdatePod(existing, input);
+      pods.set(uid, r.existing);
+      if (r.needReconcile) acc.reconcile.push(r.existing);
       continue;
     }
     // Annotate the pod with the source before any comparison.
