@@ -3,7 +3,7 @@
 // The server side of every pods verb, applied at one instant: no virtual time passes in here (the
 // network around it is apiserver.ts). Each method reads the immutable store, decides with the
 // strategies, writes through store.writePod and fans the event out to the open watches.
-import { jsonEqual } from "../k8s/json.ts";
+import { cloneJSON, jsonEqual } from "../k8s/json.ts";
 import type { StoredEvent } from "./store.ts";
 import { produce } from "immer";
 import type { Sim } from "../sim/index.ts";
@@ -127,7 +127,7 @@ export class PodRegistry {
     if (old === undefined) return { value: null, err: newNotFound(name) };
     const next = produce(old, (d) => {
       if (uid !== undefined) d.metadata.uid = uid;
-      const patched = base === undefined ? structuredClone(status) : applyStatusDiff(old.status ?? {}, base, status);
+      const patched = base === undefined ? cloneJSON(status) : applyStatusDiff(old.status ?? {}, base, status);
       d.status = patched as typeof d.status;
       prepareForStatusUpdate(d, old);
     });

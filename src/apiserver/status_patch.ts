@@ -7,11 +7,11 @@
 // only when the patch lands on another object, which is what race R15 is about: an empty diff
 // changes nothing there, and a changed field overwrites that object's own value.
 import type { PodStatus } from "../k8s/pod.ts";
-import { jsonEqual } from "../k8s/json.ts";
+import { cloneJSON, jsonEqual } from "../k8s/json.ts";
 
 /** `target` with every top-level field that differs between `base` and `next` set as in `next`. */
 export function applyStatusDiff(target: PodStatus, base: PodStatus, next: PodStatus): PodStatus {
-  const out: Record<string, unknown> = structuredClone(target) as Record<string, unknown>;
+  const out: Record<string, unknown> = cloneJSON(target) as Record<string, unknown>;
   const from = base as Record<string, unknown>;
   const to = next as Record<string, unknown>;
   const keys = [...new Set([...Object.keys(from), ...Object.keys(to)])].sort();
@@ -19,7 +19,7 @@ export function applyStatusDiff(target: PodStatus, base: PodStatus, next: PodSta
     if (jsonEqual(from[k] ?? null, to[k] ?? null)) continue;
     // A field the new status no longer has is deleted ("field": null in the patch).
     if (to[k] === undefined || to[k] === null) delete out[k];
-    else out[k] = structuredClone(to[k]);
+    else out[k] = cloneJSON(to[k]);
   }
   return out as PodStatus;
 }

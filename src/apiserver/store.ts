@@ -65,22 +65,27 @@ export function writePod(state: StoreState, key: string, next: Pod | null, windo
   const object = withResourceVersion(next ?? prev!, rv);
   const type: StoredEventType = next === null ? "DELETED" : prev === null ? "ADDED" : "MODIFIED";
   const event: StoredEvent = freeze({ type, resourceVersion: rv, object, prevObject: prev }, true);
+  const events = appendToWindow(state.events, event, windowSize);
   const out = produce(state, (d) => {
     d.resourceVersion = rv;
     if (next === null) delete d.pods[key];
     else d.pods[key] = object as Draft<Pod>;
-    d.events.push(event as Draft<StoredEvent>);
-    trimWindow(d, windowSize);
+    d.events = events as Draft<StoredEvent>[];
+    // Past the window: a watch from before the oldest kept event can no longer resume.
+    if (events.length < state.events.length + 1) d.oldestWatchableRv = events[0]!.resourceVersion - 1;
   });
   return [out, event];
 }
 
-/** Drops events beyond the window; a watch from before the oldest kept one can no longer resume. */
-function trimWindow(d: Draft<StoreState>, windowSize: number): void {
-  const excess = d.events.length - windowSize;
-  if (excess <= 0) return;
-  d.events.splice(0, excess);
-  d.oldestWatchableRv = d.events[0]!.resourceVersion - 1;
+/**
+ * The window with `event` appended and the excess beyond windowSize dropped, oldest first: a new
+ * frozen array handed to the draft whole. (Pushing to and splicing the drafted array went through
+ * immer's proxy once per element moved: a hundred traps per write with a full window.)
+ */
+function appendToWindow(events: readonly StoredEvent[], event: StoredEvent, windowSize: number): readonly StoredEvent[] {
+  const all = [...events, event];
+  const excess = all.length - windowSize;
+  return Object.freeze(excess > 0 ? all.slice(excess) : all);
 }
 
 /** Compaction by a scenario: forget every event up to now, so any older watch gets 410. */

@@ -42,14 +42,18 @@ function statusOf(r: PodValidationResult): StatusError | null {
  * deletion fields come from the stored object; an update can never remove a deletion timestamp.
  */
 export function prepareForUpdate(draft: Draft<Pod>, old: Pod): void {
-  draft.status = structuredClone(old.status) as Draft<PodStatus>;
+  // `newPod.Status = oldPod.Status`: the stored subtree itself, as Go's struct copy shares it. The
+  // store deep-freezes what it holds, so sharing is safe, and it keeps the new object's unchanged
+  // subtrees identical to the old one's: every later comparison of them stops at `a === b`.
+  draft.status = old.status as Draft<PodStatus>;
   keepSystemMeta(draft, old);
 }
 
 /** podStatusStrategy.PrepareForUpdate: only status (and labels, annotations) may change. */
 export function prepareForStatusUpdate(draft: Draft<Pod>, old: Pod): void {
-  draft.spec = structuredClone(old.spec) as Draft<Pod["spec"]>;
-  draft.metadata.ownerReferences = structuredClone(old.metadata.ownerReferences) as Draft<Pod>["metadata"]["ownerReferences"];
+  // Shared, not copied: the stored pod is deep-frozen (see prepareForUpdate).
+  draft.spec = old.spec as Draft<Pod["spec"]>;
+  draft.metadata.ownerReferences = old.metadata.ownerReferences as Draft<Pod>["metadata"]["ownerReferences"];
   keepSystemMeta(draft, old);
 }
 

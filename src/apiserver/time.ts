@@ -10,10 +10,29 @@ export const EPOCH_RFC3339 = "2025-01-01T00:00:00Z";
 const EPOCH_DAYS = 20089;
 const MS_PER_DAY = 86_400_000;
 
+/**
+ * Both directions are pure functions of their argument, and the models convert the same few
+ * instants over and over (every status sync normalizes every timestamp of the pod: parse, then
+ * format): the results are kept in small maps, emptied when full so memory stays bounded.
+ */
+const CACHE_ENTRIES = 4096;
+const formatted = new Map<number, string>();
+const parsed = new Map<string, number>();
+
+function remember<K, V>(cache: Map<K, V>, key: K, value: V): V {
+  if (cache.size >= CACHE_ENTRIES) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
 /** The RFC 3339 text of virtual time ms, truncated to whole seconds, as metav1.Time marshals it. */
 export function formatRFC3339(ms: number): string {
   if (!Number.isFinite(ms)) throw new RangeError(`formatRFC3339: bad time ${ms}`);
   const totalSeconds = Math.floor(ms / 1000);
+  return formatted.get(totalSeconds) ?? remember(formatted, totalSeconds, formatSeconds(totalSeconds));
+}
+
+function formatSeconds(totalSeconds: number): string {
   const days = Math.floor(totalSeconds / 86_400) + EPOCH_DAYS;
   const secOfDay = totalSeconds - (days - EPOCH_DAYS) * 86_400;
   const { y, m, d } = civilFromDays(days);
@@ -25,6 +44,10 @@ export function formatRFC3339(ms: number): string {
 
 /** Virtual ms of an RFC 3339 UTC timestamp ("Z" only, optional fraction ignored). */
 export function parseRFC3339(text: string): number {
+  return parsed.get(text) ?? remember(parsed, text, parseUncached(text));
+}
+
+function parseUncached(text: string): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?Z$/.exec(text);
   if (m === null) throw new RangeError(`parseRFC3339: not an RFC 3339 UTC time: ${JSON.stringify(text)}`);
   const [y, mo, d, hh, mi, ss] = m.slice(1).map(Number) as [number, number, number, number, number, number];

@@ -8,7 +8,7 @@ import type { RuntimeCore } from "./core.ts";
 import { CriError, notFound } from "./errors.ts";
 import { pullFailure, pullTimeOf } from "./image_ops.ts";
 import { sandboxName, type SandboxRecord } from "./store.ts";
-import { toPodSandbox, toSandboxStatus } from "./views.ts";
+import { podSandboxView, toSandboxStatus } from "./views.ts";
 
 export function podKeyOf(config: PodSandboxConfig): string {
   return `${config.metadata.namespace}/${config.metadata.name}`;
@@ -137,7 +137,7 @@ export function* ListPodSandbox(rt: RuntimeCore, filter: PodSandboxFilter | null
         if (filter?.id !== undefined && s.id !== filter.id) continue;
         if (filter?.state !== undefined && s.state !== filter.state) continue;
         if (!matchLabels(s.config.labels, filter?.labelSelector)) continue;
-        out.push(toPodSandbox(s));
+        out.push(podSandboxView(s));
       }
       return out;
     },

@@ -30,6 +30,23 @@ export function toPodSandbox(s: SandboxRecord): PodSandbox {
   };
 }
 
+/**
+ * ListPodSandbox's view of a record: frozen and kept until the sandbox's state changes (the only
+ * field of a PodSandbox that changes during a record's life), as toContainer does for containers,
+ * so the relist's readers can keep what they derive per view.
+ */
+export function podSandboxView(s: SandboxRecord): PodSandbox {
+  const kept = sandboxViews.get(s);
+  if (kept !== undefined && kept.state === s.state) return kept;
+  const view = toPodSandbox(s);
+  Object.freeze(view.metadata);
+  Object.freeze(view);
+  sandboxViews.set(s, view);
+  return view;
+}
+
+const sandboxViews = new WeakMap<SandboxRecord, PodSandbox>();
+
 export function toSandboxStatus(s: SandboxRecord): PodSandboxStatus {
   const status: PodSandboxStatus = {
     ...toPodSandbox(s),

@@ -7,6 +7,7 @@
 // context in the apiserver, not from defaults.go; it is applied here for convenience.
 import type { Container, EphemeralContainer, HTTPGetAction, LifecycleHandler, Pod, Probe } from "./pod.ts";
 import { parseImageName } from "./image.ts";
+import { cloneJSON } from "./json.ts";
 
 export const DEFAULT_NAMESPACE = "default";
 /** v1.DefaultTerminationGracePeriodSeconds */
@@ -16,7 +17,7 @@ export const TERMINATION_MESSAGE_PATH_DEFAULT = "/dev/termination-log";
 
 /** Returns a defaulted deep copy of the pod; the input is never mutated. */
 export function defaultPod(input: Pod): Pod {
-  const pod = structuredClone(input);
+  const pod = cloneJSON(input);
   pod.metadata.namespace ||= DEFAULT_NAMESPACE;
   const spec = pod.spec;
   // SetDefaults_PodSpec
@@ -92,7 +93,7 @@ function defaultHostNetworkPorts(c: Container): void {
  * out so that what the models read (and a static pod's hash) stays as it was.
  */
 export function defaultUnmodelledFields(input: Pod): Pod {
-  const pod = structuredClone(input);
+  const pod = cloneJSON(input);
   const spec = pod.spec as Pod["spec"] & { volumes?: unknown };
   spec.dnsPolicy ||= "ClusterFirst";
   for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? []), ...(spec.ephemeralContainers ?? [])]) {

@@ -16,12 +16,13 @@ import { atLeast, checkedKubeletVersion, type KubeletVersion, type VersionLike }
 import type { PodStatus } from "./container/runtime.ts";
 import { convertToAPIContainerStatuses, type ContainerStatusesDeps } from "./kubelet_pods_container_statuses.ts";
 import { PodSandboxChanged } from "./kuberuntime/util/util.ts";
-import { statusEra } from "./status/era.ts";
+import { statusEraOf } from "./status/era.ts";
 import { GenerateContainersReadyCondition, GeneratePodInitializedCondition, GeneratePodReadyCondition } from "./status/generate.ts";
 import { GetPodQOS } from "../k8s/qos.ts";
 import { setHostIP, sortPodIPs } from "./kubelet_pods_ips.ts";
 import { getPhase } from "./kubelet_pods_phase.ts";
 import { ReplaceOrAppendPodCondition } from "./status/status_helpers.ts";
+import { cloneJSON } from "../k8s/json.ts";
 
 export { GetNodeHostIPs, sortPodIPs } from "./kubelet_pods_ips.ts";
 export { getPhase, hasAnyRegularContainerStarted } from "./kubelet_pods_phase.ts";
@@ -161,7 +162,7 @@ export function generateAPIPodStatus(pod: Pod, podStatus: PodStatus, podIsTermin
   const disruption = oldPodStatus.conditions?.find((c) => c.type === "DisruptionTarget");
   if (era.copyDisruptionTarget && disruption !== undefined) {
     s.conditions ??= [];
-    ReplaceOrAppendPodCondition(s.conditions, structuredClone(disruption));
+    ReplaceOrAppendPodCondition(s.conditions, cloneJSON(disruption));
   }
   // Set all Kubelet-owned conditions; when the kubelet sees the pod, PodScheduled must be true.
   const owned = deps.generateKubeletConditions?.(pod, podStatus, s) ?? kubeletConditions(pod, podStatus, s, deps);
@@ -175,7 +176,7 @@ export function generateAPIPodStatus(pod: Pod, podStatus: PodStatus, podIsTermin
  * container statuses and the readiness conditions the regular ones; from 1.28 all read both.
  */
 function kubeletConditions(pod: Pod, podStatus: PodStatus, s: APIPodStatus, deps: GenerateAPIPodStatusDeps): PodCondition[] {
-  const era = statusEra(deps.era.version);
+  const era = statusEraOf(deps.era.version);
   const opts = { sidecarContainers: deps.sidecarContainers === true, terminalPhaseNotReady: era.terminalPhaseNotReady, initializedOnceRegularStarted: era.initializedOnceRegularStarted };
   const all = [...(s.initContainerStatuses ?? []), ...(s.containerStatuses ?? [])];
   const forInit = deps.era.restartableInitContainers ? all : s.initContainerStatuses;
@@ -225,6 +226,6 @@ export function convertStatusToAPIStatus(pod: Pod, podStatus: PodStatus, oldPodS
   // Preserve conditions not owned by the kubelet (in convertStatusToAPIStatus ≤1.21, generateAPIPodStatus after).
   const byKubelet = new Set(["PodScheduled", "Ready", "Initialized", "ContainersReady"]);
   if (deps.readyToStartContainersCondition === true) byKubelet.add("PodReadyToStartContainers");
-  s.conditions = (pod.status?.conditions ?? []).filter((c) => !byKubelet.has(c.type)).map((c) => structuredClone(c));
+  s.conditions = (pod.status?.conditions ?? []).filter((c) => !byKubelet.has(c.type)).map((c) => cloneJSON(c));
   return s;
 }

@@ -7,6 +7,7 @@ import { formatRFC3339 } from "../apiserver/time.ts";
 import { ShouldContainerBeRestarted } from "./container/helpers.ts";
 import { FindContainerStatusByName, containerIDString, type PodStatus, type Status } from "./container/runtime.ts";
 import type { reasonItem } from "./reason_cache.ts";
+import { cloneJSON } from "../k8s/json.ts";
 
 /** Container state reasons. */
 export const PodInitializing = "PodInitializing";
@@ -54,10 +55,10 @@ export function convertToAPIContainerStatuses(
   // Set all container statuses to default waiting state, with some values of the old statuses.
   for (const c of containers) {
     const old = x.oldStatuses.get(c.name);
-    const status = old?.state?.terminated ? structuredClone(old) : newStatus(c.name, c.image ?? "", { waiting: { reason: x.defaultWaitingReason } });
+    const status = old?.state?.terminated ? cloneJSON(old) : newStatus(c.name, c.image ?? "", { waiting: { reason: x.defaultWaitingReason } });
     if (old !== undefined && !old.state?.terminated) {
       status.restartCount = old.restartCount ?? 0;
-      status.lastState = structuredClone(old.lastState ?? {});
+      status.lastState = cloneJSON(old.lastState ?? {});
     }
     x.statuses.set(c.name, status);
   }
@@ -136,8 +137,8 @@ function setResources(pod: Pod, status: ContainerStatus): void {
   const all = [...pod.spec.containers, ...(pod.spec.initContainers ?? []), ...(pod.spec.ephemeralContainers ?? [])];
   const allocated = all.find((c) => c.name === status.name);
   if (allocated === undefined) return;
-  status.resources = structuredClone(allocated.resources ?? {});
-  if (allocated.resources?.requests !== undefined) status.allocatedResources = structuredClone(allocated.resources.requests);
+  status.resources = cloneJSON(allocated.resources ?? {});
+  if (allocated.resources?.requests !== undefined) status.allocatedResources = cloneJSON(allocated.resources.requests);
 }
 
 /** A container with no runtime status that used to be running has terminated, even if we don't know how. */

@@ -35,6 +35,20 @@ export function setHostIP(pod: Pod, s: APIPodStatus, hostIPs: readonly string[] 
  * first of the other family, each parsed and re-formatted (the runtime may use an irregular form).
  */
 export function sortPodIPs(podIPs: readonly string[], nodeIPs: readonly string[] = []): string[] {
+  // A pure function of strings, asked on every status generation with the same few addresses.
+  const key = JSON.stringify([podIPs, nodeIPs]);
+  let sorted = sortedPodIPs.get(key);
+  if (sorted === undefined) {
+    if (sortedPodIPs.size >= SORTED_POD_IPS_ENTRIES) sortedPodIPs.clear();
+    sortedPodIPs.set(key, (sorted = sortPodIPsUncached(podIPs, nodeIPs)));
+  }
+  return [...sorted];
+}
+
+const SORTED_POD_IPS_ENTRIES = 1024;
+const sortedPodIPs = new Map<string, readonly string[]>();
+
+function sortPodIPsUncached(podIPs: readonly string[], nodeIPs: readonly string[]): string[] {
   const v4First = nodeIPs.length === 0 || IsIPv4(ParseIPSloppy(nodeIPs[0]!));
   const [primary, secondary] = v4First ? [IsIPv4, IsIPv6] : [IsIPv6, IsIPv4];
   const parsed = podIPs.map((text) => ParseIPSloppy(text));

@@ -6,7 +6,7 @@ import { freeze, produce } from "immer";
 import type { Pod } from "../../k8s/pod.ts";
 import { getPodFullName } from "../../k8s/podutil.ts";
 import { formatRFC3339Nano } from "../../apiserver/time.ts";
-import { jsonEqual } from "../../k8s/json.ts";
+import { cloneJSON, jsonEqual } from "../../k8s/json.ts";
 import { ConfigFirstSeenAnnotationKey, ConfigMirrorAnnotationKey, ConfigSourceAnnotationKey } from "../types.ts";
 import type { PodUpdate } from "./pod_update.ts";
 
@@ -92,11 +92,14 @@ function updatePodsFunc(newPods: readonly Pod[], oldPods: ReadonlyMap<string, Po
   for (const input of filtered) {
     const uid = input.metadata.uid ?? "";
     const existing = oldPods.get(uid);
-    // The common case, a pod the source sent again unchanged, is decided on the input itself: the
-    // source annotation is a local one, which no comparison reads, so checkAndUpdatePod would keep
-    // `existing` as is. (Only a read: no annotated copy is produced for it.)
-    if (existing !== undefined && !podsDifferSemantically(existing, input) && deepEqual(existing.status, input.status)) {
-      pods.set(uid, existing);
+    // The common cases, a pod the source sent again unchanged or with a new status only, are
+    // decided on the input itself: the source annotation is a local one, which no comparison reads
+    // and a reconcile does not copy (it takes the status alone), so checkAndUpdatePod gives the
+    // same result for the input as for its annotated copy, which is then not produced.
+    if (existing !== undefined && !podsDifferSemantically(existing, input)) {
+      const r = checkAndUpdatePod(existing, input);
+      pods.set(uid, r.existing);
+      if (r.needReconcile) acc.reconcile.push(r.existing);
       continue;
     }
     // Annotate the pod with the source before any comparison.
@@ -199,12 +202,12 @@ export function checkAndUpdatePod(existing: Pod, ref: Pod): CheckResult {
     // Only check reconcile when it is not an update: the kubelet is the source of truth of status.
     if (deepEqual(existing.status, ref.status)) return result(existing, false, false, false);
     const reconciled = produce(existing, (d) => {
-      d.status = ref.status === undefined ? undefined : (structuredClone(ref.status) as typeof d.status);
+      d.status = ref.status === undefined ? undefined : (shareOrClone(ref.status) as typeof d.status);
     });
     return result(reconciled, false, true, false);
   }
   const updated = produce(existing, (d) => {
-    d.spec = structuredClone(ref.spec) as typeof d.spec;
+    d.spec = shareOrClone(ref.spec) as typeof d.spec;
     setOrDelete(d.metadata, "labels", ref.metadata.labels);
     setOrDelete(d.metadata, "deletionTimestamp", ref.metadata.deletionTimestamp);
     setOrDelete(d.metadata, "deletionGracePeriodSeconds", ref.metadata.deletionGracePeriodSeconds);
@@ -232,7 +235,17 @@ function updateAnnotations(existing: Pod, ref: Pod): Record<string, string> {
 
 function setOrDelete<T extends object, K extends keyof T>(target: T, key: K, value: unknown): void {
   if (value === undefined) delete target[key];
-  else target[key] = structuredClone(value) as T[K];
+  else target[key] = cloneJSON(value) as T[K];
+}
+
+/**
+ * Go's `existing.Status = ref.Status` shares the value; here a frozen value is shared too (nothing
+ * can change it, and the stored pod then keeps the API object's subtree, so the next comparison
+ * of an unchanged status stops at `a === b`), and anything else is copied. `ref` comes out of
+ * immer's produce (deep-frozen while auto-freeze is on) or from the apiserver (always deep-frozen).
+ */
+function shareOrClone<T>(value: T): T {
+  return Object.isFrozen(value) ? value : cloneJSON(value);
 }
 
 function result(existing: Pod, needUpdate: boolean, needReconcile: boolean, needGracefulDelete: boolean): CheckResult {

@@ -163,6 +163,9 @@ export function computeEventsByPodID(records: PodRecords): Map<string, PodLifecy
   for (const pid of records.uids()) {
     const oldPod = records.getOld(pid);
     const pod = records.getCurrent(pid);
+    // One object for both (GetPods hands out the same frozen pod while its listing is unchanged):
+    // every container's state is the same in both, so generateEvents would give none.
+    if (oldPod === pod && pod !== null && Object.isFrozen(pod)) continue;
     for (const container of getContainersFromPods(oldPod, pod)) {
       for (const e of computeEvents(oldPod, pod, container.id.id)) {
         const list = eventsByPodID.get(e.ID);

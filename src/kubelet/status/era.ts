@@ -2,7 +2,7 @@
 //
 // A minor without a patch number is its .0 release; a gate names a patch release (atLeast(v,
 // "1.23.6")) where a fix was cherry-picked. Releases marked "≈" were inferred from the merge date of the PR.
-import { atLeast, checkedKubeletVersion, type KubeletVersion, type VersionLike } from "../version.ts";
+import { atLeast, checkedKubeletVersion, formatKubeletVersion, type KubeletVersion, type VersionLike } from "../version.ts";
 import { fixedIn } from "../cherry_picks.ts";
 
 /** #108366 (1.24.0), picked into 1.23.6 (#108723) and 1.22.9 (#108749): race R11. */
@@ -84,3 +84,16 @@ export function statusEra(release: VersionLike): StatusEra {
     disruptionTargetShared: atLeast(v, "1.26"),
   };
 }
+
+/**
+ * statusEra, kept per release: a pure function of the version, which the status generation asks
+ * for on every sync. The object is shared, so callers only read it.
+ */
+export function statusEraOf(version: KubeletVersion): StatusEra {
+  const key = formatKubeletVersion(version);
+  let era = statusEras.get(key);
+  if (era === undefined) statusEras.set(key, (era = Object.freeze(statusEra(version))));
+  return era;
+}
+
+const statusEras = new Map<string, StatusEra>();

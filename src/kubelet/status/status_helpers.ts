@@ -10,6 +10,7 @@ import { metav1Now, rfc3339Copy } from "./metatime.ts";
 import { isRestartableInitContainer } from "../../k8s/podutil.ts";
 import { readyConditionForTerminalPhase } from "./generate.ts";
 import type { StatusEra } from "./era.ts";
+import { cloneJSON } from "../../k8s/json.ts";
 
 /** kubecontainer.MaxPodTerminationMessageLogLength: 12 KiB shared by all of a pod's containers. */
 export const MaxPodTerminationMessageLogLength = 1024 * 12;
@@ -217,7 +218,10 @@ export function mergePodStatus(
   era: StatusEra,
   nowMs: number,
 ): PodStatus {
-  const merged: PodStatus = structuredClone(newPodStatus);
+  // Upstream deep-copies newPodStatus. What this function changes is the top level and the
+  // conditions (updateLastTransitionTime sets a field of one), so those are copied; the rest is
+  // shared with newPodStatus, the status manager's cached status, which is deep-frozen.
+  const merged: PodStatus = Object.isFrozen(newPodStatus) ? copyTopAndConditions(newPodStatus) : cloneJSON(newPodStatus);
   const podConditions: PodCondition[] = (oldPodStatus.conditions ?? []).filter((c) => !PodConditionByKubelet(c.type)).map((c) => ({ ...c }));
   const transitioningToTerminalPhase = !IsPodPhaseTerminal(oldPodStatus.phase) && IsPodPhaseTerminal(merged.phase);
   for (const c of merged.conditions ?? []) {
@@ -244,6 +248,12 @@ export function mergePodStatus(
     }
   }
   return merged;
+}
+
+function copyTopAndConditions(s: PodStatus): PodStatus {
+  const out: PodStatus = { ...s };
+  if (Array.isArray(s.conditions)) out.conditions = s.conditions.map((c) => ({ ...c }));
+  return out;
 }
 
 function setOrDelete<K extends "phase" | "reason" | "message">(s: PodStatus, key: K, value: PodStatus[K]): void {

@@ -25,6 +25,7 @@ import { GenerateContainersReadyCondition, GeneratePodReadyCondition, type Gener
 import { terminatedPodStatus } from "./terminate.ts";
 import { metav1Now } from "./metatime.ts";
 import { statusSyncLoop } from "./status_sync.ts";
+import { cloneJSON } from "../../k8s/json.ts";
 
 /** versionedPodStatus: a status with a per-pod version that only grows while the pod is cached. */
 export interface VersionedPodStatus {
@@ -110,7 +111,7 @@ export class StatusManager {
   SetPodStatus(pod: Pod, status: PodStatus): void {
     // Force a status update if deletion timestamp is set: a non-running pod's worker must still be
     // able to trigger an update and/or deletion.
-    this.updateStatusInternal(pod, structuredClone(status), pod.metadata.deletionTimestamp != null, false, "SetPodStatus");
+    this.updateStatusInternal(pod, cloneJSON(status), pod.metadata.deletionTimestamp != null, false, "SetPodStatus");
   }
 
   /** SetContainerReadiness updates one container's readiness and the Ready/ContainersReady conditions. */
@@ -120,7 +121,7 @@ export class StatusManager {
     const { pod, cached } = found;
     if ((findContainerStatus(cached.status, containerID)!.ready ?? false) === ready) return;
     // Make sure we're not updating the cached version.
-    const status: PodStatus = structuredClone(cached.status);
+    const status: PodStatus = cloneJSON(cached.status);
     findContainerStatus(status, containerID)!.ready = ready;
     const conditions = (status.conditions ??= []);
     const update = (c: PodCondition): void => {
@@ -141,7 +142,7 @@ export class StatusManager {
     const { pod, cached } = found;
     const current = findContainerStatus(cached.status, containerID)!.started;
     if (current !== undefined && current !== null && current === started) return;
-    const status: PodStatus = structuredClone(cached.status);
+    const status: PodStatus = cloneJSON(cached.status);
     findContainerStatus(status, containerID)!.started = started;
     this.updateStatusInternal(pod, status, false, false, "SetContainerStartup");
   }

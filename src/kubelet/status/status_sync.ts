@@ -15,6 +15,7 @@ import { podRef, syncPeriodMs } from "./status_manager.ts";
 import { IsPodPhaseTerminal, isPodStatusByKubeletEqual, mergePodStatus, normalizeStatus, semanticDeepEqual } from "./status_helpers.ts";
 import type { StatusClient } from "./interfaces.ts";
 import type { StatusEra } from "./era.ts";
+import { cloneJSON } from "../../k8s/json.ts";
 
 /** Start's goroutine: syncPod and syncBatch share one process to avoid sync races. */
 export function* statusSyncLoop(m: StatusManager): Proc<void> {
@@ -166,7 +167,7 @@ export function needsReconcile(m: StatusManager, uid: string, status: PodStatus)
 function podStatusMatches(pod: Pod, status: PodStatus, era: StatusEra): boolean {
   const memo = reconcileMemo.get(pod);
   if (memo !== undefined && memo.status === status) return memo.equal;
-  const equal = isPodStatusByKubeletEqual(normalizeStatus(pod, structuredClone(pod.status ?? {}), era.normalizeEphemeral), status, era);
+  const equal = isPodStatusByKubeletEqual(normalizeStatus(pod, cloneJSON(pod.status ?? {}), era.normalizeEphemeral), status, era);
   if (Object.isFrozen(pod) && Object.isFrozen(status)) reconcileMemo.set(pod, { status, equal });
   return equal;
 }

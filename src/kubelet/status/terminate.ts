@@ -3,6 +3,7 @@ import type { ContainerStatus, Pod, PodStatus } from "../../k8s/pod.ts";
 import { IsStaticPod } from "../types.ts";
 import { isRestartableInitContainer } from "../../k8s/podutil.ts";
 import type { StatusEra } from "./era.ts";
+import { cloneJSON } from "../../k8s/json.ts";
 
 const CONTAINER_STATUS_UNKNOWN = {
   reason: "ContainerStatusUnknown",
@@ -17,7 +18,7 @@ const CONTAINER_STATUS_UNKNOWN = {
  * status, or the pod's own when nothing is cached; the result is a fresh object.
  */
 export function terminatedPodStatus(pod: Pod, oldStatus: PodStatus, era: StatusEra): PodStatus {
-  const status: PodStatus = structuredClone(oldStatus);
+  const status: PodStatus = cloneJSON(oldStatus);
   const regular = status.containerStatuses ?? [];
   const init = status.initContainerStatuses ?? [];
   if (!era.terminatePodInitAware) {
