@@ -7,10 +7,8 @@
 // With the EventedPLEG gate (KEP-3386, evented.ts) this PLEG is the fallback: it relists every 300 s,
 // a pod whose status the cache refused (it holds a newer one from an event) sends no events, and
 // Update changes the period when the Evented PLEG falls back to relisting. Not modelled:
-// relistLock/podCacheMutex, the runtime's PodSandboxStatus timestamp that upstream stamps the
-// cache with under the gate (containerd leaves it unset; here the time before GetPodStatus stays),
-// the metrics other than the discarded-event count, and the 1.32+ restructure of relist around
-// watch conditions.
+// relistLock/podCacheMutex, the metrics other than the discarded-event count, and the 1.32+
+// restructure of relist around watch conditions.
 import { formatDuration, recvCase, select, type Chan, type Proc, type Sim } from "../../sim/index.ts";
 import type { Cache } from "../container/cache.ts";
 import { GO_ZERO_TIME_MS, type PodStatus } from "../container/runtime.ts";
