@@ -23,7 +23,9 @@ const event = z.looseObject({ pod: z.string(), type: z.string(), data: z.string(
 const statusSchema = z.looseObject({
   id: z.string().optional(),
   ips: z.array(z.string()).optional(),
-  containerStatuses: z.array(z.looseObject({ id: z.string(), state: listed.shape.state })).optional(),
+  containerStatuses: z.array(z.looseObject({ id: z.string(), state: listed.shape.state, restartCount: z.number().int().optional() })).optional(),
+  /** PodStatus.TimeStamp, as `startTime`, `startTime+10s` or `startTime-10s`. */
+  timeStamp: z.string().optional(),
 });
 const podStatusReply = z.looseObject({ status: statusSchema.optional(), error: z.string().nullable().optional() });
 
@@ -37,9 +39,25 @@ const stepSchema = z.looseObject({
   expectCache: z.record(z.string(), z.looseObject({ status: statusSchema, error: z.string().nullable().optional() })).optional(),
   seconds: z.number().optional(),
   expect: z.unknown().optional(),
+  pod: z.string().optional(),
+  status: statusSchema.optional(),
+  modifiedAt: z.string().optional(),
 });
 
+const updateCacheExpect = z.looseObject({ updated: z.boolean(), error: z.string().nullable(), cachedRestartCount: z.number().int() });
+
 const STATES = ["running", "exited", "unknown", "non-existent"] as const;
+
+/**
+ * A status without TimeStamp under the gate: the pinned generic.go skips it (`!status.TimeStamp.IsZero()`),
+ * but that guard is found only in unmerged PRs (#124953, #126415); released code stamps the cache with
+ * the zero time before 1.32 and never sees a zero stamp from 1.32 (#127195). Not modelled either way.
+ */
+const ZERO_TIMESTAMP = "a PodStatus without TimeStamp under EventedPLEG: the pinned code's IsZero guard is not in any release found (see docs/conformance.md)";
+
+function hasZeroTimeStamp(s: Step): boolean {
+  return s.op === "updateCache" && Object.values(s.getPodStatus ?? {}).some((r) => r.status?.timeStamp === undefined);
+}
 
 export const plegVectorSchema = z.looseObject({
   name: z.string(),
@@ -58,9 +76,7 @@ export type PlegVector = z.infer<typeof plegVectorSchema>;
 type Step = z.infer<typeof stepSchema>;
 
 export function runPlegVector(v: PlegVector): Outcome {
-  if (v.featureGates?.["EventedPLEG"] === true || v.eventedPLEGInUse === true) {
-    return skip("the generic PLEG's updateCache under Evented PLEG stamps the cache with the runtime's PodStatus.TimeStamp, which the simulated runtime does not give (the Evented PLEG itself and Cache.Set's refusal of older entries are modelled: pleg/evented.ts, container/cache.ts)");
-  }
+  if (v.featureGates?.["EventedPLEG"] === true && v.steps?.some(hasZeroTimeStamp)) return skip(ZERO_TIMESTAMP);
   if (v.oldState !== undefined && v.newState !== undefined && v.expect !== undefined) return runTransition(v.oldState, v.newState, v.expect);
   if (v.steps === undefined) return ["vector has neither steps nor an oldState/newState transition"];
   return new PlegHarness(v).run(v.steps);
@@ -77,11 +93,14 @@ class PlegHarness implements PodStatusSource {
 
   constructor(v: PlegVector) {
     const withCache = v.harness === "runtimeMockWithCache";
-    this.cache = withCache ? new Cache(this.sim) : null;
+    const evented = v.featureGates?.["EventedPLEG"] === true;
+    this.cache = withCache ? new Cache(this.sim, evented) : null;
     const thresholdMs = (v.relistThresholdSeconds ?? (withCache ? 7200 : 180)) * 1000;
     this.pleg = new GenericPLEG(this.sim, this, this.cache, {
       relistDuration: { relistPeriodMs: 3_600_000, relistThresholdMs: thresholdMs },
       channelCapacity: v.eventChannelCapacity ?? (withCache ? 1000 : 100),
+      eventedPLEG: evented,
+      isEventedPLEGInUse: () => v.eventedPLEGInUse === true,
     });
   }
 
@@ -121,6 +140,11 @@ class PlegHarness implements PodStatusSource {
       case "clockStep":
         yield* sleep((s.seconds ?? 0) * 1000);
         return [];
+      case "cacheSet":
+        this.cache!.Set(s.pod!, podStatusFrom(s.pod!, s.status ?? {}), null, timeOf(s.modifiedAt!));
+        return [];
+      case "updateCache":
+        return yield* this.updateCache(s);
       default:
         return [`unknown op ${JSON.stringify(s.op)}`];
     }
@@ -140,6 +164,16 @@ class PlegHarness implements PodStatusSource {
     if (s.expectEventsExactly !== undefined) diffs.push(...diffValues(s.expectEventsExactly, got, "events"));
     for (const [uid, want] of Object.entries(s.expectCache ?? {})) diffs.push(...this.checkCache(uid, want));
     return diffs;
+  }
+
+  /** TestCacheWithEventedPLEG: updateCache on a pod with one container, then what the cache holds. */
+  private *updateCache(s: Step): Proc<string[]> {
+    this.replies = s.getPodStatus ?? {};
+    const pod = runtimePodFrom({ id: s.pod!, containers: [{ id: "c0", state: "running" }] });
+    const [err, updated] = yield* this.pleg.updateCache(pod, pod.id);
+    const cached = this.cache!.Get(pod.id);
+    const got = { updated, error: err === null ? null : err.message, cachedRestartCount: cached?.containerStatuses[0]?.restartCount ?? null };
+    return diffValues(updateCacheExpect.parse(s.expect), got, "updateCache");
   }
 
   private checkCache(uid: string, want: { status: z.infer<typeof statusSchema>; error?: string | null | undefined }): string[] {
@@ -178,10 +212,21 @@ function runtimePodFrom(p: z.infer<typeof runtimePod>): RuntimePod {
 function podStatusFrom(uid: string, s: z.infer<typeof statusSchema>): PodStatus {
   const statuses: Status[] = (s.containerStatuses ?? []).map((c) => ({
     id: { type: "test", id: c.id }, name: c.id, state: c.state as State, createdAtMs: 0, exitCode: 0,
-    image: "", imageID: "", hash: 0, restartCount: 0, reason: "", message: "",
+    image: "", imageID: "", hash: 0, restartCount: c.restartCount ?? 0, reason: "", message: "",
   }));
-  return { id: s.id ?? uid, name: "", namespace: "", ips: s.ips ?? [], containerStatuses: statuses, sandboxStatuses: [] };
+  const status: PodStatus = { id: s.id ?? uid, name: "", namespace: "", ips: s.ips ?? [], containerStatuses: statuses, sandboxStatuses: [] };
+  if (s.timeStamp !== undefined) status.timestampMs = timeOf(s.timeStamp);
+  return status;
 }
+
+/** The Go test's times: `startTime` (time.Now() at its start, virtual 0 here), give or take seconds. */
+function timeOf(text: string): number {
+  const m = /^startTime(?:([+-])(\d+)s)?$/.exec(text);
+  if (m === null) throw new Error(`unreadable time ${JSON.stringify(text)}: expected startTime or startTime±Ns`);
+  return m[1] === undefined ? START_TIME_MS : START_TIME_MS + (m[1] === "-" ? -1 : 1) * Number(m[2]) * 1000;
+}
+
+const START_TIME_MS = 0;
 
 /**
  * One container going from oldState to newState: generateEvents' answer, and what two relists of a

@@ -58,6 +58,14 @@ export interface PodSandboxStatus {
   labels: Labels;
   annotations: Labels;
   runtimeHandler: string;
+  /**
+   * PodSandboxStatusResponse.timestamp, in nanoseconds (KEP-3386): when the runtime served the
+   * status. Set only by a runtime that supports the Evented PLEG (CRI-O); containerd leaves it 0.
+   * Simplified: the response's fields sit on the status here.
+   */
+  timestamp?: number;
+  /** PodSandboxStatusResponse.containers_statuses: set together with the timestamp. */
+  containersStatuses?: ContainerStatus[];
 }
 
 export interface PodSandboxFilter {

@@ -53,6 +53,12 @@ export interface RuntimeConfig {
   images: Readonly<Record<string, ImageConfig>>;
   faults: readonly CriFault[];
   containerEventDelay: RangeMs;
+  /**
+   * Whether PodSandboxStatus carries its serving time (ns) and the sandbox's container statuses,
+   * as CRI-O does for the Evented PLEG; containerd does not (its brief attempt, #10740, was
+   * reverted in #11323 for setting the timestamp without the statuses).
+   */
+  podSandboxStatusTimestamp: boolean;
 }
 
 /** Options of the runtime itself, beyond what a scenario configures. */
@@ -120,6 +126,7 @@ export function resolveRuntimeConfig(partial: Partial<Omit<RuntimeConfig, "laten
     images: partial.images ?? {},
     faults: partial.faults ?? [],
     containerEventDelay: partial.containerEventDelay ?? fixed(0),
+    podSandboxStatusTimestamp: partial.podSandboxStatusTimestamp ?? false,
   };
 }
 

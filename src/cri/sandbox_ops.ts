@@ -8,7 +8,10 @@ import type { RuntimeCore } from "./core.ts";
 import { CriError, notFound } from "./errors.ts";
 import { pullFailure, pullTimeOf } from "./image_ops.ts";
 import { sandboxName, type SandboxRecord } from "./store.ts";
-import { podSandboxView, toSandboxStatus } from "./views.ts";
+import { podSandboxView, toContainerStatus, toSandboxStatus } from "./views.ts";
+
+/** CRI timestamps are Unix nanoseconds; virtual time is in ms. */
+const NS_PER_MS = 1_000_000;
 
 export function podKeyOf(config: PodSandboxConfig): string {
   return `${config.metadata.namespace}/${config.metadata.name}`;
@@ -121,7 +124,11 @@ export function* PodSandboxStatus(rt: RuntimeCore, id: string): Proc<PodSandboxS
     id,
     function* () {
       const rec = rt.store.sandboxes.get(id);
-      return rec === undefined ? sandboxNotFound(id) : toSandboxStatus(rec);
+      if (rec === undefined) return sandboxNotFound(id);
+      if (!rt.config.podSandboxStatusTimestamp) return toSandboxStatus(rec);
+      // The instant the status is read (virtual ms as ns) and the statuses of the sandbox's containers.
+      const containersStatuses = rt.store.sandboxContainers(id).map(toContainerStatus);
+      return { ...toSandboxStatus(rec), timestamp: rt.nowMs * NS_PER_MS, containersStatuses };
     },
     (s) => ({ state: s.state }),
   );

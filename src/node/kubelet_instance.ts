@@ -97,6 +97,7 @@ export class KubeletInstance {
       sim, runtimeService: o.runtime, imageService: o.runtime, network: o.runtime, recorder,
       livenessManager: probeResultsGetter(liveness), startupManager: probeResultsGetter(startup),
       features: { SidecarContainers: settings.featureGates.SidecarContainers },
+      eventedPLEG: settings.featureGates.EventedPLEG,
       podStateProvider: { IsPodTerminationRequested: (uid) => terminationRequested(uid) },
       serializeImagePulls: settings.serializeImagePulls,
       // kubelet.go: imageBackOff := flowcontrol.NewBackOff(backOffPeriod, MaxContainerBackOff), as the container back-off.
@@ -117,6 +118,8 @@ export class KubeletInstance {
       relistDuration: evented ? { relistPeriodMs: eventedPlegRelistPeriodMs, relistThresholdMs: eventedPlegRelistThresholdMs } : genericRelistDuration,
       eventChannel,
       eventedPLEG: evented,
+      // eventedPleg is made below; the generic PLEG asks it only while relisting.
+      isEventedPLEGInUse: (): boolean => eventedPleg?.InUse === true,
       setCurrentKeepsMissingPods: settings.variants.plegSetCurrentKeepsMissingPods === true,
     });
     const eventedPleg = !evented ? null : new EventedPLEG(sim, o.runtime, cache, pleg, {

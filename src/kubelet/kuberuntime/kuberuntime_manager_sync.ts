@@ -28,7 +28,7 @@ import { createPodSandbox, determinePodSandboxIPs, generatePodSandboxConfig } fr
 import { HandlerRunner } from "./lifecycle_handlers.ts";
 import { TRACE_COMPONENT, noTerminationRequested, trace, type ManagerContext, type PodStateProvider } from "./manager_context.ts";
 import { noProbeResults, podActionsString, type FeatureGates, type PodActions, type ProbeResultsGetter } from "./pod_actions.ts";
-import { GeneratePodStatus, GetPodStatus, GetPods } from "./pod_status.ts";
+import { GeneratePodStatus, GetPodStatus, GetPods, POD_STATUS_TIMESTAMP_FIX_RELEASE } from "./pod_status.ts";
 import type { ContainerEventResponse } from "../../cri/api.ts";
 import { ConvertPodStatusToRunningPod, type RuntimePod } from "./running_pod.ts";
 import {
@@ -49,6 +49,8 @@ export interface RuntimeManagerOptions {
   features?: FeatureGates;
   /** The kubelet release (computePodActions' era switches); v1.29 when omitted. */
   version?: VersionLike;
+  /** The EventedPLEG feature gate (GetPodStatus' gated branch); off when omitted. */
+  eventedPLEG?: boolean;
   podStateProvider?: PodStateProvider;
   /** The image pull backoff; NewBackOff(10s, 300s) on the virtual clock by default. */
   imageBackOff?: Backoff;
@@ -131,6 +133,8 @@ export class KubeGenericRuntimeManager {
       group,
       skipVanishedOnStatus: atLeast(version, "1.24"),
       activeContainerStatuses: atLeast(version, "1.33"),
+      eventedPLEG: o.eventedPLEG === true,
+      podStatusTimestampFixed: atLeast(version, POD_STATUS_TIMESTAMP_FIX_RELEASE),
     };
     this.livenessManager = o.livenessManager ?? noProbeResults;
     this.startupManager = o.startupManager ?? noProbeResults;

@@ -41,6 +41,10 @@ export interface ManagerContext {
    * the containers of the newest sandbox while it is ready, for getPhase's podHasInitialized.
    */
   readonly activeContainerStatuses: boolean;
+  /** The EventedPLEG feature gate: GetPodStatus takes the runtime's PodSandboxStatus timestamp. */
+  readonly eventedPLEG: boolean;
+  /** ≥1.32.0 (#127195): PodStatus.TimeStamp is time.Now() or the runtime's stamp read as ns. */
+  readonly podStatusTimestampFixed: boolean;
 }
 
 /** One trace record of the runtime manager; `pod` first when the step is about a pod. */

@@ -92,15 +92,30 @@ export function* getPodContainerStatuses(m: ManagerContext, uid: string, activeP
 }
 
 /**
+ * ≥1.32.0 (#127195, merged to master in Oct 2024, after release-1.31 was cut; no cherry-pick
+ * found): GetPodStatus stamps every status with time.Now() and reads the runtime's
+ * PodSandboxStatus timestamp as nanoseconds. Before, the stamp stayed Go's zero time unless the
+ * runtime set one, and that one was read as seconds: time.Unix(resp.Timestamp, 0).
+ */
+export const POD_STATUS_TIMESTAMP_FIX_RELEASE = "1.32";
+
+/** CRI timestamps are Unix nanoseconds; virtual time is in ms. */
+const NS_PER_MS = 1_000_000;
+
+/**
  * GetPodStatus retrieves the status of the pod, including the information of all containers in the
- * pod that are visible in Runtime. Simplified: the Evented PLEG branch that takes the containers
- * from the sandbox status (when the runtime stamps it) is not modelled; the simulated runtime gives
- * no timestamp, which upstream handles as here, by listing the containers.
+ * pod that are visible in Runtime. Under the EventedPLEG gate the containers of the newest sandbox
+ * come from its PodSandboxStatus when the runtime stamps it (CRI-O), and the stamp becomes
+ * PodStatus.TimeStamp; a runtime that does not (containerd) has them listed, as without the gate.
+ * Simplified: TimeStamp is filled only under the gate, its only reader (generic.go updateCache).
  */
 export function* GetPodStatus(m: ManagerContext, uid: string, name: string, namespace: string): Proc<PodStatus | CriError> {
   const podSandboxIDs = yield* getSandboxIDByPodUID(m, uid, null);
   if (podSandboxIDs instanceof CriError) return podSandboxIDs;
   const sandboxStatuses: PodSandboxStatus[] = [];
+  // ≥1.32 `timestamp := time.Now()`, after the sandboxes are listed; before, Go's zero time (absent).
+  let timestampMs = m.podStatusTimestampFixed ? m.sim.nowMs : undefined;
+  let listed: [Status[], Status[]] | null = null;
   let podIPs: string[] = [];
   let activePodSandboxID = "";
   for (let idx = 0; idx < podSandboxIDs.length; idx++) {
@@ -114,14 +129,42 @@ export function* GetPodStatus(m: ManagerContext, uid: string, name: string, name
       podIPs = determinePodSandboxIPs(resp);
       activePodSandboxID = podSandboxIDs[idx]!;
     }
+    if (idx === 0 && m.eventedPLEG) {
+      if ((resp.timestamp ?? 0) === 0) {
+        // The Evented PLEG is enabled in the kubelet, but not in the runtime: list the containers.
+        const got = yield* getPodContainerStatuses(m, uid, activePodSandboxID);
+        if (got instanceof CriError) return got;
+        listed = got;
+      } else {
+        timestampMs = m.podStatusTimestampFixed ? resp.timestamp! / NS_PER_MS : resp.timestamp! * 1000;
+        listed = sandboxContainerStatuses(m, resp, activePodSandboxID);
+      }
+    }
   }
-  const listed = yield* getPodContainerStatuses(m, uid, activePodSandboxID);
-  if (listed instanceof CriError) return listed;
-  const [containerStatuses, activeContainerStatuses] = listed;
+  // Without the gate every container of the pod is listed. With it, only the idx-0 branch above
+  // fills them: a pod whose newest sandbox is gone or unlisted has none, as upstream.
+  if (!m.eventedPLEG) {
+    const got = yield* getPodContainerStatuses(m, uid, activePodSandboxID);
+    if (got instanceof CriError) return got;
+    listed = got;
+  }
+  const [containerStatuses, activeContainerStatuses] = listed ?? [[], []];
   const status: PodStatus = { id: uid, name, namespace, ips: podIPs, sandboxStatuses, containerStatuses };
   // Before 1.33 PodStatus has no ActiveContainerStatuses; the field stays absent.
   if (m.activeContainerStatuses) status.activeContainerStatuses = activeContainerStatuses;
+  if (m.eventedPLEG && timestampMs !== undefined) status.timestampMs = timestampMs;
   return status;
+}
+
+/**
+ * The statuses PodSandboxStatus carries (resp.ContainersStatuses), newest first. Simplified: they
+ * count as the active sandbox's when that sandbox is the active one (≥1.33); upstream's
+ * ActiveContainerStatuses under the gate was not read.
+ */
+function sandboxContainerStatuses(m: ManagerContext, resp: CriSandboxStatus, activePodSandboxID: string): [Status[], Status[]] {
+  const statuses = (resp.containersStatuses ?? []).map((cs) => toKubeContainerStatus(cs, m.runtimeName));
+  statuses.sort((a, b) => b.createdAtMs - a.createdAtMs);
+  return [statuses, resp.id === activePodSandboxID ? [...statuses] : []];
 }
 
 /**

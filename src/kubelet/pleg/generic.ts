@@ -7,13 +7,11 @@
 // With the EventedPLEG gate (KEP-3386, evented.ts) this PLEG is the fallback: it relists every 300 s,
 // a pod whose status the cache refused (it holds a newer one from an event) sends no events, and
 // Update changes the period when the Evented PLEG falls back to relisting. Not modelled:
-// relistLock/podCacheMutex, the runtime's PodSandboxStatus timestamp that upstream stamps the
-// cache with under the gate (containerd leaves it unset; here the time before GetPodStatus stays),
-// the metrics other than the discarded-event count, and the 1.32+ restructure of relist around
-// watch conditions.
+// relistLock/podCacheMutex, the metrics other than the discarded-event count, and the 1.32+
+// restructure of relist around watch conditions.
 import { formatDuration, recvCase, select, type Chan, type Proc, type Sim } from "../../sim/index.ts";
 import type { Cache } from "../container/cache.ts";
-import type { PodStatus } from "../container/runtime.ts";
+import { GO_ZERO_TIME_MS, type PodStatus } from "../container/runtime.ts";
 import type { RuntimePod } from "../kuberuntime/running_pod.ts";
 import { CriError } from "../../cri/errors.ts";
 import type { GoError } from "../types.ts";
@@ -50,6 +48,8 @@ export interface GenericPLEGOptions {
   setCurrentKeepsMissingPods?: boolean;
   /** The EventedPLEG feature gate: a relist whose cache.Set was refused sends no events for the pod. */
   eventedPLEG?: boolean;
+  /** isEventedPLEGInUse: the gate may be on while the Evented PLEG has fallen back to relisting. */
+  isEventedPLEGInUse?: () => boolean;
 }
 
 const COMPONENT = "pleg";
@@ -234,8 +234,12 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
   /**
    * updateCache inspects the pod and stores its status in the cache, stamped with the time taken
    * *before* GetPodStatus ran: the status is at least as new as that instant (R07 turns on this).
+   * With the EventedPLEG gate on and the Evented PLEG in use, the stamp is the status' own
+   * TimeStamp instead (KEP-3386: the runtime's time, comparable with its events' times). That is
+   * Go's zero time when GetPodStatus left it unset (before 1.32, a runtime without a timestamp):
+   * the cache then refuses the status whenever it holds an entry for the pod.
    */
-  private *updateCache(pod: RuntimePod | null, pid: string): Proc<[GoError, boolean]> {
+  *updateCache(pod: RuntimePod | null, pid: string): Proc<[GoError, boolean]> {
     if (pod === null) {
       // The pod is missing in the current relist: it has no visible (active or inactive) containers.
       this.cache!.Delete(pid);
@@ -244,12 +248,14 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
     const timestampMs = this.sim.nowMs;
     const status = yield* this.runtime.GetPodStatus(pod.id, pod.name, pod.namespace);
     if (status instanceof CriError) {
-      // GetPodStatus fails as (nil, err): the entry holds the error and no status.
+      // GetPodStatus fails as (nil, err): the entry holds the error and no status. Simplified: the
+      // `status != nil` guard (#122475) is taken in every release; before it the kubelet panicked.
       const err = goError(status);
       return [err, this.cache!.Set(pod.id, null, err, timestampMs)];
     }
+    const stampMs = this.opts.eventedPLEG === true && this.opts.isEventedPLEGInUse?.() === true ? status.timestampMs ?? GO_ZERO_TIME_MS : timestampMs;
     // Preserve the pod IP across cache updates if the new IP is empty (copied: the runtime's value is not ours).
-    return [null, this.cache!.Set(pod.id, { ...status, ips: this.getPodIPs(pid, status) }, null, timestampMs)];
+    return [null, this.cache!.Set(pod.id, { ...status, ips: this.getPodIPs(pid, status) }, null, stampMs)];
   }
 
   /** getPodIPs preserves an older cached status' pod IPs if the new status has none and its sandboxes have exited. */

@@ -177,6 +177,12 @@ export const runtimeSchema = obj({
   containerEventDelay: durationRange(
     "Delay of the runtime's container event stream (GetContainerEvents), read by the Evented PLEG.",
   ).prefault("0s"),
+  podSandboxStatusTimestamp: z
+    .boolean()
+    .default(false)
+    .describe(
+      "PodSandboxStatus carries the time it was served (ns) and the sandbox's container statuses, as CRI-O does for the Evented PLEG; containerd (the default) does not.",
+    ),
 }).describe("The simulated container runtime.");
 
 export type RuntimeConfig = z.output<typeof runtimeSchema>;
