@@ -7,7 +7,7 @@
 // dist/bundle/ is two levels below the package root, as every compiled module is, so paths made
 // from import.meta.url (scenarios/, the page scripts in dist/) resolve as they do from them.
 import { buildSync } from "esbuild";
-import { rmSync } from "node:fs";
+import { renameSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -16,11 +16,16 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** CommonJS packages inside an ESM bundle need a require of their own. */
 const REQUIRE_BANNER = "import { createRequire as __kubeletSimCreateRequire } from 'node:module'; const require = __kubeletSimCreateRequire(import.meta.url);";
 
-// Chunk names carry a content hash: chunks of an older build would linger beside the new ones.
-rmSync(join(root, "dist", "bundle"), { recursive: true, force: true });
+// Built beside and swapped in whole: chunk names carry a content hash, so chunks of an older build
+// would linger among the new ones, and a CLI started meanwhile (the tests run it while `npm pack`
+// or an edit rebuilds) must never find a new main.js without its chunks. Between the removal and
+// the rename there is no dist/bundle/main.js, and bin/ starts from dist/cli/main.js instead.
+const out = join(root, "dist", "bundle");
+const next = join(root, "dist", `bundle.next-${process.pid}`);
+rmSync(next, { recursive: true, force: true });
 buildSync({
   entryPoints: { main: join(root, "dist", "cli", "main.js"), worker: join(root, "dist", "explore", "worker.js") },
-  outdir: join(root, "dist", "bundle"),
+  outdir: next,
   splitting: true,
   chunkNames: "shared-[hash]",
   bundle: true,
@@ -35,3 +40,5 @@ buildSync({
   keepNames: true,
   logLevel: "warning",
 });
+rmSync(out, { recursive: true, force: true });
+renameSync(next, out);

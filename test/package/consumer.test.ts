@@ -30,7 +30,9 @@ function explain(r: SpawnSyncReturns<string>): string {
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), "kubelet-sim-consumer-"));
-  const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", work], { cwd: ROOT, env: cleanEnv, encoding: "utf8" });
+  // --ignore-scripts: the global set-up built dist/ already; `prepare` would rebuild it while the
+  // other test files run the CLI from it.
+  const packed = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", work], { cwd: ROOT, env: cleanEnv, encoding: "utf8" });
   tarball = join(work, packed.trim().split("\n").pop()!);
   project = join(work, "project");
   execFileSync("mkdir", [project]);

@@ -10,8 +10,10 @@ export default function setup(): void {
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
   try {
     execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: root, stdio: "pipe" });
-    // The rest of `npm run build`: the HTML view's page script, bundled into dist/.
+    // The rest of `npm run build`: the page scripts, and the CLI's bundle that bin/ starts from
+    // (dist/bundle/), so the CLI tests run the code of this tree, not of the last install.
     execFileSync(process.execPath, ["scripts/build-html-client.mjs"], { cwd: root, stdio: "pipe" });
+    execFileSync(process.execPath, ["scripts/build-node-bundles.mjs"], { cwd: root, stdio: "pipe" });
   } catch (err) {
     const out = (err as { stdout?: Buffer }).stdout?.toString() ?? "";
     throw new Error(`npm run build failed, so the CLI tests cannot run:\n${out}`);
