@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { ScenarioError, formatIssue } from "../scenario/index.ts";
-import { hasOverrides, loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from "../scenario/overrides.ts";
+import { hasOverrides, loadScenarioTextWithOverrides, loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from "../scenario/overrides.ts";
 import { simulate, type SimulationResult } from "../simulate.ts";
 import { KernelLog, type StrategySpec } from "../sim/index.ts";
 import { firstDifference, renderHtml, type RunView } from "../report/index.ts";
@@ -14,7 +14,8 @@ import { EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, UserError } from "./exit.ts";
 import { htmlClientScript } from "./html_client_bundle.ts";
 import { raceOfFile } from "../races/catalog.ts";
 import type { CliIo } from "./io.ts";
-import { fileSha256, readRunRecord, RUN_RECORD_FORMAT } from "./run_record.ts";
+import { fileSha256, readRunRecord, RUN_RECORD_FORMAT, type RunRecord } from "./run_record.ts";
+import { bundledScenario } from "./scenario_arg.ts";
 
 export interface DiffSide {
   file: string;
@@ -47,10 +48,10 @@ function isRunRecord(path: string): boolean {
   }
 }
 
-function load(path: string, kubelet: KubeletOverrides | undefined) {
-  if (!existsSync(path)) throw new UserError(`${path}: no such file`);
+function load(path: string, kubelet: KubeletOverrides | undefined, text?: string) {
+  if (text === undefined && !existsSync(path)) throw new UserError(`${path}: no such file`);
   try {
-    return loadScenarioWithOverrides(path, kubelet).scenario;
+    return (text === undefined ? loadScenarioWithOverrides(path, kubelet) : loadScenarioTextWithOverrides(text, path, kubelet)).scenario;
   } catch (err) {
     if (err instanceof ScenarioError) throw new UserError(`${err.issues.map(formatIssue).join("\n")}\nkubelet-sim: ${path} is not a valid scenario; nothing was run`);
     throw err;
@@ -73,15 +74,22 @@ function variantText(o: KubeletOverrides | undefined): string {
 /** A run record replayed with its own choices, as `kubelet-sim replay` does. */
 function replayRecord(path: string): SideRun {
   const { record, tape } = readRunRecord(path);
-  const scenarioPath = [record.scenario, join(dirname(path), basename(record.scenario)), join(dirname(path), record.scenario)].find((p) => existsSync(p));
-  if (scenarioPath === undefined) throw new UserError(`${path}: cannot find the scenario ${record.scenario} (looked where the record says and next to it)`);
-  if (fileSha256(scenarioPath) !== record.scenarioSha256) throw new UserError(`${path}: the scenario ${scenarioPath} changed since this run was recorded`);
-  const scenario = load(scenarioPath, record.kubelet);
+  // A record that carries its scenario's text (a play-mode export at the learner's timing) needs no file.
+  const scenario = record.scenarioText === undefined ? load(recordedScenario(path, record), record.kubelet) : load(record.scenario, record.kubelet, record.scenarioText);
   const kernel = new KernelLog();
   const strategy: StrategySpec = { name: "replay", tape, whenExhausted: "diverge" };
   const result = simulate(scenario, { seed: record.seed, strategy, strategyLabel: record.strategy, untilMs: record.untilMs, scenarioFile: record.scenario, observer: kernel });
   if (result.run.traceHash !== record.traceHash) throw new UserError(`${path}: the replay did not reproduce the recorded trace (models changed since it was recorded?); nothing to compare`, 3);
   return { label: `${basename(path)} (kubelet ${scenario.kubelet.version})`, command: `kubelet-sim replay ${path}`, result, kernel };
+}
+
+/** The recorded scenario's file, as replay finds it: where the record says, next to it, or bundled; unchanged since. */
+function recordedScenario(path: string, record: RunRecord): string {
+  const candidates = [record.scenario, join(dirname(path), basename(record.scenario)), join(dirname(path), record.scenario)];
+  const scenarioPath = candidates.find((p) => existsSync(p)) ?? bundledScenario(record.scenario);
+  if (scenarioPath === null) throw new UserError(`${path}: cannot find the scenario ${record.scenario} (looked where the record says, next to it and among the bundled scenarios)`);
+  if (fileSha256(scenarioPath) !== record.scenarioSha256) throw new UserError(`${path}: the scenario ${scenarioPath} changed since this run was recorded`);
+  return scenarioPath;
 }
 
 function runSide(side: DiffSide): SideRun {

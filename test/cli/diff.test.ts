@@ -1,12 +1,16 @@
 // `kubelet-sim diff`: one scenario under two kubelets, or two run records replayed; the first
 // difference in text, both runs in one HTML page; bad requests refused clearly.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { executeDiff, type DiffRequest } from "../../src/cli/diff.ts";
 import { executeRun } from "../../src/cli/session.ts";
 import { runRequest } from "../../src/cli/commands/run.ts";
 import { cli, FIXTURES, inProcess, noStackTrace, tempDir } from "./helpers.ts";
+import { resolveLevel } from "../../src/cli/play_level.ts";
+import { timedLevel } from "../../src/play/compile.ts";
+import { exportRecord } from "../../src/play/export.ts";
+import { playToEnd } from "../../src/play/session.ts";
 
 const R05 = "scenarios/races/r05-pw-kill-pinning.yaml";
 const PASS = `${FIXTURES}/pass.yaml`;
@@ -51,6 +55,24 @@ describe("kubelet-sim diff", () => {
     expect(ran.out).toContain(`# A: run0.json (kubelet`);
     expect(ran.out).toContain(`kubelet-sim replay ${records[1]}`);
     expect([0, 1]).toContain(ran.code);
+  });
+
+  it("compares two play-mode exports: one at the learner's timing (the record carries its text), one at the level's file", () => {
+    const dir = tempDir();
+    const level = resolveLevel("r01");
+    const exported = (values: Record<string, number>, name: string) => {
+      const { level: timed, text } = timedLevel(level, values);
+      const path = join(dir, name);
+      writeFileSync(path, exportRecord(timed, playToEnd(timed, []), text));
+      return path;
+    };
+    const won = exported({ "latency.PullImage": 10_100 }, "won.json");
+    const written = exported({}, "written.json");
+    const ran = diff({ left: { file: won }, right: { file: written } });
+    expect(ran.err).toBe("");
+    expect(ran.code).toBe(1);
+    expect(ran.out).toMatch(/^# A: won\.json \(kubelet 1\.30\): kubelet-sim replay /);
+    expect(ran.out).toMatch(/first difference at/);
   });
 
   it("refuses to compare a run with itself", () => {
