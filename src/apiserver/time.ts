@@ -4,6 +4,8 @@
 // algorithm of H. Hinnant), never with the host's Date, so a run's timestamps depend on the seed only.
 // metav1.Time serializes with second precision, so sub-second virtual time is truncated, as upstream.
 
+import { perKey } from "../k8s/memo.ts";
+
 /** Virtual time 0. */
 export const EPOCH_RFC3339 = "2025-01-01T00:00:00Z";
 /** Days from 1970-01-01 to 2025-01-01. */
@@ -13,23 +15,17 @@ const MS_PER_DAY = 86_400_000;
 /**
  * Both directions are pure functions of their argument, and the models convert the same few
  * instants over and over (every status sync normalizes every timestamp of the pod: parse, then
- * format): the results are kept in small maps, emptied when full so memory stays bounded.
+ * format): the results are kept in small bounded maps.
  */
 const CACHE_ENTRIES = 4096;
-const formatted = new Map<number, string>();
-const parsed = new Map<string, number>();
-
-function remember<K, V>(cache: Map<K, V>, key: K, value: V): V {
-  if (cache.size >= CACHE_ENTRIES) cache.clear();
-  cache.set(key, value);
-  return value;
-}
+const formatted = perKey(formatSeconds, CACHE_ENTRIES);
+const parsed = perKey(parseUncached, CACHE_ENTRIES);
 
 /** The RFC 3339 text of virtual time ms, truncated to whole seconds, as metav1.Time marshals it. */
 export function formatRFC3339(ms: number): string {
   if (!Number.isFinite(ms)) throw new RangeError(`formatRFC3339: bad time ${ms}`);
   const totalSeconds = Math.floor(ms / 1000);
-  return formatted.get(totalSeconds) ?? remember(formatted, totalSeconds, formatSeconds(totalSeconds));
+  return formatted(totalSeconds);
 }
 
 function formatSeconds(totalSeconds: number): string {
@@ -44,7 +40,7 @@ function formatSeconds(totalSeconds: number): string {
 
 /** Virtual ms of an RFC 3339 UTC timestamp ("Z" only, optional fraction ignored). */
 export function parseRFC3339(text: string): number {
-  return parsed.get(text) ?? remember(parsed, text, parseUncached(text));
+  return parsed(text);
 }
 
 function parseUncached(text: string): number {

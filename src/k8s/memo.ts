@@ -1,6 +1,7 @@
-// Pure functions of immutable API objects, computed once per object. Objects handed around the
-// simulator (API pods, cached statuses, runtime views) are frozen, so what is derived from one
-// never changes; an unfrozen argument could change, so it is recomputed every time.
+// Pure functions computed once per argument. Objects handed around the simulator (API pods, cached
+// statuses, runtime views) are frozen, so what is derived from one never changes; an unfrozen
+// argument could change, so it is recomputed every time. Functions of a string or number (a
+// timestamp, a version literal) are kept in a bounded map instead.
 
 /** f, remembered per frozen argument (a WeakMap: nothing outlives its object). */
 export function perFrozenObject<K extends object, V>(f: (k: K) => V): (k: K) => V {
@@ -10,6 +11,23 @@ export function perFrozenObject<K extends object, V>(f: (k: K) => V): (k: K) => 
     let v = memo.get(k);
     if (v === undefined) {
       v = f(k);
+      memo.set(k, v);
+    }
+    return v;
+  };
+}
+
+/**
+ * f, remembered per primitive key in a map emptied when it holds maxEntries (memory stays bounded;
+ * f is pure, so a value computed again equals the one dropped). A call that throws keeps nothing.
+ */
+export function perKey<K extends string | number, V>(f: (k: K) => V, maxEntries: number): (k: K) => V {
+  const memo = new Map<K, V>();
+  return (k: K): V => {
+    let v = memo.get(k);
+    if (v === undefined) {
+      v = f(k);
+      if (memo.size >= maxEntries) memo.clear();
       memo.set(k, v);
     }
     return v;

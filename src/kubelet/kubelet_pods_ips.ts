@@ -2,6 +2,7 @@
 // HostIP/HostIPs and a host-network pod's IPs) and component-helpers' node/util GetNodeHostIPs.
 import type { Pod, PodStatus as APIPodStatus } from "../k8s/pod.ts";
 import { IPFamilyOfString, IsIPv4, IsIPv6, ParseIPSloppy, ipString, type IP } from "../k8s/net.ts";
+import { perKey } from "../k8s/memo.ts";
 
 /**
  * HostIP/HostIPs, and the PodIP/PodIPs of a host-network pod: the node's IPs, immutable once set
@@ -36,17 +37,13 @@ export function setHostIP(pod: Pod, s: APIPodStatus, hostIPs: readonly string[] 
  */
 export function sortPodIPs(podIPs: readonly string[], nodeIPs: readonly string[] = []): string[] {
   // A pure function of strings, asked on every status generation with the same few addresses.
-  const key = JSON.stringify([podIPs, nodeIPs]);
-  let sorted = sortedPodIPs.get(key);
-  if (sorted === undefined) {
-    if (sortedPodIPs.size >= SORTED_POD_IPS_ENTRIES) sortedPodIPs.clear();
-    sortedPodIPs.set(key, (sorted = sortPodIPsUncached(podIPs, nodeIPs)));
-  }
-  return [...sorted];
+  return [...sortedPodIPsOf(JSON.stringify([podIPs, nodeIPs]))];
 }
 
-const SORTED_POD_IPS_ENTRIES = 1024;
-const sortedPodIPs = new Map<string, readonly string[]>();
+const sortedPodIPsOf = perKey((key: string): readonly string[] => {
+  const [podIPs, nodeIPs] = JSON.parse(key) as [string[], string[]];
+  return sortPodIPsUncached(podIPs, nodeIPs);
+}, 1024);
 
 function sortPodIPsUncached(podIPs: readonly string[], nodeIPs: readonly string[]): string[] {
   const v4First = nodeIPs.length === 0 || IsIPv4(ParseIPSloppy(nodeIPs[0]!));

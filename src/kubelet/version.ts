@@ -2,6 +2,7 @@
 // .0 release, the code the release branch was cut with) or "1.22.4" (a patch release), so a gate can
 // name the exact patch release that shipped a cherry-picked fix: `atLeast(version, "1.22.5")`.
 // Every model asks through atLeast; nothing else compares versions.
+import { perKey } from "../k8s/memo.ts";
 
 export const MIN_KUBELET_MINOR = 19;
 export const MAX_KUBELET_MINOR = 35;
@@ -36,21 +37,17 @@ export function isSupportedKubeletVersion(v: KubeletVersion): boolean {
 /**
  * Parsed version strings: every gate asks `atLeast(v, "1.22.5")` with a literal, many times a run,
  * and a regex per call was 1% of an exploration. The strings are the models' release literals and
- * the few a scenario names, so the bound is never reached in practice; past it nothing is kept.
+ * the few a scenario names, so the bound is never reached in practice.
  */
-const parsedStrings = new Map<string, KubeletVersion>();
-const MAX_PARSED_STRINGS = 1024;
+const parsedString = perKey((v: string): KubeletVersion => {
+  const parsed = parseKubeletVersion(v);
+  if (parsed === null) throw new RangeError(`not a kubelet version: "${v}" (expected e.g. "1.22" or "1.22.4")`);
+  return Object.freeze(parsed);
+}, 1024);
 
 export function kubeletVersion(v: VersionLike): KubeletVersion {
   if (typeof v === "number") return { minor: v, patch: 0 };
-  if (typeof v === "string") {
-    const known = parsedStrings.get(v);
-    if (known !== undefined) return known;
-    const parsed = parseKubeletVersion(v);
-    if (parsed === null) throw new RangeError(`not a kubelet version: "${v}" (expected e.g. "1.22" or "1.22.4")`);
-    if (parsedStrings.size < MAX_PARSED_STRINGS) parsedStrings.set(v, Object.freeze(parsed));
-    return parsed;
-  }
+  if (typeof v === "string") return parsedString(v);
   return v;
 }
 

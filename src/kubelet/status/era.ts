@@ -4,6 +4,7 @@
 // "1.23.6")) where a fix was cherry-picked. Releases marked "≈" were inferred from the merge date of the PR.
 import { atLeast, checkedKubeletVersion, formatKubeletVersion, type KubeletVersion, type VersionLike } from "../version.ts";
 import { fixedIn } from "../cherry_picks.ts";
+import { perKey } from "../../k8s/memo.ts";
 
 /** #108366 (1.24.0), picked into 1.23.6 (#108723) and 1.22.9 (#108749): race R11. */
 export const DELAY_TERMINAL_PHASE_RELEASES = ["1.22.9", "1.23.6", "1.24.0"] as const;
@@ -90,10 +91,7 @@ export function statusEra(release: VersionLike): StatusEra {
  * for on every sync. The object is shared, so callers only read it.
  */
 export function statusEraOf(version: KubeletVersion): StatusEra {
-  const key = formatKubeletVersion(version);
-  let era = statusEras.get(key);
-  if (era === undefined) statusEras.set(key, (era = Object.freeze(statusEra(version))));
-  return era;
+  return statusEras(formatKubeletVersion(version));
 }
 
-const statusEras = new Map<string, StatusEra>();
+const statusEras = perKey((release: string): StatusEra => Object.freeze(statusEra(release)), 256);
