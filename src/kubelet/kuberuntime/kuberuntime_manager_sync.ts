@@ -28,7 +28,8 @@ import { createPodSandbox, determinePodSandboxIPs, generatePodSandboxConfig } fr
 import { HandlerRunner } from "./lifecycle_handlers.ts";
 import { TRACE_COMPONENT, noTerminationRequested, trace, type ManagerContext, type PodStateProvider } from "./manager_context.ts";
 import { noProbeResults, podActionsString, type FeatureGates, type PodActions, type ProbeResultsGetter } from "./pod_actions.ts";
-import { GeneratePodStatus, GetPodStatus, GetPods, POD_STATUS_TIMESTAMP_FIX_RELEASE } from "./pod_status.ts";
+import { GeneratePodStatus, GetPodStatus, POD_STATUS_TIMESTAMP_FIX_RELEASE } from "./pod_status.ts";
+import { GetPods } from "./get_pods.ts";
 import type { ContainerEventResponse } from "../../cri/api.ts";
 import { ConvertPodStatusToRunningPod, type RuntimePod } from "./running_pod.ts";
 import {
