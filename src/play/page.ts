@@ -4,7 +4,7 @@
 // page. Nothing is fetched: the Content-Security-Policy forbids every request.
 import { VERSION } from "../version.ts";
 import type { PlayPageData } from "./level.ts";
-import { escapeHtml, scriptCode, scriptJson } from "../report/html/inline.ts";
+import { escapeHtml, pageHead, scriptCode, scriptJson } from "../report/html/inline.ts";
 
 export const PLAY_DATA_ID = "play-level";
 
@@ -36,14 +36,7 @@ export function renderPlayPage(data: PlayPageData, clientScript: string): string
   if (clientScript === "") throw new Error("the play page needs its script: the CLI bundles src/play/client/ for it");
   const title = `${level.id}: ${level.title}`;
   return [
-    "<!doctype html>",
-    '<html lang="en"><head><meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta name="generator" content="kubelet-sim ${escapeHtml(VERSION)}">`,
-    `<title>Play ${escapeHtml(title)} (kubelet-sim)</title>`,
-    `<style>${CSS}</style>`,
-    "</head><body>",
+    ...pageHead({ csp: CSP, generator: `kubelet-sim ${VERSION}`, title: `Play ${title} (kubelet-sim)`, css: CSS }),
     `<header><h1 id="level-title">Play ${escapeHtml(title)}</h1><p id="brief">${escapeHtml(level.brief)}</p>`,
     `<details><summary>hint</summary><p id="hint">${escapeHtml(level.hint)}</p></details>`,
     '<p><label>level <select id="level-picker"></select></label></p>',

@@ -8,7 +8,7 @@ import { buildTimeline } from "../timeline/model.ts";
 import type { RunView } from "../timeline/kernel_view.ts";
 import { PAGE_DATA_ID, type PageData } from "./page_data.ts";
 import { PAGE_CSS } from "./style.ts";
-import { escapeHtml, scriptCode, scriptJson } from "./inline.ts";
+import { escapeHtml, pageHead, scriptCode, scriptJson } from "./inline.ts";
 
 export interface HtmlOptions {
   /** The page's script, bundled (see src/cli/html_client_bundle.ts). */
@@ -36,14 +36,7 @@ export function renderHtml(views: readonly RunView[], opts: HtmlOptions): string
   const data = pageData(views, opts.narrowActors);
   const heading = data.isDiff ? `${data.runs[0]!.label} vs ${data.runs[1]!.label}: ${data.runs[0]!.title}` : data.runs[0]!.title;
   return [
-    "<!doctype html>",
-    '<html lang="en"><head><meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta name="generator" content="${escapeHtml(data.generator)}">`,
-    `<title>kubelet-sim: ${escapeHtml(heading)}</title>`,
-    `<style>${PAGE_CSS}</style>`,
-    "</head><body>",
+    ...pageHead({ csp: CSP, generator: data.generator, title: `kubelet-sim: ${heading}`, css: PAGE_CSS }),
     `<header id="header"><h1>${escapeHtml(heading)}</h1><noscript>This view draws the run with JavaScript; turn it on to see it.</noscript></header>`,
     '<main><div id="chart-wrap"><div id="axis"></div><div id="chart"></div></div><aside id="details"></aside></main>',
     `<script type="application/json" id="${PAGE_DATA_ID}">${scriptJson(data)}</script>`,
