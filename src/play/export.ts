@@ -23,7 +23,6 @@ export function exportRecord(level: PlayLevel, end: PlayEnd, timedText: string |
     seed: level.scenario.seed,
     strategy: end.strategy,
     untilMs: level.scenario.untilMs,
-    ...(level.kubelet === null ? {} : { kubelet: level.kubelet }),
     choices: ChoiceLog.from(end.tape).encode(),
     verdict: end.verdict,
     ok: end.ok,

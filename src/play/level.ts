@@ -1,9 +1,9 @@
 // A level of play mode: one scenario, compiled on the Node side and handed to the page as data
-// (a compiled scenario is plain JSON), with what the learner is told and what winning means. The
-// page needs no scenario loader, file system or hash of its own: what a run record pins (the
-// scenario file and the sha256 of its text) is worked out here, before the page is written.
+// (a compiled scenario is plain JSON), with what the learner is told and what winning means. What
+// a run record pins at the written timing (the scenario file and the sha256 of its text) is worked
+// out on the Node side too; the page compiles a level itself only at the learner's timing, or
+// when the picker switches to it (compile.ts).
 import type { Scenario } from "../scenario/resolve.ts";
-import type { KubeletOverrides } from "../scenario/overrides.ts";
 import type { TimingKnob } from "./timing.ts";
 
 export interface PlayLevel {
@@ -20,14 +20,13 @@ export interface PlayLevel {
   scenarioFile: string;
   /** The sha256 of the scenario file's text: an exported run record pins it. */
   scenarioSha256: string;
-  /** The kubelet flags the level runs with (a race's buggy side), written into an exported record. */
-  kubelet: KubeletOverrides | null;
-  /** The scenario compiled with those flags, at the written timing: what the page runs first. */
+  /** The scenario compiled, at the written timing: what the page runs first. A race's level file
+   * names its buggy side's kubelet itself, so a level runs without kubelet flags. */
   scenario: Scenario;
   /**
    * The scenario file's text, which the page edits with the learner's timing and compiles again;
-   * null when it cannot be compiled on its own (it names manifest files, or is a manifest), or
-   * when the level runs under kubelet flags. Then the level has no knobs.
+   * null when it cannot be compiled on its own (it names manifest files, or is a manifest). Then
+   * the level has no knobs.
    */
   scenarioText: string | null;
   /** The timings the learner may set (src/play/timing.ts): from the scenario's `swarm` ranges. */

@@ -120,7 +120,9 @@ const ORDER_WIN = "p0/11 p0/10 p0/9 p0/8 p0/7 p0/6 p0/5 p0/4 p0/3 p0/2*2 p1/2 p0
 describe("a scenario file as a level", () => {
   it("wins on any invariant's violation: the deterministic R05 breaks lost-wakeup under fifo", () => {
     const level = resolveLevel("scenarios/races/r05-pw-kill-pinning.yaml");
-    expect([level.invariant, level.scenarioFile, level.kubelet]).toEqual([null, "scenarios/races/r05-pw-kill-pinning.yaml", null]);
+    expect([level.invariant, level.scenarioFile]).toEqual([null, "scenarios/races/r05-pw-kill-pinning.yaml"]);
+    // A level runs without kubelet flags: its export names none.
+    expect(parseRunRecord(exportRecord(level, playToEnd(level, [])), "export").record.kubelet).toBeUndefined();
     expect(playToEnd(level, []).broken?.invariant).toBe("lost-wakeup");
   });
 });
