@@ -137,6 +137,39 @@ export const objectMetaSchema = z.looseObject({
 
 export const restartPolicySchema = z.enum(["Always", "OnFailure", "Never"]);
 
+/** v1.NodeSelectorRequirement: the operator and values are checked where they are read (nodeaffinity parses them). */
+export const nodeSelectorRequirementSchema = z.looseObject({
+  key: z.string(),
+  operator: z.string(),
+  values: z.array(z.string()).optional(),
+});
+
+/** v1.NodeSelectorTerm: requirements ANDed. */
+export const nodeSelectorTermSchema = z.looseObject({
+  matchExpressions: z.array(nodeSelectorRequirementSchema).optional(),
+  matchFields: z.array(nodeSelectorRequirementSchema).optional(),
+});
+
+/** v1.NodeSelector: terms ORed. */
+export const nodeSelectorSchema = z.looseObject({ nodeSelectorTerms: z.array(nodeSelectorTermSchema) });
+
+/**
+ * v1.Affinity, the part the kubelet reads: required node affinity. Preferred terms and pod
+ * (anti-)affinity are the scheduler's alone; they stay unmodelled fields, listed as ignored.
+ */
+export const affinitySchema = z.looseObject({
+  nodeAffinity: z.looseObject({ requiredDuringSchedulingIgnoredDuringExecution: nodeSelectorSchema.optional() }).optional(),
+});
+
+/** v1.Toleration: values are checked by the apiserver's validation (validateTolerations). */
+export const tolerationSchema = z.looseObject({
+  key: z.string().optional(),
+  operator: z.string().optional(),
+  value: z.string().optional(),
+  effect: z.string().optional(),
+  tolerationSeconds: int().nullable().optional(),
+});
+
 export const podSpecSchema = z.looseObject({
   containers: z.array(containerSchema).min(1),
   initContainers: z.array(containerSchema).optional(),
@@ -153,6 +186,11 @@ export const podSpecSchema = z.looseObject({
   schedulerName: z.string().optional(),
   priority: int().nullable().optional(),
   priorityClassName: z.string().optional(),
+  nodeSelector: z.record(z.string(), z.string()).optional(),
+  affinity: affinitySchema.optional(),
+  tolerations: z.array(tolerationSchema).optional(),
+  /** v1.PodOS: the kubelet refuses a pod whose OS is not its own (predicate.go, from 1.23). */
+  os: z.looseObject({ name: z.string() }).optional(),
 });
 
 export const containerStateSchema = z.looseObject({
@@ -232,6 +270,11 @@ export type Container = z.infer<typeof containerSchema>;
 export type EphemeralContainer = z.infer<typeof ephemeralContainerSchema>;
 export type ObjectMeta = z.infer<typeof objectMetaSchema>;
 export type RestartPolicy = z.infer<typeof restartPolicySchema>;
+export type NodeSelectorRequirement = z.infer<typeof nodeSelectorRequirementSchema>;
+export type NodeSelectorTerm = z.infer<typeof nodeSelectorTermSchema>;
+export type NodeSelector = z.infer<typeof nodeSelectorSchema>;
+export type Affinity = z.infer<typeof affinitySchema>;
+export type PodToleration = z.infer<typeof tolerationSchema>;
 export type PodSpec = z.infer<typeof podSpecSchema>;
 export type ContainerState = z.infer<typeof containerStateSchema>;
 export type ContainerStatus = z.infer<typeof containerStatusSchema>;

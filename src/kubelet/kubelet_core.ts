@@ -8,7 +8,7 @@ import { RuntimeCache } from "./container/runtime_cache.ts";
 import type { KubeletConfig, KubeletDeps } from "./kubelet_deps.ts";
 import { atLeast, type VersionLike } from "./version.ts";
 import { fixedIn } from "./cherry_picks.ts";
-import { canAdmitPod, type PodAdmitResult } from "./lifecycle/admission.ts";
+import { canAdmitPod, type AdmitContext, type PodAdmitResult } from "./lifecycle/admission.ts";
 
 /** #126343 (1.32.0), picked into 1.31.1, 1.30.5, 1.29.9 and 1.28.14 (#127207-#127210): race R14. */
 export const SKIP_TERMINAL_ADMISSION_RELEASES = ["1.28.14", "1.29.9", "1.30.5", "1.31.1", "1.32.0"] as const;
@@ -61,7 +61,12 @@ export class KubeletCore {
       const r = h.Admit(pod);
       if (!r.Admit) return r;
     }
-    return canAdmitPod(this.config, activePods, pod);
+    return canAdmitPod(this.admitContext, activePods, pod);
+  }
+
+  /** What the predicate admit handler reads: the node, the release, the sidecar gate. */
+  get admitContext(): AdmitContext {
+    return { node: this.config.node, version: this.config.version, sidecars: this.config.sidecarContainers };
   }
 
   /** HandlePodAdditions leaves pods already Succeeded or Failed out of admission ("Terminated pod should not be re-admitted"). */

@@ -10,6 +10,7 @@ import type { PodSyncResult } from "./kuberuntime/sync_result.ts";
 import type { MirrorClient } from "./mirror_client.ts";
 import type { CallContext } from "../cri/services.ts";
 import type { PodAdmitResult } from "./lifecycle/admission.ts";
+import type { Node } from "../k8s/node.ts";
 
 /** kubetypes.PodUpdate as the config source delivers it. */
 export interface PodUpdate {
@@ -84,9 +85,10 @@ export interface KubeletConfig {
   version: string;
   syncFrequencyMs: number;
   housekeepingPeriodMs: number;
-  maxPods: number;
-  cpuMilli: number;
-  memoryBytes: number;
+  /** The kubelet's own Node (labels, taints, allocatable with maxPods as its pod count): what admission checks against. */
+  node: Node;
+  /** SidecarContainers: admission adds a sidecar's requests to the pod's. */
+  sidecarContainers: boolean;
   /** Network plugin readiness (runtimeState.networkErrors). */
   networkReady: () => boolean;
   /** runtimeState.runtimeErrors: syncLoop skips pod synchronization, backing off, while it is not null. */

@@ -41,7 +41,7 @@ export class RunOnceKubelet {
     const ch = this.kl.sim.chan<RunPodResult>("runOnce/results");
     const admitted: Pod[] = [];
     for (const pod of pods) {
-      const r = canAdmitPod(this.kl.config, admitted, pod);
+      const r = canAdmitPod(this.kl.admitContext, admitted, pod);
       if (!r.Admit) {
         this.kl.deps.recorder.Eventf(pod, "Warning", r.Reason, r.Message);
         this.kl.deps.statusManager.SetPodStatus(pod, { phase: "Failed", reason: r.Reason, message: `Pod was rejected: ${r.Message}` });

@@ -1,6 +1,8 @@
 // The kubelet's settings for one run: the scenario's kubelet section (upstream KubeletConfiguration
 // names, durations in ms) plus the timings of steps the simulator models only as time.
 import type { Scenario } from "../scenario/resolve.ts";
+import { nodeOf } from "../scenario/resolve_node.ts";
+import type { Node } from "../k8s/node.ts";
 
 /**
  * How long volume attach/mount and pod cgroup creation take. Not KubeletConfiguration fields: the
@@ -13,8 +15,10 @@ export const DEFAULT_CGROUP_SETUP_MS = 10;
 export type KubeletSettings = Scenario["kubelet"] & {
   volumeSetupMs: number;
   cgroupSetupMs: number;
+  /** The kubelet's own Node: what its admission checks pods against (scenario `node:`). */
+  node: Node;
 };
 
 export function kubeletSettings(scenario: Scenario): KubeletSettings {
-  return { ...scenario.kubelet, volumeSetupMs: DEFAULT_VOLUME_SETUP_MS, cgroupSetupMs: DEFAULT_CGROUP_SETUP_MS };
+  return { ...scenario.kubelet, volumeSetupMs: DEFAULT_VOLUME_SETUP_MS, cgroupSetupMs: DEFAULT_CGROUP_SETUP_MS, node: nodeOf(scenario.node, scenario.kubelet.maxPods) };
 }

@@ -24,7 +24,7 @@ export function checkPodsAgainstApi(parsed: ParsedScenario): ApiValidationResult
     if (entry.skipApiValidation || entry.manifest === undefined) return;
     const base: PropertyKey[] = ["pods", i, "manifest"];
     if (entry.source === "api") apiPodIssues(entry.manifest, base, out.issues);
-    else staticPodWarnings(entry.manifest, parsed.kubelet.nodeName, base, out.warnings);
+    else staticPodWarnings(entry.manifest, parsed.node.name ?? parsed.kubelet.nodeName, base, out.warnings);
   });
   return out;
 }

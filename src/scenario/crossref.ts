@@ -36,6 +36,7 @@ export function crossCheck(raw: Raw): CrossResult {
   const kubelet = isObj(raw.kubelet) ? raw.kubelet : {};
   const pods = indexPods(raw.pods, sidecarsEnabled(kubelet));
   checkPods(raw, pods, kubelet, out);
+  checkNode(raw, kubelet, out);
   checkTimeline(raw, pods, out);
   list(raw.expect).forEach((e, i) => {
     if (!isObj(e)) return;
@@ -47,6 +48,21 @@ export function crossCheck(raw: Raw): CrossResult {
   const swarm = isObj(raw.swarm) ? raw.swarm : {};
   list(swarm.faults).forEach((f, i) => isObj(f) && checkTarget(f.fault, ["swarm", "faults", i, "fault"], pods, out));
   return out;
+}
+
+/** node.name and kubelet.nodeName name one node; kubelet.allocatable is node.capacity's older spelling. */
+function checkNode(raw: Raw, kubelet: Raw, out: CrossResult): void {
+  const node = isObj(raw.node) ? raw.node : {};
+  if (typeof node.name === "string" && typeof kubelet.nodeName === "string" && node.name !== kubelet.nodeName) {
+    out.issues.push({ path: ["node", "name"], message: `expected the same name as kubelet.nodeName ("${kubelet.nodeName}"), found "${node.name}": both name the one node; give one of them` });
+  }
+  const capacity = isObj(node.capacity) ? node.capacity : {};
+  const allocatable = isObj(kubelet.allocatable) ? kubelet.allocatable : {};
+  for (const r of ["cpu", "memory"]) {
+    if (allocatable[r] !== undefined && capacity[r] !== undefined) {
+      out.issues.push({ path: ["kubelet", "allocatable", r], message: `node.capacity.${r} says it too: kubelet.allocatable is the older place for the node's cpu and memory; give one of them` });
+    }
+  }
 }
 
 function checkPods(raw: Raw, pods: IndexedPod[], kubelet: Raw, out: CrossResult): void {

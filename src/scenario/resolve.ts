@@ -5,6 +5,7 @@ import { defaultPod, type Pod } from "../k8s/index.ts";
 import { defaultBehaviour, type ContainerBehaviour } from "./schema/behaviour.ts";
 import type { ParsedScenario } from "./schema/scenario.ts";
 import type { Condition, Expectation } from "./schema/expect.ts";
+import { resolveNode, type ScenarioNode } from "./resolve_node.ts";
 
 export interface ScenarioPod {
   /** "namespace/name": how every step, fault and expectation refers to this pod. */
@@ -20,8 +21,16 @@ export interface ScenarioPod {
   skipApiValidation: boolean;
 }
 
-/** The scenario as the simulator reads it. */
-export type Scenario = Omit<ParsedScenario, "pods"> & { pods: ScenarioPod[] };
+/**
+ * The scenario as the simulator reads it. The node has one name, in node.name and kubelet.nodeName
+ * alike; kubelet.allocatable (the older spelling of node.capacity's cpu and memory) is folded into
+ * node.capacity and gone.
+ */
+export type Scenario = Omit<ParsedScenario, "pods" | "node" | "kubelet"> & {
+  pods: ScenarioPod[];
+  node: ScenarioNode;
+  kubelet: Omit<ParsedScenario["kubelet"], "allocatable">;
+};
 
 function resolvePod(entry: ParsedScenario["pods"][number], sidecars: boolean): ScenarioPod {
   // The loader reads every manifestFile in before the schema runs, so a valid entry has its manifest.
@@ -72,5 +81,7 @@ export function resolveScenario(parsed: ParsedScenario): Scenario {
     ...parsed.swarm,
     faults: parsed.swarm.faults.map((f) => ({ ...f, fault: withPod(pods, f.fault) })),
   };
-  return { ...parsed, pods, timeline, expect, scheduler, runtime: { ...parsed.runtime, faults }, swarm };
+  const node = resolveNode(parsed);
+  const { allocatable: _folded, ...kubelet } = parsed.kubelet;
+  return { ...parsed, kubelet: { ...kubelet, nodeName: node.name }, node, pods, timeline, expect, scheduler, runtime: { ...parsed.runtime, faults }, swarm };
 }

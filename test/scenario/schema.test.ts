@@ -27,7 +27,7 @@ describe("kubelet", () => {
     expect(k.version).toBe("1.30");
     expect(k.minor).toBe(30);
     expect(k.runOnce).toBe(false);
-    expect(k.allocatable).toEqual({ cpuMilli: 4000, memoryBytes: 16 * 2 ** 30 });
+    expect(load("").scenario.node.capacity).toEqual({ cpuMilli: 4000, memoryBytes: 16 * 2 ** 30, ephemeralStorageBytes: 100 * 2 ** 30, scalar: {} });
     expect(k.variants).toEqual({});
   });
 

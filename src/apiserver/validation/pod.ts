@@ -171,7 +171,7 @@ function mungedSpec(next: PodSpec, old: PodSpec): PodSpec {
     initContainers: withOldImages(next.initContainers, old.initContainers),
     activeDeadlineSeconds: old.activeDeadlineSeconds,
     schedulingGates: get(old, "schedulingGates"),
-    tolerations: get(old, "tolerations"),
+    tolerations: old.tolerations,
   };
   const oldGrace = intPtr(old.terminationGracePeriodSeconds);
   if (oldGrace !== null && oldGrace < 0 && intPtr(munged.terminationGracePeriodSeconds) === 1) munged.terminationGracePeriodSeconds = oldGrace;

@@ -12,7 +12,8 @@
 import type { Pod } from "../../k8s/pod.ts";
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
-import { canAdmitPod } from "../../kubelet/lifecycle/admission.ts";
+import { canAdmitPod, type AdmitContext } from "../../kubelet/lifecycle/admission.ts";
+import { nodeOf } from "../../scenario/resolve_node.ts";
 import { podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
 
 const ID = "rejected-for-resources-of-terminal-pod";
@@ -26,7 +27,7 @@ class Monitor implements InvariantMonitor {
   private readonly phases = new Map<string, { phase: string; atMs: number }>();
 
   constructor(
-    private readonly node: { maxPods: number; cpuMilli: number; memoryBytes: number },
+    private readonly admit: AdmitContext,
     private readonly specs: ReadonlyMap<string, Pod>,
   ) {}
 
@@ -43,7 +44,7 @@ class Monitor implements InvariantMonitor {
     const others = [...this.phases.entries()].filter(([key]) => key !== rec.pod);
     // The pods the scheduler counts: every other pod of the node whose phase is not terminal.
     const active = others.filter(([, p]) => !isTerminal(p.phase)).flatMap(([key]) => this.specs.get(key) ?? []);
-    if (!canAdmitPod(this.node, active, pod).Admit) return null;
+    if (!canAdmitPod(this.admit, active, pod).Admit) return null;
     const terminal = others.filter(([, p]) => isTerminal(p.phase)).map(([key, p]) => `${key} (${p.phase} in the PodView at ${p.atMs}ms)`);
     return {
       invariant: ID,
@@ -60,5 +61,8 @@ export const rejectedForResourcesOfTerminalPod: InvariantInfo = {
     "The kubelet never rejects a pod for lack of a resource (OutOfcpu, OutOfmemory, OutOfpods) that the pods whose phase in the apiserver is not terminal leave free.",
   source: "pkg/kubelet/lifecycle/predicate.go, kubelet_pods.go filterOutInactivePods (issues #106884, #104560; PR #108366); race R11",
   make: (s: Scenario) =>
-    new Monitor({ maxPods: s.kubelet.maxPods, cpuMilli: s.kubelet.allocatable.cpuMilli, memoryBytes: s.kubelet.allocatable.memoryBytes }, podSpecsByRuntimeKey(s)),
+    new Monitor(
+      { node: nodeOf(s.node, s.kubelet.maxPods), version: { minor: s.kubelet.minor, patch: s.kubelet.patch }, sidecars: s.kubelet.featureGates.SidecarContainers },
+      podSpecsByRuntimeKey(s),
+    ),
 };

@@ -1,15 +1,26 @@
-// Models pkg/kubelet/lifecycle/predicate.go (the predicate admit handler) reduced to what a single
-// simulated node decides: the pod count against maxPods and cpu/memory requests against the node's
-// allocatable. Reasons and messages follow upstream ("OutOfpods", "OutOfcpu", "OutOfmemory").
-// Simplified: no taints, node affinity, host ports or extended resources (the scheduler's job).
-import type { Pod, Container } from "../../k8s/pod.ts";
+// Models pkg/kubelet/lifecycle/predicate.go: the predicate admit handler (Admit, generalFilter,
+// rejectPodAdmissionBasedOnOSSelector/OSField, removeMissingExtendedResources) as each release
+// ran it. The checks themselves are the scheduler's filters (k8s/scheduling/), pure functions the
+// scheduler stand-in reuses; this file decides which run, in which order, and what the pod's
+// rejection says. Only the first failure is reported, as upstream.
+//
+// Gated by release: the OS checks from 1.23 (#105292); the NoExecute taint check, static pods
+// exempt, from 1.24 (#101218); the predicate's description in the message from 1.31 (#125498:
+// "Predicate NodeAffinity failed: node(s) didn't match ..." instead of "Predicate NodeAffinity
+// failed"). Simplified: no admission failure handler (the critical-pod preemption of
+// pkg/kubelet/preemption, which only ever helps pods of system-critical priority); the node never
+// changes during a run, so the synchronous re-fetch of the node after a NodeAffinity failure
+// (1.31) finds the same labels; device-plugin resources are admitted by the device manager's
+// own handler (cm/devicemanager) and are not in the node's allocatable here.
+import type { Pod } from "../../k8s/pod.ts";
+import { LABEL_OS_STABLE, nodeOS, type Node } from "../../k8s/node.ts";
+import { admissionCheck, TAINT_TOLERATION } from "../../k8s/scheduling/admission_check.ts";
+import { removeMissingExtendedResources } from "../../k8s/scheduling/node_resources.ts";
+import { findMatchingUntoleratedTaint } from "../../k8s/scheduling/taints.ts";
+import { atLeast, type VersionLike } from "../version.ts";
+import { IsStaticPod } from "../types.ts";
 
-export interface NodeAllocatable {
-  maxPods: number;
-  /** millicores */
-  cpuMilli: number;
-  memoryBytes: number;
-}
+export { podRequests } from "../../k8s/scheduling/node_resources.ts";
 
 export interface PodAdmitResult {
   Admit: boolean;
@@ -17,61 +28,67 @@ export interface PodAdmitResult {
   Message: string;
 }
 
-export function canAdmitPod(node: NodeAllocatable, otherPods: readonly Pod[], pod: Pod): PodAdmitResult {
-  if (otherPods.length + 1 > node.maxPods) {
-    return reject("pods", 1, otherPods.length, node.maxPods);
-  }
-  const cpuUsed = sum(otherPods, (p) => podRequest(p, "cpu"));
-  const cpuWanted = podRequest(pod, "cpu");
-  if (cpuWanted > 0 && cpuUsed + cpuWanted > node.cpuMilli) return reject("cpu", cpuWanted, cpuUsed, node.cpuMilli);
-  const memUsed = sum(otherPods, (p) => podRequest(p, "memory"));
-  const memWanted = podRequest(pod, "memory");
-  if (memWanted > 0 && memUsed + memWanted > node.memoryBytes) return reject("memory", memWanted, memUsed, node.memoryBytes);
-  return { Admit: true, Reason: "", Message: "" };
+/** What the handler needs besides the pods: the node, the kubelet's release and its sidecar gate. */
+export interface AdmitContext {
+  node: Node;
+  version: VersionLike;
+  /** SidecarContainers: a sidecar's requests add up with the regular containers'. */
+  sidecars: boolean;
 }
 
-function reject(resource: string, requested: number, used: number, capacity: number): PodAdmitResult {
-  // InsufficientResourceError.Error() and the "OutOf<resource>" reason of the predicate admit handler.
-  return {
-    Admit: false,
-    Reason: `OutOf${resource}`,
-    Message: `Node didn't have enough resource: ${resource}, requested: ${requested}, used: ${used}, capacity: ${capacity}`,
-  };
+/** A predicate's failure (PredicateFailureError) or a resource's (InsufficientResourceError). */
+type FailureReason =
+  | { kind: "predicate"; predicateName: string; predicateDesc: string }
+  | { kind: "resource"; resourceName: string; requested: number; used: number; capacity: number };
+
+export const PodOSSelectorNodeLabelDoesNotMatch = "PodOSSelectorNodeLabelDoesNotMatch";
+export const PodOSNotSupported = "PodOSNotSupported";
+
+const admit = (): PodAdmitResult => ({ Admit: true, Reason: "", Message: "" });
+const reject = (Reason: string, Message: string): PodAdmitResult => ({ Admit: false, Reason, Message });
+
+/** predicateAdmitHandler.Admit, for `pod` against the node and the pods already admitted. */
+export function canAdmitPod(ctx: AdmitContext, otherPods: readonly Pod[], pod: Pod): PodAdmitResult {
+  if (atLeast(ctx.version, "1.23")) {
+    // "perform the checks that preemption will not help first to avoid meaningless pod eviction"
+    if (rejectPodAdmissionBasedOnOSSelector(pod, ctx.node)) {
+      return reject(PodOSSelectorNodeLabelDoesNotMatch, "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label");
+    }
+    if (pod.spec.os !== undefined && pod.spec.os.name !== nodeOS(ctx.node)) {
+      return reject(PodOSNotSupported, "Failed to admit pod as the OS field doesn't match node OS");
+    }
+  }
+  const reasons = generalFilter(removeMissingExtendedResources(pod, ctx.node.allocatable), ctx, otherPods);
+  if (reasons.length === 0) return admit();
+  // "If there are failed predicates, we only return the first one as a reason."
+  const r = reasons[0]!;
+  if (r.kind === "resource") {
+    return reject(`OutOf${r.resourceName}`, `Node didn't have enough resource: ${r.resourceName}, requested: ${r.requested}, used: ${r.used}, capacity: ${r.capacity}`);
+  }
+  const message = atLeast(ctx.version, "1.31") ? `Predicate ${r.predicateName} failed: ${r.predicateDesc}` : `Predicate ${r.predicateName} failed`;
+  return reject(r.predicateName, message);
 }
 
 /**
- * The pod's effective request (resource helpers' PodRequests): the larger of the sum over regular
- * containers and the largest init container request. Sidecar accounting (restartable init
- * containers adding up) is simplified to the same rule.
+ * rejectPodAdmissionBasedOnOSSelector: the pod's *label* kubernetes.io/os (upstream reads the
+ * labels, not the nodeSelector) against the OS the kubelet runs on.
  */
-export function podRequest(pod: Pod, resource: "cpu" | "memory"): number {
-  const containers = sum(pod.spec.containers, (c) => containerRequest(c, resource));
-  let init = 0;
-  for (const c of pod.spec.initContainers ?? []) init = Math.max(init, containerRequest(c, resource));
-  return Math.max(containers, init);
+function rejectPodAdmissionBasedOnOSSelector(pod: Pod, node: Node): boolean {
+  const wanted = pod.metadata.labels?.[LABEL_OS_STABLE];
+  return wanted !== undefined && wanted !== nodeOS(node);
 }
 
-function containerRequest(c: Container, resource: "cpu" | "memory"): number {
-  const q = c.resources?.requests?.[resource];
-  return q === undefined ? 0 : parseQuantity(q, resource);
-}
-
-/** resource.Quantity for cpu (in millicores) and memory (in bytes). */
-export function parseQuantity(q: string | number, resource: "cpu" | "memory"): number {
-  const text = String(q).trim();
-  const m = /^(\d+(?:\.\d+)?)(m|k|M|G|T|Ki|Mi|Gi|Ti)?$/.exec(text);
-  if (!m) throw new Error(`bad ${resource} quantity "${text}"`);
-  const n = Number(m[1]);
-  const suffix = m[2] ?? "";
-  const scale: Record<string, number> = {
-    "": 1, m: 0.001, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4,
-  };
-  const value = n * scale[suffix]!;
-  return resource === "cpu" ? Math.round(value * 1000) : Math.round(value);
-}
-
-function sum<T>(items: readonly T[], f: (t: T) => number): number {
-  let s = 0;
-  for (const it of items) s += f(it);
-  return s;
+/** generalFilter: AdmissionCheck with every failure, then (from 1.24) untolerated NoExecute taints. */
+function generalFilter(pod: Pod, ctx: AdmitContext, otherPods: readonly Pod[]): FailureReason[] {
+  const reasons: FailureReason[] = admissionCheck(pod, ctx.node, otherPods, true, { sidecars: ctx.sidecars }).map((r) =>
+    "insufficientResource" in r
+      ? { kind: "resource", ...r.insufficientResource }
+      : { kind: "predicate", predicateName: r.name, predicateDesc: r.reason },
+  );
+  // "Check taint/toleration except for static pods"; "Kubelet is only interested in the NoExecute taint."
+  if (atLeast(ctx.version, "1.24") && !IsStaticPod(pod)) {
+    const untolerated = findMatchingUntoleratedTaint(ctx.node.taints, pod.spec.tolerations ?? [], (t) => t.effect === "NoExecute");
+    if (untolerated !== null) reasons.push({ kind: "predicate", predicateName: TAINT_TOLERATION.name, predicateDesc: TAINT_TOLERATION.reason });
+  }
+  return reasons;
 }

@@ -89,9 +89,10 @@ const variants = z
       "(the races in docs/races/ use them). A name no model knows is an error.",
   );
 
+/** The older spelling of node.capacity's cpu and memory, still read: each given value goes there. */
 const allocatable = obj({
-  cpu: quantity("Allocatable CPU of the node, as a Kubernetes quantity.", 1000, "4").prefault("4"),
-  memory: quantity("Allocatable memory of the node, as a Kubernetes quantity.", 1, "16Gi").prefault("16Gi"),
+  cpu: quantity("The node's CPU, as a Kubernetes quantity: node.capacity.cpu.", 1000, "4").optional(),
+  memory: quantity("The node's memory, as a Kubernetes quantity: node.capacity.memory.", 1, "16Gi").optional(),
 }).transform((a) => ({ cpuMilli: a.cpu, memoryBytes: a.memory }));
 
 const devicePlugin = obj({
@@ -111,7 +112,7 @@ const kubeletObject = obj({
     .boolean()
     .default(false)
     .describe("Run as `kubelet --runonce`: start the static pods once, wait for them, and exit (pkg/kubelet/runonce.go)."),
-  nodeName: z.string().min(1).default(DEFAULT_NODE_NAME).describe("The node's name, as pods' spec.nodeName will say."),
+  nodeName: z.string().min(1).default(DEFAULT_NODE_NAME).describe("The node's name, as pods' spec.nodeName will say; node.name says the same (give one of them)."),
   nodeIP: z
     .string()
     .regex(/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/, { error: "expected an IPv4 address such as 192.168.0.10" })
@@ -137,7 +138,9 @@ const kubeletObject = obj({
   statusSyncPeriod: duration("status_manager.go constant: the status manager's batch sync period.", POSITIVE).prefault("10s"),
   backOffPeriod: duration("kubelet.go constant: the first crash-loop and image-pull back-off delay.").prefault("10s"),
   maxContainerBackOff: duration("kubelet.go constant: the cap of the crash-loop and image-pull back-off.").prefault("5m"),
-  allocatable: allocatable.prefault({}).describe("Node allocatable resources used by admission."),
+  allocatable: allocatable
+    .optional()
+    .describe("The node's cpu and memory, as node.capacity says them (the older place; giving a value in both is an error)."),
   devicePlugins: z
     .array(devicePlugin)
     .max(20)

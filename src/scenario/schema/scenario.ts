@@ -5,6 +5,7 @@ import { apiserverSchema } from "./apiserver.ts";
 import { duration, obj } from "./common.ts";
 import { expectationSchema } from "./expect.ts";
 import { kubeletSchema } from "./kubelet.ts";
+import { nodeSchema } from "./node.ts";
 import { podEntrySchema } from "./pods.ts";
 import { runtimeSchema } from "./runtime.ts";
 import { schedulerSchema } from "./scheduler.ts";
@@ -68,6 +69,7 @@ export const scenarioSchema = obj({
     max: { ms: MAX_UNTIL_MS, what: "the longest run a scenario may ask for" },
   }).prefault("5m"),
   kubelet: kubeletSchema.prefault({}),
+  node: nodeSchema.prefault({}),
   runtime: runtimeSchema.prefault({}),
   apiserver: apiserverSchema.prefault({}),
   pods: z
