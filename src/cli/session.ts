@@ -157,10 +157,16 @@ export function loadNotices(loaded: LoadResult, path: string): string[] {
   }
   out.push(...loaded.notes.map((n) => `note: ${n}`));
   out.push(...loaded.warnings.filter((w) => !loaded.ignored.some((i) => i === w)).map((w) => `warning: ${formatIssue(w)}`));
-  if (loaded.ignored.length > 0) {
-    out.push(`note: ${loaded.ignored.length} pod manifest field(s) are accepted but not modelled; \`kubelet-sim validate ${path}\` lists them`);
-  }
+  if (loaded.ignored.length > 0) out.push(ignoredNote(loaded.ignored.map((i) => i.field), path));
   return out;
+}
+
+/** The manifest fields the simulator does not model, in one line with their count; validate says where each is. */
+export function ignoredNote(fields: readonly string[], path: string): string {
+  const SHOWN = 12;
+  const names = [...fields].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const more = names.length > SHOWN ? `, and ${names.length - SHOWN} more` : "";
+  return `note: ${names.length} manifest field(s) accepted but not modelled: ${names.slice(0, SHOWN).join(", ")}${more} (\`kubelet-sim validate ${path}\` says where)`;
 }
 
 /** A --pod filter that names no pod of the scenario is a typo; say so before a long run. */

@@ -44,11 +44,11 @@ export function makePlan(req: PlanRequest): ExplorePlan {
 
 function loadSource(source: PlanRequest["source"], kubelet: KubeletOverrides | undefined): { raw: RawScenario; scenario: Scenario; file: string } {
   if ("file" in source) {
-    const read = readRawScenario(source.file);
-    if (!hasOverrides(kubelet)) return { ...read, file: source.file };
-    // Validated against the file, so a problem the flags cause is located there.
-    const { scenario } = loadScenarioWithOverrides(source.file, kubelet);
-    return { raw: applyKubeletOverrides(read.raw, kubelet), scenario, file: source.file };
+    if (!hasOverrides(kubelet)) return { ...readRawScenario(source.file), file: source.file };
+    // Validated against the file, so a problem the flags cause is located there; read with the
+    // flags, since --node decides which pods of a manifest dump the raw scenario holds.
+    const { scenario, raw } = loadScenarioWithOverrides(source.file, kubelet);
+    return { raw: applyKubeletOverrides(raw, kubelet), scenario, file: source.file };
   }
   const raw = hasOverrides(kubelet) ? applyKubeletOverrides(source.raw, kubelet) : source.raw;
   return { raw, scenario: compileRawOrThrow(raw, source.label), file: source.label };

@@ -80,8 +80,17 @@ const criCall: Phrase = (rec) => {
   const took = num(rec, "tookMs");
   const idText = id === undefined ? "" : ` (${id})`;
   const tookText = took === undefined ? "" : ` in ${took}ms`;
-  return `CRI ${rec.kind}${target === "" ? "" : ` ${target}`}${idText}${tookText}${resultSuffix(rec)}`;
+  return `CRI ${rec.kind}${target === "" ? "" : ` ${target}`}${idText}${tookText}${execPurpose(rec)}${resultSuffix(rec)}`;
 };
+
+/** What an ExecSync ran for: ": postStart hook [sh -c ...]", ": liveness probe [cat /tmp/healthy]". */
+function execPurpose(rec: TraceRecord): string {
+  if (rec.kind !== "ExecSync") return "";
+  const cmd = str(rec, "cmd");
+  const what = str(rec, "hook") !== undefined ? `${str(rec, "hook")} hook` : str(rec, "probe") !== undefined ? `${str(rec, "probe")} probe` : undefined;
+  if (what === undefined) return "";
+  return `: ${what}${cmd === undefined || cmd === "" ? "" : ` [${cmd}]`}`;
+}
 
 const containerExited: Phrase = (rec) => {
   const code = num(rec, "exitCode");

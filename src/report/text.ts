@@ -44,6 +44,8 @@ export function isNoisy(rec: TraceRecord): boolean {
   if (rec.component === "cache" && rec.kind.startsWith("Get")) return true;
   if (rec.component === "pleg" && rec.kind === "ContainerChanged") return true;
   if (rec.component === "pleg" && rec.kind === "relist" && rec["err"] === undefined && num(rec, "events") === 0) return true;
+  // An exec probe's ExecSync is the prober polling, as an httpGet probe's Probe call is; its result line stays.
+  if (rec.component === "runtime" && rec.kind === "ExecSync" && typeof rec["probe"] === "string") return true;
   return QUIET[rec.component]?.has(rec.kind) ?? false;
 }
 

@@ -39,13 +39,24 @@ export interface IgnoredFieldWarning extends LocatedIssue {
 export type CheckResult = ({ ok: true } & LoadResult) | { ok: false; issues: LocatedIssue[] };
 
 /** Loads and validates scenario text; `fileName` is what error messages call it. */
-export function loadScenarioText(text: string, fileName = "<scenario>"): LoadResult {
-  return unwrapResult(checkScenarioText(text, fileName));
+export function loadScenarioText(text: string, fileName = "<scenario>", opts: LoadOptions = {}): LoadResult {
+  return unwrapResult(checkScenarioText(text, fileName, opts));
+}
+
+/**
+ * What the command line may say about the scenario before it is read: the node to run as
+ * (`--node`: a scenario's node.name, or which node's pods a manifest dump runs), and, for a
+ * scenario built around a manifest, the kubelet version (`--kubelet-version`: which apiVersions
+ * its cluster serves; a scenario file's version is overridden after loading, overrides.ts).
+ */
+export interface LoadOptions {
+  kubeletVersion?: string;
+  nodeName?: string;
 }
 
 /** Text has no folder, so its pods cannot name a manifestFile. */
-export function checkScenarioText(text: string, fileName = "<scenario>"): CheckResult {
-  return checkSource(checkText(text, fileName), fileName, undefined);
+export function checkScenarioText(text: string, fileName = "<scenario>", opts: LoadOptions = {}): CheckResult {
+  return checkSource(checkText(text, fileName), fileName, undefined, opts);
 }
 
 export function unwrapResult(result: CheckResult): LoadResult {
@@ -54,21 +65,30 @@ export function unwrapResult(result: CheckResult): LoadResult {
   return loaded;
 }
 
-export function checkSource(source: SourceResult, file: string, read: ManifestReader | undefined): CheckResult {
+export function checkSource(source: SourceResult, file: string, read: ManifestReader | undefined, opts: LoadOptions = {}): CheckResult {
   if (!source.ok) return { ok: false, issues: [source.issue] };
   const input = classifyInput(source.text, file, SCENARIO_KEYS);
   if (input.kind === "error") return { ok: false, issues: sortIssues(input.issues) };
   if (input.kind === "manifests") {
-    const built = scenarioFromManifests(input.objects, input.skipped, file);
-    return checkValue(built.raw, built.locator, { read: undefined, built: { assumptions: built.assumptions } });
+    const built = scenarioFromManifests(input.objects, input.skipped, file, opts);
+    return checkValue(built.raw, built.locator, { read: undefined, built: { assumptions: built.assumptions }, prior: built.errors });
   }
   const yaml = parseYaml(source.text, file);
   if (!yaml.ok) return { ok: false, issues: sortIssues(yaml.issues) };
-  return checkValue(yaml.value, new Locator({ file, doc: yaml.doc, lc: yaml.lineCounter }, file), { read, built: null });
+  return checkValue(withNodeName(yaml.value, opts.nodeName), new Locator({ file, doc: yaml.doc, lc: yaml.lineCounter }, file), { read, built: null, prior: [] });
+}
+
+/** A scenario run with --node: its node is that one, whichever field named it. */
+function withNodeName(raw: Record<string, unknown>, name: string | undefined): Record<string, unknown> {
+  if (name === undefined) return raw;
+  const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+  const node = isRecord(raw.node) ? raw.node : {};
+  const kubelet = isRecord(raw.kubelet) ? raw.kubelet : undefined;
+  return { ...raw, node: { ...node, name }, ...(kubelet !== undefined && kubelet.nodeName !== undefined ? { kubelet: { ...kubelet, nodeName: name } } : {}) };
 }
 
 /** The scenario value through the manifests' preparation, the schema and the cross-checks. */
-function checkValue(raw: Record<string, unknown>, locator: Locator, opts: { read: ManifestReader | undefined; built: LoadResult["built"] }): CheckResult {
+function checkValue(raw: Record<string, unknown>, locator: Locator, opts: { read: ManifestReader | undefined; built: LoadResult["built"]; prior: LocatedIssue[] }): CheckResult {
   const prepared = prepareEntries(raw, locator, { read: opts.read, fromManifestFile: opts.built !== null });
   const value = prepared.forSchema;
   // An object that gave no pod was reported as such; what the schema says of it would only repeat that.
@@ -89,13 +109,19 @@ function checkValue(raw: Record<string, unknown>, locator: Locator, opts: { read
   // name the expanded pod's fields, which the locator places in the workload or manifest file.
   const api = parsed.success ? checkPodsAgainstApi(parsed.data) : { issues: [], warnings: [] };
   const place = (issues: PathIssue[]) => issues.map((i) => locator.place(i));
-  const issues = dedupeIssues(sortIssues([...prepared.errors, ...place([...schemaIssues, ...crossIssues, ...api.issues])]));
+  const issues = dedupeIssues(sortIssues([...opts.prior, ...prepared.errors, ...place([...schemaIssues, ...crossIssues, ...api.issues])]));
   if (!parsed.success || issues.length > 0) return { ok: false, issues };
   // Fields a controller added (a StatefulSet pod's hostname) are its doing, not the user's: not listed.
-  const ignored = ignoredManifestFields(value.pods).filter((f) => locator.written(f.path)).map((f) => ({
+  const podFields = ignoredManifestFields(value.pods).filter((f) => locator.written(f.path)).map((f) => ({
     ...locator.place({ path: f.path, atKey: true, message: IGNORED_MESSAGE }),
     field: f.field,
   }));
+  // A workload's own fields the simulator does not model (replicas, backoffLimit, ...), once each.
+  const workloadFields = [...prepared.expanded].flatMap(([i, e]) => e.unmodelled.map((path) => ({
+    ...locator.placeInObject(i, { path, atKey: true, message: IGNORED_MESSAGE }),
+    field: `${e.kind} ${formatPath(path)}`,
+  })));
+  const ignored = [...podFields, ...workloadFields.filter((w, k) => workloadFields.findIndex((x) => x.field === w.field) === k)];
   const warnings = sortIssues([...prepared.warnings, ...place(cross.warnings), ...place(api.warnings), ...ignored]);
   return { ok: true, scenario: resolveScenario(parsed.data), warnings, ignored, raw: prepared.written, notes: prepared.notes, built: opts.built };
 }

@@ -2,7 +2,7 @@
 // on `run` and `explore`, and the buggy and fixed sides of every race. An override is written into
 // the scenario's YAML value before the schema sees it, so it means exactly what writing it in the
 // file would: defaults that depend on the version (feature gates) follow the new version.
-import { checkScenarioText, loadScenarioFile, loadScenarioText, type LoadResult } from "./load.ts";
+import { checkScenarioText, loadScenarioFile, loadScenarioText, type LoadOptions, type LoadResult } from "./load.ts";
 import { ScenarioError, type LocatedIssue } from "./errors.ts";
 import { readSource } from "./source.ts";
 import { parseYaml } from "./yaml.ts";
@@ -15,16 +15,26 @@ export interface KubeletOverrides {
   variants?: Readonly<Record<string, boolean>>;
   /** Merged over kubelet.featureGates: a feature gate by its upstream name, on or off. */
   featureGates?: Readonly<Record<string, boolean>>;
+  /** `--node NAME`: the node the kubelet runs as (node.name); of a manifest dump, the node whose pods run. */
+  nodeName?: string;
 }
 
 export function hasOverrides(o: KubeletOverrides | undefined): o is KubeletOverrides {
-  return o !== undefined && (o.version !== undefined || Object.keys(o.variants ?? {}).length > 0 || Object.keys(o.featureGates ?? {}).length > 0);
+  return o !== undefined && (o.version !== undefined || o.nodeName !== undefined || Object.keys(o.variants ?? {}).length > 0 || Object.keys(o.featureGates ?? {}).length > 0);
+}
+
+/** What the loader takes before reading: the node, and the version a manifest's built scenario uses. */
+function loadOptions(o: KubeletOverrides | undefined): LoadOptions {
+  return { ...(o?.version === undefined ? {} : { kubeletVersion: o.version }), ...(o?.nodeName === undefined ? {} : { nodeName: o.nodeName }) };
 }
 
 /** The raw scenario with the overrides written into its `kubelet` section (a new value). */
 export function applyKubeletOverrides(raw: Readonly<Record<string, unknown>>, o: KubeletOverrides): Record<string, unknown> {
   if (!hasOverrides(o)) return { ...raw };
+  const out: Record<string, unknown> = { ...raw };
+  if (o.nodeName !== undefined) out.node = { ...(isRecord(raw.node) ? raw.node : {}), name: o.nodeName };
   const kubelet = isRecord(raw.kubelet) ? { ...raw.kubelet } : {};
+  if (o.nodeName !== undefined && kubelet.nodeName !== undefined) kubelet.nodeName = o.nodeName;
   if (o.version !== undefined) kubelet.version = o.version;
   if (o.variants !== undefined && Object.keys(o.variants).length > 0) {
     kubelet.variants = { ...(isRecord(kubelet.variants) ? kubelet.variants : {}), ...o.variants };
@@ -32,7 +42,7 @@ export function applyKubeletOverrides(raw: Readonly<Record<string, unknown>>, o:
   if (o.featureGates !== undefined && Object.keys(o.featureGates).length > 0) {
     kubelet.featureGates = { ...(isRecord(kubelet.featureGates) ? kubelet.featureGates : {}), ...o.featureGates };
   }
-  return { ...raw, kubelet };
+  return { ...out, kubelet };
 }
 
 /**
@@ -41,7 +51,7 @@ export function applyKubeletOverrides(raw: Readonly<Record<string, unknown>>, o:
  * flags, e.g. a feature gate the overriding version does not have.
  */
 export function loadScenarioWithOverrides(path: string, o: KubeletOverrides | undefined): LoadResult {
-  const loaded = loadScenarioFile(path);
+  const loaded = loadScenarioFile(path, loadOptions(o));
   if (!hasOverrides(o)) return loaded;
   const source = readSource(path);
   if (!source.ok) throw new Error(`${path}: changed while it was read`);
@@ -50,7 +60,7 @@ export function loadScenarioWithOverrides(path: string, o: KubeletOverrides | un
 
 /** loadScenarioWithOverrides for a text; `fileName` is what error messages call it. */
 export function loadScenarioTextWithOverrides(text: string, fileName: string, o: KubeletOverrides | undefined): LoadResult {
-  const loaded = loadScenarioText(text, fileName);
+  const loaded = loadScenarioText(text, fileName, loadOptions(o));
   return hasOverrides(o) ? withOverrides(loaded, text, fileName, o) : loaded;
 }
 
@@ -113,7 +123,7 @@ export function parseFeatureGateFlags(flags: readonly string[]): Record<string, 
 /** The flags that reproduce the overrides, for replay keys: "" or " --kubelet-version 1.22 --variant x=false". */
 export function overrideFlags(o: KubeletOverrides | undefined): string {
   if (!hasOverrides(o)) return "";
-  const version = o.version === undefined ? "" : ` --kubelet-version ${o.version}`;
+  const version = (o.version === undefined ? "" : ` --kubelet-version ${o.version}`) + (o.nodeName === undefined ? "" : ` --node ${o.nodeName}`);
   const variants = Object.keys(o.variants ?? {})
     .sort()
     .map((name) => ` --variant ${name}${o.variants![name] ? "" : "=false"}`)

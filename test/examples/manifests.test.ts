@@ -17,12 +17,15 @@ const run = (file: string, args: Record<string, unknown> = {}) =>
 describe("examples/manifests", () => {
   it("holds the shapes the corpus promises", () => {
     expect(FILES).toEqual([
-      "cronjob.yaml", "daemonset.yaml", "job.yaml", "kubectl-get-pod.yaml", "nginx-deployment.yaml",
-      "sidecar-probes-pod.yaml", "statefulset.yaml", "static-pod-mirror.yaml",
+      "cronjob.yaml", "daemonset.yaml", "helm-rendered-nulls.yaml", "job-owned-pod.yaml", "job.yaml", "kubectl-get-pod.yaml",
+      "nginx-deployment.yaml", "node-affinity-pod.yaml", "sidecar-probes-pod.yaml", "statefulset.yaml", "static-pod-mirror.yaml",
     ]);
   });
 
-  it.each(FILES)("%s runs to Ready or Succeeded", (name) => {
+  /** The file whose pod a node refuses: it shows the kubelet's admission, not a pod that runs. */
+  const REJECTED = "node-affinity-pod.yaml";
+
+  it.each(FILES.filter((f) => f !== REJECTED))("%s runs to Ready or Succeeded", (name) => {
     const file = join(DIR, name);
     const r = run(file, { format: ["pods"] });
     expect(r.code).toBe(0);
@@ -32,6 +35,32 @@ describe("examples/manifests", () => {
     expect(wants.length).toBeGreaterThan(0);
     for (const want of wants) expect(r.out).toMatch(new RegExp(`  PASS .*${want.source}`));
     expect(r.err).not.toMatch(/^warning:/m);
+  });
+
+  it("node-affinity-pod.yaml: the default node lacks the label, so its kubelet rejects the pod at admission (exit 1, said why)", () => {
+    const r = run(join(DIR, REJECTED), { format: ["events"] });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("Warning  NodeAffinity");
+    expect(r.err).toContain("warning: default/fast-disk-cache never ran: the kubelet rejected it at admission (NodeAffinity: Predicate NodeAffinity failed)");
+    // On a node with the label, the same file runs.
+    const d = tempDir();
+    const scenario = join(d, "ssd-node.yaml");
+    writeFileSync(scenario, `name: ssd-node\nnode:\n  labels: { disktype: nvme }\npods:\n  - manifestFile: ${join(ROOT, DIR, REJECTED)}\ntimeline:\n  - { at: 0s, create: fast-disk-cache }\nexpect:\n  - eventually: { pod: fast-disk-cache, conditions: { Ready: "True" } }\nuntil: 1m\n`);
+    expect(run(scenario).code).toBe(0);
+  });
+
+  it("helm-rendered-nulls.yaml: every explicit null is read as unset, as the apiserver reads it", () => {
+    const { scenario } = loadScenarioFile(join(DIR, "helm-rendered-nulls.yaml"));
+    const c = scenario.pods[0]!.manifest.spec.containers[0]!;
+    expect(c.resources).toEqual({ requests: { cpu: "100m", memory: "128Mi" } });
+    expect([c.env, c.command, scenario.pods[0]!.manifest.spec.tolerations]).toEqual([undefined, undefined, undefined]);
+    expect(scenario.pods[0]!.manifest.spec.terminationGracePeriodSeconds).toBe(30);
+  });
+
+  it("job-owned-pod.yaml: a Job's pod copied from a cluster runs to completion: its sleep 20 exits, the pod is expected to succeed", () => {
+    const { scenario } = loadScenarioFile(join(DIR, "job-owned-pod.yaml"));
+    expect(scenario.expect.map((e) => e.condition)).toEqual([{ pod: "shop/db-migrate-7xkqp", phase: "Succeeded" }]);
+    expect(scenario.pods[0]!.behaviour.migrate!.then).toMatchObject({ exitAfterMs: 20_000, exitCode: 0 });
   });
 
   it("says what became of the fields `kubectl get -o yaml` adds, in one note line, and takes the pod's node", () => {

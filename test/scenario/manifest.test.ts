@@ -12,19 +12,19 @@ describe("kubectl get pod -o yaml manifests", () => {
   it("load, with unmodelled fields listed once each, sorted, at their keys", () => {
     expect(ignored.map((w) => w.field)).toEqual([
       "metadata.generateName",
-      "spec.affinity",
+      // Pod anti-affinity is the scheduler's; node affinity and tolerations the kubelet's admission reads.
+      "spec.affinity.podAntiAffinity",
       "spec.containers[].securityContext",
       "spec.containers[].volumeMounts",
       "spec.enableServiceLinks",
       "spec.preemptionPolicy",
       "spec.securityContext",
       "spec.serviceAccount",
-      "spec.tolerations",
       "spec.volumes",
     ]);
-    const affinity = ignored.find((w) => w.field === "spec.affinity")!;
-    expect([affinity.line, affinity.col]).toEqual([64, 9]);
-    expect(affinity.path).toBe("pods[0].manifest.spec.affinity");
+    const affinity = ignored.find((w) => w.field === "spec.affinity.podAntiAffinity")!;
+    expect([affinity.line, affinity.col]).toEqual([65, 11]);
+    expect(affinity.path).toBe("pods[0].manifest.spec.affinity.podAntiAffinity");
     expect(warnings).toHaveLength(ignored.length);
   });
 
@@ -58,13 +58,13 @@ pods:
   - manifest:
       metadata: { name: b }
       spec:
-        tolerations: []
+        hostAliases: []
         containers: [{ name: x, image: i, securityContext: {} }]
 `;
     const { ignored } = loadScenarioText(text, "twice.yaml");
     expect(ignored.map((w) => `${w.field} ${w.line}:${w.col}`)).toEqual([
       "spec.containers[].securityContext 7:34",
-      "spec.tolerations 12:9",
+      "spec.hostAliases 12:9",
     ]);
   });
 

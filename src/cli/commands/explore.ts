@@ -33,6 +33,7 @@ interface Args {
   kubeletVersion?: string;
   variant?: string[];
   featureGate?: string[];
+  node?: string;
 }
 
 export const exploreCommand: CommandFactory = (ctx) => ({
@@ -44,6 +45,7 @@ export const exploreCommand: CommandFactory = (ctx) => ({
       .option("kubelet-version", { type: "string", describe: 'explore under this kubelet instead of the scenario\'s kubelet.version, e.g. "1.22" or "1.22.4"' })
       .option("variant", { type: "string", array: true, describe: "switch a model variant on (NAME) or off (NAME=false), over kubelet.variants; repeatable" })
       .option("feature-gate", { type: "string", array: true, describe: "set a kubelet feature gate (NAME=true or NAME=false), over kubelet.featureGates; repeatable" })
+      .option("node", { type: "string", describe: "run as this node (node.name); of a manifest dump bound to several nodes, the one whose pods run" })
       .option("runs", { type: "number", default: 1000, describe: "how many runs (run i's seed derives from --seed and i)" })
       .option("strategy", { type: "string", default: "pct", choices: ["random", "pct", "pos"], describe: "how each run schedules: random walk, pct (priorities with change points) or pos (partial order sampling)" })
       .option("depth", { type: "number", describe: "pct's bug depth d (default 3)" })

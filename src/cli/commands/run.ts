@@ -20,6 +20,7 @@ interface Args extends OutputArgs {
   variant?: string[];
   printScenario: boolean;
   featureGate?: string[];
+  node?: string;
 }
 
 export const runCommand: CommandFactory = (ctx) => ({
@@ -34,12 +35,14 @@ export const runCommand: CommandFactory = (ctx) => ({
       .option("kubelet-version", { type: "string", describe: 'run under this kubelet instead of the scenario\'s kubelet.version, e.g. "1.22" or "1.22.4"' })
       .option("variant", { type: "string", array: true, describe: "switch a model variant on (NAME) or off (NAME=false), over kubelet.variants; repeatable" })
       .option("feature-gate", { type: "string", array: true, describe: "set a kubelet feature gate (NAME=true or NAME=false), over kubelet.featureGates; repeatable" })
+      .option("node", { type: "string", describe: "run as this node (node.name); of a manifest dump whose pods are bound to several nodes, the one whose pods run" })
       .option("print-scenario", { type: "boolean", default: false, describe: "print the scenario as YAML (the one built around a manifest, too) instead of running it" })
       .example("$0 run scenarios/default.yaml", "the timeline and the Events of a pod's life")
       .example("$0 run examples/manifests/nginx-deployment.yaml", "run a manifest: its pod, created at 0s, as its controller would make it")
       .example("$0 run examples/manifests/job.yaml --print-scenario > my-scenario.yaml", "the scenario built around a manifest, to edit")
       .example("$0 run scenarios/default.yaml --format text --format events --verbosity brief --explain", "what npm start shows")
       .example("$0 run x.yaml --seed 7 --strategy pct:3:1000", "another interleaving of the same scenario")
+      .example("$0 run pods.yaml --node worker-2", "of `kubectl get pods -A -o yaml` from a cluster, the pods of node worker-2")
       .example("$0 run x.yaml --format pods --pod web", "`kubectl get pods -w` for one pod")
       .example("$0 run x.yaml --format jsonl --out trace.jsonl", "stream the trace as JSON lines to a file")
       .example("$0 run x.yaml --record run.json", "keep what `replay` needs to reproduce this run exactly")
@@ -99,8 +102,12 @@ function untilOf(text: string): number {
 }
 
 /** --kubelet-version and --variant as overrides; the version's range is the schema's to check. */
-export function kubeletOverridesOf(argv: { kubeletVersion?: string; variant?: string[]; featureGate?: string[] }): { kubelet?: KubeletOverrides } {
+export function kubeletOverridesOf(argv: { kubeletVersion?: string; variant?: string[]; featureGate?: string[]; node?: string }): { kubelet?: KubeletOverrides } {
   const o: KubeletOverrides = {};
+  if (argv.node !== undefined) {
+    if (!/^[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/.test(argv.node)) throw new UserError(`--node ${argv.node}: expected a node name such as worker-1 (lower-case letters, digits, "-" and ".")`);
+    o.nodeName = argv.node;
+  }
   if (argv.kubeletVersion !== undefined) {
     if (!/^1\.\d+(\.\d+)?$/.test(argv.kubeletVersion)) {
       throw new UserError(`--kubelet-version ${argv.kubeletVersion}: expected a version like 1.22 or 1.22.4`);

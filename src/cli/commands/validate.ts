@@ -6,6 +6,7 @@ import { checkScenarioFile, formatIssue, type CheckResult, type IgnoredFieldWarn
 import { scenarioYaml } from "../../scenario/manifest/print.ts";
 import { EXIT_OK, EXIT_USAGE } from "../exit.ts";
 import { resolveScenarioArg } from "../scenario_arg.ts";
+import { kubeletOverridesOf } from "./run.ts";
 import type { CommandFactory } from "./index.ts";
 
 interface Args {
@@ -13,17 +14,19 @@ interface Args {
   quiet: boolean;
   print: boolean;
   printScenario: boolean;
+  node?: string;
 }
 
 export const validateCommand: CommandFactory = (ctx) => ({
   command: "validate <files..>",
-  describe: "Check scenario and manifest files: every error with file:line:col, unmodelled pod fields listed once",
+  describe: "Check scenario and manifest files: every error with file:line:col, unmodelled manifest fields listed once",
   builder: (y: Argv) =>
     y
       .positional("files", { type: "string", array: true, describe: "scenario or manifest files, or folders to search for *.yaml" })
       .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print only errors" })
       .option("print", { type: "boolean", default: false, describe: "print each valid scenario as parsed (JSON, defaults filled in)" })
       .option("print-scenario", { type: "boolean", default: false, describe: "print each valid file's scenario as YAML to edit (a manifest's built scenario too)" })
+      .option("node", { type: "string", describe: "check as if run with --node NAME: the node the kubelet runs as, the node whose pods a manifest dump runs" })
       .example("$0 validate my.yaml", "check one file")
       .example("$0 validate scenarios", "check every .yaml file under scenarios/")
       .example("$0 validate --print my.yaml", "show the scenario with every default, durations in ms")
@@ -31,7 +34,8 @@ export const validateCommand: CommandFactory = (ctx) => ({
       .epilogue("Exit codes: 0 every file is valid, 2 some file is not."),
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
-    const results = expand(argv.files).map((file) => ({ file, result: checkScenarioFile(file) }));
+    const nodeName = kubeletOverridesOf({ node: argv.node }).kubelet?.nodeName;
+    const results = expand(argv.files).map((file) => ({ file, result: checkScenarioFile(file, nodeName === undefined ? {} : { nodeName }) }));
     const report = renderValidation(results, argv);
     process.stdout.write(report.stdout);
     process.stderr.write(report.stderr);
@@ -88,7 +92,7 @@ export function renderValidation(
     if (opts.printScenario === true) out.push(scenarioYaml(result, file).trimEnd());
   }
   if (ignored.size > 0 && !opts.quiet) {
-    out.push("ignored pod manifest fields (accepted, not modelled by the simulator):");
+    out.push(`${ignored.size} manifest field(s) accepted but not modelled by the simulator (ignored):`);
     const width = Math.max(...[...ignored.keys()].map((k) => k.length));
     for (const [field, w] of [...ignored.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
       out.push(`  ${field.padEnd(width)}  ${w.file}:${w.line}:${w.col}`);

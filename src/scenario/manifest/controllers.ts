@@ -2,120 +2,91 @@
 // pkg/controller/controller_utils.go (GetPodFromTemplate, getPodsPrefix), deployment/sync.go
 // (getNewReplicaSet: pod-template-hash), statefulset/stateful_set_utils.go (newStatefulSetPod,
 // updateIdentity, updateStorage), daemon/util/daemonset_util.go (CreatePodTemplate,
-// AddOrUpdateDaemonPodTolerations), job/job_controller.go + indexed_job_utils.go and
-// pkg/registry/batch/job/strategy.go (generateSelector), cronjob/utils.go (getJobFromTemplate2).
+// AddOrUpdateDaemonPodTolerations) and pkg/controller/daemon/util (ReplaceDaemonSetPodNodeName-
+// NodeAffinity), Argo Rollouts' rollout controller (a Deployment's ReplicaSet scheme with the
+// rollouts-pod-template-hash label); the batch kinds are in batch.ts.
 //
-// One pod per workload: the simulated kubelet is one node, so `replicas` and `parallelism` are
-// read as "this node runs one of them" (a StatefulSet's ordinal 0, a Job's first pod). Generated
-// names come from names.ts (deterministic, not random). Not added: a DaemonSet pod's node
-// affinity and a Job pod's batch.kubernetes.io/job-tracking finalizer (nothing here reads the
-// first; nothing would remove the second).
-import { computeHash, generateName, ownerUid } from "./names.ts";
+// One pod per workload: the simulated kubelet is one node, so `replicas` is read as "this node
+// runs one of them" (a StatefulSet's ordinal 0); every field a controller reads that the
+// simulator does not model is listed as such (unmodelled), never dropped in silence. Generated
+// names come from names.ts (deterministic, not random).
+import { computeHash } from "./names.ts";
+import { cronJob, job } from "./batch.ts";
 import { isObj, list, str, type Raw } from "../podindex.ts";
+import {
+  at, labelsOf, metaOf, named, nameOf, namespaceOf, podFromTemplate, prefixOf, templateOf, unreadKeys, validateSelector,
+  type Controller,
+} from "./template.ts";
 
-export interface ControllerContext {
-  /** The minor version of the cluster (the scenario's kubelet): labels a release added are gated on it. */
-  minor: number;
-}
+export type { Controller, ControllerContext, PodFromController } from "./template.ts";
+export { EPOCH_UNIX_MINUTES, JOB_CONTAINER_RUN } from "./batch.ts";
 
-export interface PodFromController {
-  /** The pod the controller would create: a new value, the object is never changed. */
-  pod: Raw;
-  /** What the controller gave the pod, in words, for the assumptions a run prints. */
-  added: string[];
-  /** A Job's containers finish: they exit 0 after this long unless the scenario says otherwise. */
-  exitAfter: string | null;
-}
+const TEMPLATE: readonly string[] = ["spec", "template"];
 
-export interface Controller {
-  kind: string;
-  apiVersions: readonly string[];
-  /** Where the pod template sits in the object. */
-  templatePath: readonly string[];
-  /** What kubelet-sim assumes for this kind, in one sentence (docs/manifests.md, the assumptions block). */
-  assumes: string;
-  podFor(obj: Raw, ctx: ControllerContext): PodFromController;
-}
-
-/** A Job's containers run this long, then exit 0, when the scenario gives them no behaviour. */
-export const JOB_CONTAINER_RUN = "5s";
-/** Virtual time 0 (apiserver/time.ts EPOCH_RFC3339, 2025-01-01T00:00:00Z) in minutes since the Unix epoch. */
-export const EPOCH_UNIX_MINUTES = 28_928_160;
-
-const at = (obj: Raw, path: readonly string[]): unknown => path.reduce<unknown>((v, k) => (isObj(v) ? v[k] : undefined), obj);
-const metaOf = (obj: Raw): Raw => (isObj(obj.metadata) ? obj.metadata : {});
-const nameOf = (obj: Raw) => str(metaOf(obj).name) ?? "";
-const namespaceOf = (obj: Raw) => str(metaOf(obj).namespace) || "default";
-
-/** GetPodFromTemplate: labels, annotations and finalizers copied, the spec deep-copied, a controller ref. */
-function podFromTemplate(template: Raw, owner: { apiVersion: string; kind: string; name: string; namespace: string }): Raw {
-  const tm = isObj(template.metadata) ? template.metadata : {};
-  const metadata: Raw = { namespace: owner.namespace, labels: { ...(isObj(tm.labels) ? tm.labels : {}) } };
-  if (isObj(tm.annotations)) metadata.annotations = { ...tm.annotations };
-  if (Array.isArray(tm.finalizers)) metadata.finalizers = [...tm.finalizers];
-  metadata.ownerReferences = [{
-    apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name,
-    uid: ownerUid(`${owner.namespace}/${owner.kind}/${owner.name}`), controller: true, blockOwnerDeletion: true,
-  }];
-  return { apiVersion: "v1", kind: "Pod", metadata, spec: structuredClone(isObj(template.spec) ? template.spec : {}) };
-}
-
-const labels = (pod: Raw): Record<string, unknown> => (metaOf(pod).labels as Record<string, unknown>);
-const templateOf = (obj: Raw, path: readonly string[]): Raw => {
-  const t = at(obj, path);
-  return isObj(t) ? t : {};
-};
-
-/** getPodsPrefix: "name-" (upstream falls back to the bare name only when "name-" is not a valid prefix). */
-const prefixOf = (name: string) => `${name}-`;
-
-function named(pod: Raw, base: string, identity: string): void {
-  metaOf(pod).name = generateName(base, identity);
+/** A kind whose controller keeps a ReplicaSet-like set of pods from spec.template, read for selector and template only. */
+function appsKind(kind: string, reads: readonly string[], selectorRequired = true): Pick<Controller, "templatePath" | "unmodelled" | "validate"> {
+  return {
+    templatePath: TEMPLATE,
+    unmodelled: (obj) => unreadKeys(obj, ["spec"], ["template", "selector", ...reads]),
+    validate: (obj) => validateSelector(obj, TEMPLATE, selectorRequired, kind),
+  };
 }
 
 const replicaSetLike = (kind: "ReplicaSet" | "ReplicationController", apiVersion: string): Controller => ({
   kind,
   apiVersions: [apiVersion],
-  templatePath: ["spec", "template"],
+  ...appsKind(kind, [], kind === "ReplicaSet"),
   assumes: `one pod from the template, named ${kind === "ReplicaSet" ? "<replicaset>" : "<controller>"}-<5 characters>, owned by the ${kind}`,
   podFor(obj) {
     const ns = namespaceOf(obj);
-    const pod = podFromTemplate(templateOf(obj, this.templatePath), { apiVersion, kind, name: nameOf(obj), namespace: ns });
+    const pod = podFromTemplate(templateOf(obj, TEMPLATE), { apiVersion, kind, name: nameOf(obj), namespace: ns });
     named(pod, prefixOf(nameOf(obj)), `${ns}/${kind}/${nameOf(obj)}`);
-    return { pod, added: [`name ${nameOf(pod)} (GenerateName ${prefixOf(nameOf(obj))})`, `ownerReferences: ${kind} ${nameOf(obj)}`], exitAfter: null };
+    return { pod, added: [`name ${nameOf(pod)} (GenerateName ${prefixOf(nameOf(obj))})`, `ownerReferences: ${kind} ${nameOf(obj)}`], runsToCompletion: false };
   },
 });
+
+/** A Deployment's (or an Argo Rollout's) pod: one of its new ReplicaSet <name>-<hash>, labelled with the hash. */
+function newReplicaSetPod(obj: Raw, hashLabel: string) {
+  const ns = namespaceOf(obj);
+  const template = templateOf(obj, TEMPLATE);
+  const hash = computeHash(template);
+  const rs = `${nameOf(obj)}-${hash}`;
+  const pod = podFromTemplate(template, { apiVersion: "apps/v1", kind: "ReplicaSet", name: rs, namespace: ns });
+  labelsOf(pod)[hashLabel] = hash;
+  named(pod, prefixOf(rs), `${ns}/ReplicaSet/${rs}`);
+  return { pod, added: [`name ${nameOf(pod)} (ReplicaSet ${rs}, GenerateName ${prefixOf(rs)})`, `label ${hashLabel}=${hash}`, `ownerReferences: ReplicaSet ${rs}`], runsToCompletion: false };
+}
 
 const deployment: Controller = {
   kind: "Deployment",
   apiVersions: ["apps/v1"],
-  templatePath: ["spec", "template"],
+  ...appsKind("Deployment", []),
   assumes: "one pod of its new ReplicaSet <deployment>-<pod-template-hash>, named <replicaset>-<5 characters>, labelled pod-template-hash",
-  podFor(obj) {
-    const ns = namespaceOf(obj);
-    const template = templateOf(obj, this.templatePath);
-    const hash = computeHash(template);
-    const rs = `${nameOf(obj)}-${hash}`;
-    const pod = podFromTemplate(template, { apiVersion: "apps/v1", kind: "ReplicaSet", name: rs, namespace: ns });
-    labels(pod)["pod-template-hash"] = hash;
-    named(pod, prefixOf(rs), `${ns}/ReplicaSet/${rs}`);
-    return { pod, added: [`name ${nameOf(pod)} (ReplicaSet ${rs}, GenerateName ${prefixOf(rs)})`, `label pod-template-hash=${hash}`, `ownerReferences: ReplicaSet ${rs}`], exitAfter: null };
-  },
+  podFor: (obj) => newReplicaSetPod(obj, "pod-template-hash"),
+};
+
+/** An Argo Rollout (argoproj.io) with its own pod template; one that points at a Deployment (workloadRef) is skipped. */
+const rollout: Controller = {
+  kind: "Rollout",
+  apiVersions: ["argoproj.io/v1alpha1"],
+  ...appsKind("Rollout", []),
+  assumes: "one pod of its stable ReplicaSet <rollout>-<pod-template-hash>, named <replicaset>-<5 characters>, labelled rollouts-pod-template-hash (Argo Rollouts)",
+  podFor: (obj) => newReplicaSetPod(obj, "rollouts-pod-template-hash"),
 };
 
 const statefulSet: Controller = {
   kind: "StatefulSet",
   apiVersions: ["apps/v1"],
-  templatePath: ["spec", "template"],
+  ...appsKind("StatefulSet", ["serviceName", "volumeClaimTemplates"]),
   assumes: "the pod of ordinal 0, <statefulset>-0, with its hostname, subdomain, identity labels and a volume per volumeClaimTemplate (claim <template>-<statefulset>-0)",
   podFor(obj, ctx) {
     const ns = namespaceOf(obj);
     const set = nameOf(obj);
-    const template = templateOf(obj, this.templatePath);
+    const template = templateOf(obj, TEMPLATE);
     const pod = podFromTemplate(template, { apiVersion: "apps/v1", kind: "StatefulSet", name: set, namespace: ns });
     const podName = `${set}-0`;
     metaOf(pod).name = podName;
-    const l = labels(pod);
+    const l = labelsOf(pod);
     l["controller-revision-hash"] = `${set}-${computeHash(template)}`;
     // updateIdentity
     l["statefulset.kubernetes.io/pod-name"] = podName;
@@ -128,7 +99,7 @@ const statefulSet: Controller = {
     if (claims.length > 0) spec.volumes = [...claims, ...list(spec.volumes).filter((v) => !claims.some((c) => c.name === (v as Raw).name))];
     const added = [`name ${podName}`, `hostname ${podName}`, `labels controller-revision-hash, statefulset.kubernetes.io/pod-name${ctx.minor >= 28 ? ", apps.kubernetes.io/pod-index" : ""}`];
     if (claims.length > 0) added.push(`volumes ${claims.map((c) => `${String(c.name)} (claim ${String((c.persistentVolumeClaim as Raw).claimName)})`).join(", ")}`);
-    return { pod, added, exitAfter: null };
+    return { pod, added, runsToCompletion: false };
   },
 };
 
@@ -146,75 +117,41 @@ function daemonTolerations(hostNetwork: boolean): Raw[] {
   return out;
 }
 
+/**
+ * ReplaceDaemonSetPodNodeNameNodeAffinity: the required node affinity becomes one term selecting
+ * the node by metadata.name (any required terms the template had are replaced; preferred kept).
+ */
+function pinToNode(spec: Raw, nodeName: string): void {
+  const affinity: Raw = isObj(spec.affinity) ? { ...spec.affinity } : {};
+  const nodeAffinity: Raw = isObj(affinity.nodeAffinity) ? { ...affinity.nodeAffinity } : {};
+  nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution = {
+    nodeSelectorTerms: [{ matchFields: [{ key: "metadata.name", operator: "In", values: [nodeName] }] }],
+  };
+  spec.affinity = { ...affinity, nodeAffinity };
+}
+
 const daemonSet: Controller = {
   kind: "DaemonSet",
   apiVersions: ["apps/v1"],
-  templatePath: ["spec", "template"],
-  assumes: "the one pod for this node, named <daemonset>-<5 characters>, with the daemon tolerations and the controller-revision-hash and pod-template-generation labels",
-  podFor(obj) {
+  ...appsKind("DaemonSet", []),
+  assumes: "the one pod for this node, named <daemonset>-<5 characters>, with node affinity to this node, the daemon tolerations and the controller-revision-hash and pod-template-generation labels",
+  podFor(obj, ctx) {
     const ns = namespaceOf(obj);
-    const template = templateOf(obj, this.templatePath);
+    const template = templateOf(obj, TEMPLATE);
     const pod = podFromTemplate(template, { apiVersion: "apps/v1", kind: "DaemonSet", name: nameOf(obj), namespace: ns });
     const hash = computeHash(template);
-    Object.assign(labels(pod), { "controller-revision-hash": hash, "pod-template-generation": "1" });
+    Object.assign(labelsOf(pod), { "controller-revision-hash": hash, "pod-template-generation": "1" });
     const spec = pod.spec as Raw;
     const own = list(spec.tolerations).filter(isObj);
     const extra = daemonTolerations(spec.hostNetwork === true).filter((t) => !own.some((o) => o.key === t.key && o.effect === t.effect));
     spec.tolerations = [...own, ...extra];
+    pinToNode(spec, ctx.nodeName);
     named(pod, prefixOf(nameOf(obj)), `${ns}/DaemonSet/${nameOf(obj)}`);
-    return { pod, added: [`name ${nameOf(pod)}`, `labels controller-revision-hash=${hash}, pod-template-generation=1`, `${extra.length} daemon toleration(s) (node.kubernetes.io/not-ready, unreachable, ...)`], exitAfter: null };
-  },
-};
-
-const job: Controller = {
-  kind: "Job",
-  apiVersions: ["batch/v1"],
-  templatePath: ["spec", "template"],
-  assumes: `its first pod, named <job>-<5 characters> (<job>-0-<5 characters> when Indexed), labelled as the apiserver labels a Job's template; its containers exit 0 after ${JOB_CONTAINER_RUN}`,
-  podFor: (obj, ctx) => jobPod(obj, ctx, ["spec", "template"]),
-};
-
-function jobPod(obj: Raw, ctx: ControllerContext, templatePath: readonly string[]): PodFromController {
-  const ns = namespaceOf(obj);
-  const name = nameOf(obj);
-  const pod = podFromTemplate(templateOf(obj, templatePath), { apiVersion: "batch/v1", kind: "Job", name, namespace: ns });
-  const added: string[] = [];
-  // generateSelector (pkg/registry/batch/job/strategy.go): unless manualSelector, the template's labels.
-  if (at(obj, ["spec", "manualSelector"]) !== true) {
-    const uid = ownerUid(`${ns}/Job/${name}`);
-    const l = labels(pod);
-    if (ctx.minor >= 27) Object.assign(l, { "batch.kubernetes.io/controller-uid": uid, "batch.kubernetes.io/job-name": name });
-    Object.assign(l, { "controller-uid": uid, "job-name": name });
-    added.push(`labels ${ctx.minor >= 27 ? "batch.kubernetes.io/controller-uid, batch.kubernetes.io/job-name, " : ""}controller-uid, job-name`);
-  }
-  let prefix = prefixOf(name);
-  if (at(obj, ["spec", "completionMode"]) === "Indexed") {
-    prefix = `${name}-0-`;
-    const meta = metaOf(pod);
-    meta.annotations = { ...(isObj(meta.annotations) ? meta.annotations : {}), "batch.kubernetes.io/job-completion-index": "0" };
-    if (ctx.minor >= 28) labels(pod)["batch.kubernetes.io/job-completion-index"] = "0";
-    (pod.spec as Raw).hostname = `${name}-0`;
-    added.push("completion index 0 (annotation, hostname)");
-  }
-  named(pod, prefix, `${ns}/Job/${name}`);
-  added.unshift(`name ${nameOf(pod)}`);
-  added.push(`ownerReferences: Job ${name}`);
-  return { pod, added, exitAfter: JOB_CONTAINER_RUN };
-}
-
-const cronJob: Controller = {
-  kind: "CronJob",
-  apiVersions: ["batch/v1"],
-  templatePath: ["spec", "jobTemplate", "spec", "template"],
-  assumes: `the pod of the Job its schedule creates at the run's start, <cronjob>-${EPOCH_UNIX_MINUTES} (minutes since the Unix epoch of 2025-01-01T00:00:00Z); its containers exit 0 after ${JOB_CONTAINER_RUN}`,
-  podFor(obj, ctx) {
-    // getJobFromTemplate2: the Job is named after the scheduled time, in minutes.
-    const jobName = `${nameOf(obj)}-${EPOCH_UNIX_MINUTES}`;
-    const jt = templateOf(obj, ["spec", "jobTemplate"]);
-    const jm = isObj(jt.metadata) ? jt.metadata : {};
-    const theJob: Raw = { metadata: { ...jm, name: jobName, namespace: namespaceOf(obj) }, spec: isObj(jt.spec) ? jt.spec : {} };
-    const r = jobPod(theJob, ctx, ["spec", "template"]);
-    return { ...r, added: [`Job ${jobName}, as if the schedule ${JSON.stringify(str(at(obj, ["spec", "schedule"])) ?? "")} fired at the run's start`, ...r.added] };
+    return {
+      pod,
+      added: [`name ${nameOf(pod)}`, `node affinity metadata.name In [${ctx.nodeName}]`, `labels controller-revision-hash=${hash}, pod-template-generation=1`, `${extra.length} daemon toleration(s) (node.kubernetes.io/not-ready, unreachable, ...)`],
+      runsToCompletion: false,
+    };
   },
 };
 
@@ -227,8 +164,27 @@ export const CONTROLLERS: readonly Controller[] = [
   job,
   cronJob,
   replicaSetLike("ReplicationController", "v1"),
+  rollout,
 ];
 
 export function controllerOf(kind: string): Controller | undefined {
   return CONTROLLERS.find((c) => c.kind === kind);
+}
+
+/**
+ * Why an object gives no pod here, or null when it does: no pod template, a Rollout whose pods
+ * come from a Deployment it names, a custom resource whose controller is not known.
+ */
+export function noPodReason(obj: Raw): string | null {
+  const kind = str(obj.kind) ?? "Pod";
+  if (kind === "Pod") return null;
+  if (kind === "Rollout" && at(obj, TEMPLATE) === undefined && isObj(at(obj, ["spec", "workloadRef"]))) {
+    const ref = at(obj, ["spec", "workloadRef"]) as Raw;
+    return `its pods come from the ${str(ref.kind) ?? "Deployment"} ${str(ref.name) ?? "?"} that spec.workloadRef names (run that object's manifest instead)`;
+  }
+  if (controllerOf(kind) !== undefined) return null;
+  if (isObj(at(obj, TEMPLATE)) || isObj(at(obj, ["spec", "jobTemplate"]))) {
+    return `a custom resource (${str(obj.apiVersion) ?? "?"} ${kind}): it has a pod template, but kubelet-sim does not know what its controller makes of it`;
+  }
+  return "no pod template";
 }

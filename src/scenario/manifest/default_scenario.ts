@@ -1,13 +1,17 @@
 // The scenario kubelet-sim builds around a plain manifest file: every pod created at 0s (a mirror
 // pod's static pod written to the manifest directory at 0s), containers that run until stopped (a
-// Job's exit 0 after a while), an `until` long enough for the pods to start and settle, and one
-// expectation per pod (Ready, or Succeeded for a Job's). What it assumed is said in a few lines.
+// run-to-completion pod's exit 0 after a while), an `until` long enough for the pods to start and
+// settle, and one expectation per pod: Ready, or Succeeded for a pod that runs to completion (a
+// Job's, a Job-owned pod's, a run-once pod's). What it assumed is said in a few lines.
+import { formatPath, type LocatedIssue } from "../errors.ts";
 import { formatDuration, parseDuration } from "../../sim/duration.ts";
+import { locate } from "../positions.ts";
 import { isObj, list, str, type Raw } from "../podindex.ts";
-import { DEFAULT_KUBELET_VERSION } from "../schema/kubelet.ts";
+import { DEFAULT_KUBELET_VERSION, DEFAULT_NODE_NAME } from "../schema/kubelet.ts";
 import { DEFAULT_LATENCY } from "../schema/runtime.ts";
+import { API_VERSIONS, unservedApiVersion } from "./api_versions.ts";
 import type { ManifestObject } from "./documents.ts";
-import { expandObject, type Expanded } from "./expand.ts";
+import { expandObject, skipReason, type Expanded } from "./expand.ts";
 import { kubeletMinor } from "./entries.ts";
 import { Locator } from "./locator.ts";
 
@@ -16,6 +20,14 @@ export interface BuiltScenario {
   locator: Locator;
   /** The assumptions, a few short lines for people. */
   assumptions: string[];
+  /** What a cluster would refuse before any pod exists: an apiVersion it does not serve, an ambiguous node. */
+  errors: LocatedIssue[];
+}
+
+/** What the command line says about the scenario to build: `--kubelet-version`, `--node`. */
+export interface BuildOptions {
+  kubeletVersion?: string;
+  nodeName?: string;
 }
 
 const MIN_UNTIL_MS = 60_000;
@@ -24,59 +36,115 @@ const PULL_MS = parseDuration(DEFAULT_LATENCY.PullImage);
 /** A default init container runs 1s (schema/behaviour.ts defaultBehaviour). */
 const INIT_MS = 1000;
 
-export function scenarioFromManifests(objects: readonly ManifestObject[], skipped: readonly ManifestObject[], file: string): BuiltScenario {
+interface Made {
+  o: ManifestObject;
+  e: Expanded;
+}
+
+export function scenarioFromManifests(objects: readonly ManifestObject[], skipped: readonly ManifestObject[], file: string, opts: BuildOptions = {}): BuiltScenario {
   const locator = new Locator(null, file);
-  const minor = kubeletMinor({});
+  const version = opts.kubeletVersion ?? DEFAULT_KUBELET_VERSION;
+  const minor = kubeletMinor({ kubelet: { version } });
+  const errors = [...objects.flatMap((o) => apiVersionErrors(o, minor, false)), ...skipped.flatMap((o) => apiVersionErrors(o, minor, true))];
+  const expandWith = (nodeName: string): Made[] => objects.map((o) => ({ o, e: expandObject(o.value, { minor, nodeName, source: undefined, fromManifestFile: true }) }));
+  let made = expandWith(opts.nodeName ?? DEFAULT_NODE_NAME);
+  const choice = chooseNode(made, opts.nodeName, file);
+  errors.push(...choice.errors);
+  if (choice.name !== (opts.nodeName ?? DEFAULT_NODE_NAME)) made = expandWith(choice.name);
+  const elsewhere = made.filter(({ e }) => opts.nodeName !== undefined && e.node !== null && e.node !== opts.nodeName);
+  const kept = made.filter((m) => !elsewhere.includes(m));
   const pods: Raw[] = [];
   const timeline: Raw[] = [];
   const expect: Raw[] = [];
   const lines: string[] = [];
   let untilMs = MIN_UNTIL_MS;
-  objects.forEach((o, i) => {
+  kept.forEach(({ o, e }, i) => {
     locator.origins.set(i, { ref: o.ref, prefix: o.prefix, display: o.prefix, mapPath: (p) => [...p] });
-    const e = expandObject(o.value, { minor, source: undefined, fromManifestFile: true });
     pods.push(entryOf(o, e));
     if (e.pod === null || e.errors.length > 0) return;
     const meta = e.pod.metadata as Raw;
     const key = `${str(meta.namespace) || "default"}/${str(meta.name) ?? ""}`;
     timeline.push({ at: "0s", [e.source === "file" ? "staticAdd" : "create"]: key });
-    expect.push(e.exitAfter !== null ? { eventually: { pod: key, phase: "Succeeded" } } : { eventually: { pod: key, conditions: { Ready: "True" } } });
+    expect.push(e.completes ? { eventually: { pod: key, phase: "Succeeded" } } : { eventually: { pod: key, conditions: { Ready: "True" } } });
     untilMs = Math.max(untilMs, untilFor(e));
-    const made = e.assumptions.map((a) => a.replace(/^from [A-Za-z]+ \S+: /, "")).join("; ");
+    const what = e.assumptions.map((a) => a.replace(/^from [A-Za-z]+ \S+: /, "")).join("; ");
     const static_ = e.source === "file" ? ", run as the static pod it mirrors" : "";
-    lines.push(`${key}: ${o.kind} ${o.name} (line ${o.line})${static_}${made === "" ? "" : `; ${made}`}`);
+    lines.push(`${key}: ${o.kind} ${o.name} (line ${o.line})${static_}${what === "" ? "" : `; ${what}`}`);
   });
-  const name = scenarioName(file);
   const raw: Raw = {
-    name,
-    description: `Built by kubelet-sim from ${baseName(file)}: each pod is created at 0s and its containers run until stopped (a Job's exit 0 after a while); each is expected to become Ready (a Job's to succeed).`,
+    name: scenarioName(file),
+    description: `Built by kubelet-sim from ${baseName(file)}: each pod is created at 0s and its containers run until stopped (a run-to-completion pod's exit 0 after a while); each is expected to become Ready (a run-to-completion pod to succeed).`,
     seed: 1,
     until: formatDuration(untilMs),
-    kubelet: { version: DEFAULT_KUBELET_VERSION },
+    kubelet: { version },
+    ...(opts.nodeName === undefined ? {} : { node: { name: opts.nodeName } }),
     pods,
     timeline,
     expect,
   };
+  const completes = kept.some(({ e }) => e.completes);
   const assumptions = [
     ...lines,
-    `every pod created at 0s; containers run until stopped${pods.some((p) => isObj(p.behaviour)) ? ", a Job's exit 0 after 5s" : ""}; init containers exit 0 after 1s; images pull in 1s`,
-    `until ${formatDuration(untilMs)}; expected: each pod Ready${expect.some((x) => JSON.stringify(x).includes("Succeeded")) ? " (a Job's pod Succeeded)" : ""}`,
-    ...skipped.map((s) => `skipped ${s.kind} ${s.name} (line ${s.line}): no pod template`),
+    `every pod created at 0s; containers run until stopped${completes ? ", a run-to-completion pod's exit 0 (after 5s unless its command sleeps)" : ""}; init containers exit 0 after 1s; images pull in 1s`,
+    `until ${formatDuration(untilMs)}; expected: each pod Ready${completes ? " (a run-to-completion pod Succeeded)" : ""}`,
+    ...(opts.nodeName === undefined ? [] : [`node: the kubelet runs as node ${opts.nodeName} (--node)`]),
+    ...elsewhere.map(({ o, e }) => `skipped ${o.kind} ${o.name} (line ${o.line}): bound to node ${e.node}, not ${opts.nodeName}`),
+    ...skipped.map((s) => `skipped ${s.kind} ${s.name} (line ${s.line}): ${skipReason(s.value)}`),
   ];
-  return { raw, locator, assumptions };
+  return { raw, locator, assumptions, errors };
+}
+
+/**
+ * `kubectl apply` refuses an object without apiVersion, and one in a version the cluster does not
+ * serve. A runnable object's apiVersion is checked where it is expanded, with its other problems.
+ */
+function apiVersionErrors(o: ManifestObject, minor: number, skipped: boolean): LocatedIssue[] {
+  const apiVersion = o.value.apiVersion;
+  if (apiVersion === undefined) {
+    const where = locate(o.ref.doc, o.ref.lc, [...o.prefix, "kind"], true);
+    const use = servedVersion(o.kind, minor);
+    return [{ file: o.ref.file, ...where, path: formatPath([...o.prefix, "apiVersion"]), message: `apiVersion not set: kubectl refuses an object without it${use === undefined ? "" : ` (a ${o.kind} is ${use})`}` }];
+  }
+  if (!skipped || typeof apiVersion !== "string") return [];
+  const why = unservedApiVersion(o.kind, apiVersion, minor);
+  return why === null ? [] : [{ file: o.ref.file, ...locate(o.ref.doc, o.ref.lc, [...o.prefix, "apiVersion"]), path: formatPath([...o.prefix, "apiVersion"]), message: why }];
+}
+
+/** The group/version a cluster of this release serves a kind in (the newest), if the table knows the kind. */
+function servedVersion(kind: string, minor: number): string | undefined {
+  return (API_VERSIONS[kind] ?? []).filter((v) => (v.since ?? 0) <= minor && (v.removedIn ?? Infinity) > minor).at(-1)?.apiVersion;
+}
+
+/**
+ * The node to run as: --node's; else the one node the pods are bound to (entries.ts adopts it);
+ * else node-1. Pods bound to several nodes, with no --node, are an error: one kubelet runs one node.
+ */
+function chooseNode(made: readonly Made[], chosen: string | undefined, file: string): { name: string; errors: LocatedIssue[] } {
+  const bound = made.filter(({ e }) => e.node !== null && e.pod !== null);
+  const counts = new Map<string, number>();
+  for (const { e } of bound) counts.set(e.node!, (counts.get(e.node!) ?? 0) + 1);
+  const nodes = [...counts.keys()].sort();
+  if (chosen !== undefined) return { name: chosen, errors: [] };
+  if (nodes.length <= 1) return { name: nodes[0] ?? DEFAULT_NODE_NAME, errors: [] };
+  const second = bound.find(({ e }) => e.node === nodes[1])!;
+  const where = locate(second.o.ref.doc, second.o.ref.lc, [...second.o.prefix, "spec", "nodeName"]);
+  const list_ = nodes.map((n) => `${n} (${counts.get(n)} pod${counts.get(n) === 1 ? "" : "s"})`).join(", ");
+  return {
+    name: DEFAULT_NODE_NAME,
+    errors: [{ file, ...where, path: "spec.nodeName", message: `the pods are bound to ${nodes.length} nodes, ${list_}, and the kubelet is one node: pick the one to run with --node NAME (node.name in a scenario)` }],
+  };
 }
 
 function entryOf(o: ManifestObject, e: Expanded): Raw {
   const entry: Raw = { manifest: o.value };
   if (e.source === "file") entry.source = "file";
-  if (e.exitAfter !== null && e.pod !== null && isObj(e.pod.spec)) {
-    const names = list(e.pod.spec.containers).flatMap((c) => (isObj(c) && str(c.name) !== undefined ? [str(c.name)!] : []));
-    entry.behaviour = Object.fromEntries(names.map((n) => [n, { exitAfter: e.exitAfter }]));
+  if (e.exitAfter !== null && Object.keys(e.exitAfter).length > 0) {
+    entry.behaviour = Object.fromEntries(Object.entries(e.exitAfter).map(([n, after]) => [n, { exitAfter: after }]));
   }
   return entry;
 }
 
-/** Long enough to start, pass the probes and (a Job) finish, twice over, plus half a minute; in whole 10s. */
+/** Long enough to start, pass the probes and (to completion) finish, twice over, plus half a minute; in whole 10s. */
 function untilFor(e: Expanded): number {
   const spec = isObj(e.pod!.spec) ? e.pod!.spec : {};
   const inits = list(spec.initContainers).filter(isObj);
@@ -91,7 +159,8 @@ function untilFor(e: Expanded): number {
       probesMs = Math.max(probesMs, seconds * 1000);
     }
   }
-  readyMs += probesMs + (e.exitAfter === null ? 0 : parseDuration(e.exitAfter));
+  const longest = Math.max(0, ...Object.values(e.exitAfter ?? {}).map((d) => parseDuration(d)));
+  readyMs += probesMs + longest;
   return Math.max(MIN_UNTIL_MS, Math.ceil((2 * readyMs + 30_000) / 10_000) * 10_000);
 }
 

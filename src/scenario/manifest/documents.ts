@@ -8,6 +8,7 @@ import { isObj, str, type Raw } from "../podindex.ts";
 import { parseYamlStream, type StreamResult } from "../yaml.ts";
 import { locate } from "../positions.ts";
 import { ACCEPTED_KINDS, noTemplate } from "./expand.ts";
+import { noPodReason } from "./controllers.ts";
 
 /** A document of a file, for placing issues in it. */
 export interface DocRef {
@@ -96,10 +97,10 @@ function objectsOf(stream: Extract<StreamResult, { ok: true }>, file: string): I
     found.push(object(d.value, ref, [], d.line));
   });
   if (issues.length > 0) return { kind: "error", issues };
-  const runnable = found.filter((o) => ACCEPTED_KINDS.includes(o.kind));
-  const skipped = found.filter((o) => !ACCEPTED_KINDS.includes(o.kind));
+  const runnable = found.filter((o) => noPodReason(o.value) === null);
+  const skipped = found.filter((o) => noPodReason(o.value) !== null);
   if (runnable.length === 0) {
-    return { kind: "error", issues: skipped.map((o) => ({ file, ...locate(o.ref.doc, o.ref.lc, [...o.prefix, "kind"]), path: "kind", message: noTemplate(o.kind) })) };
+    return { kind: "error", issues: skipped.map((o) => ({ file, ...locate(o.ref.doc, o.ref.lc, [...o.prefix, "kind"]), path: "kind", message: noTemplate(o.kind, noPodReason(o.value)!) })) };
   }
   return { kind: "manifests", objects: runnable, skipped };
 }

@@ -3,7 +3,7 @@
 // and the node named after the pods' spec.nodeName when the scenario names none. Everything the
 // schema and the cross-checks then report is placed where the user wrote it (locator.ts).
 import type { LocatedIssue } from "../errors.ts";
-import { isObj, list, str, type Raw } from "../podindex.ts";
+import { isObj, str, type Raw } from "../podindex.ts";
 import { DEFAULT_KUBELET_VERSION, DEFAULT_NODE_NAME } from "../schema/kubelet.ts";
 import type { ManifestObject } from "./documents.ts";
 import { expandObject, type Expanded } from "./expand.ts";
@@ -34,37 +34,48 @@ export function kubeletMinor(raw: Raw): number {
   return m === null ? Number(/1\.(\d+)/.exec(DEFAULT_KUBELET_VERSION)![1]) : Number(m[1]);
 }
 
+/** The node a scenario names (node.name, else kubelet.nodeName), or undefined when it names none. */
+export function writtenNodeName(raw: Raw): string | undefined {
+  const node = isObj(raw.node) ? raw.node : {};
+  const kubelet = isObj(raw.kubelet) ? raw.kubelet : {};
+  return str(node.name) ?? str(kubelet.nodeName);
+}
+
 export function prepareEntries(raw: Raw, locator: Locator, opts: { read?: ManifestReader; fromManifestFile: boolean }): PreparedEntries {
   const out: PreparedEntries = { forSchema: { ...raw }, written: { ...raw }, expanded: new Map(), errors: [], warnings: [], notes: [], unresolved: 0 };
   if (!Array.isArray(raw.pods)) return out;
   const minor = kubeletMinor(raw);
-  const schemaPods: unknown[] = [];
-  const writtenPods: unknown[] = [];
-  raw.pods.forEach((entry, i) => {
-    if (!isObj(entry)) {
-      schemaPods.push(entry);
-      writtenPods.push(entry);
-      return;
-    }
+  const manifests = new Map<number, Raw>();
+  const writtenPods: unknown[] = raw.pods.map((entry, i) => {
+    if (!isObj(entry)) return entry;
     const manifest = resolveManifest(entry, i, locator, opts.read, out);
-    const written = manifest === undefined ? entry : withManifest(entry, manifest);
-    writtenPods.push(written);
-    if (!isObj(manifest)) {
-      schemaPods.push(written);
-      return;
+    if (isObj(manifest)) manifests.set(i, manifest);
+    return manifest === undefined ? entry : withManifest(entry, manifest);
+  });
+  const expandAll = (nodeName: string) => {
+    for (const [i, manifest] of manifests) {
+      const entry = raw.pods as unknown[];
+      const source = isObj(entry[i]) && (entry[i].source === "file" || entry[i].source === "api") ? (entry[i].source as "file" | "api") : undefined;
+      out.expanded.set(i, expandObject(manifest, { minor, nodeName, source, fromManifestFile: opts.fromManifestFile }));
     }
-    const source = entry.source === "file" || entry.source === "api" ? entry.source : undefined;
-    const e = expandObject(manifest, { minor, source, fromManifestFile: opts.fromManifestFile });
+  };
+  // A DaemonSet's pod is pinned to the node, which the pods copied from a cluster may name: expand
+  // again once the node is known, if it is not the one first assumed.
+  const provisional = writtenNodeName(raw) ?? DEFAULT_NODE_NAME;
+  expandAll(provisional);
+  const nodeName = adoptNode(raw, out, locator);
+  if (nodeName !== provisional) expandAll(nodeName);
+  const schemaPods = writtenPods.map((written, i) => {
+    const e = out.expanded.get(i);
+    if (e === undefined || !isObj(written)) return written;
     const origin = locator.origins.get(i);
     if (origin !== undefined) origin.mapPath = e.mapPath;
-    out.expanded.set(i, e);
     out.errors.push(...e.errors.map((x) => locator.placeInObject(i, x)));
     out.warnings.push(...e.warnings.map((x) => locator.placeInObject(i, x)));
-    schemaPods.push(e.pod === null ? written : forSchemaEntry(written, e));
+    return e.pod === null ? written : forSchemaEntry(written, e);
   });
   out.forSchema.pods = schemaPods;
   out.written.pods = writtenPods;
-  adoptNode(raw, out, locator);
   out.forSchema = resolveAliases(out.forSchema, aliasesOf([...out.expanded].flatMap(([i, e]) => {
     const written = writtenPods[i];
     const meta = e.pod !== null && isObj(e.pod.metadata) ? e.pod.metadata : null;
@@ -111,38 +122,42 @@ function resolveManifest(entry: Raw, i: number, locator: Locator, read: Manifest
 function forSchemaEntry(entry: Raw, e: Expanded): Raw {
   const out: Raw = { ...entry, manifest: e.pod };
   if (e.source === "file") out.source = "file";
-  if (e.exitAfter !== null && isObj(e.pod!.spec)) {
+  if (e.exitAfter !== null) {
+    // A run-to-completion pod's containers exit unless the scenario says what they do.
     const behaviour: Raw = { ...(isObj(entry.behaviour) ? entry.behaviour : {}) };
-    for (const c of list(e.pod!.spec.containers)) {
-      const name = isObj(c) ? str(c.name) : undefined;
-      if (name !== undefined && behaviour[name] === undefined) behaviour[name] = { exitAfter: e.exitAfter };
-    }
+    for (const [name, after] of Object.entries(e.exitAfter)) if (behaviour[name] === undefined) behaviour[name] = { exitAfter: after };
     out.behaviour = behaviour;
   }
   return out;
 }
 
-/** The scenario's node: the one node the pods are bound to, when the scenario names none; else a warning per stranger. */
-function adoptNode(raw: Raw, out: PreparedEntries, locator: Locator): void {
-  const kubelet = isObj(raw.kubelet) ? raw.kubelet : {};
+/**
+ * The scenario's node: the one it names; else the one node the pods copied from a cluster are
+ * bound to (a note says so); else node-1. A pod bound to another node is a warning: the kubelet
+ * never sees it. Returns the node's name.
+ */
+function adoptNode(raw: Raw, out: PreparedEntries, locator: Locator): string {
   const bound = [...out.expanded.entries()].filter(([, e]) => e.node !== null && e.pod !== null);
   const nodes = [...new Set(bound.map(([, e]) => e.node!))].sort();
-  if (kubelet.nodeName === undefined && nodes.length === 1) {
-    out.forSchema.kubelet = { ...kubelet, nodeName: nodes[0] };
-    out.written.kubelet = out.forSchema.kubelet;
+  const written = writtenNodeName(raw);
+  if (written === undefined && nodes.length === 1) {
+    const node = isObj(raw.node) ? raw.node : {};
+    out.forSchema.node = { ...node, name: nodes[0] };
+    out.written.node = out.forSchema.node;
     if (nodes[0] !== DEFAULT_NODE_NAME) out.notes.push(`node: the kubelet runs as node ${nodes[0]}, the node the manifest binds its pods to (spec.nodeName)`);
-    return;
+    return nodes[0]!;
   }
-  const node = str(kubelet.nodeName) ?? DEFAULT_NODE_NAME;
+  const name = written ?? DEFAULT_NODE_NAME;
   for (const [i, e] of bound) {
-    if (e.source !== "api" || e.node === node) continue;
+    if (e.source !== "api" || e.node === name) continue;
     const meta = isObj(e.pod!.metadata) ? e.pod!.metadata : {};
     const pod = `${str(meta.namespace) || "default"}/${str(meta.name) ?? "?"}`;
     out.warnings.push(locator.place({
       path: ["pods", i, "manifest", "spec", "nodeName"],
-      message: `pod ${pod} is bound to node ${e.node} but this kubelet is node ${node}: the kubelet never sees it (its watch selects spec.nodeName=${node}); drop spec.nodeName or set kubelet.nodeName`,
+      message: `pod ${pod} is bound to node ${e.node} but this kubelet is node ${name}: the kubelet never sees it (its watch selects spec.nodeName=${name}); drop spec.nodeName or set node.name`,
     }));
   }
+  return name;
 }
 
 /** One line for every server-set field found: "status: discarded ...; uid, creationTimestamp: set anew ...". */

@@ -62,13 +62,31 @@ function isMirror(meta: Raw): boolean {
   return isObj(meta.annotations) && meta.annotations[CONFIG_MIRROR] !== undefined;
 }
 
-/** A mirror pod is named <static pod>-<node> (kubelet config.generatePodName). */
+/** The static pods kubeadm writes on a control-plane node: their mirrors are <component>-<node>. */
+const KUBEADM_STATIC_PODS = ["kube-apiserver", "kube-controller-manager", "kube-scheduler", "etcd"];
+
+/**
+ * A mirror pod is named <static pod>-<node> (kubelet config.generatePodName). The node is
+ * spec.nodeName; a dump without it still names its node as the mirror's Node owner (the kubelet
+ * sets it), and a kubeadm static pod's name says it after the component's.
+ */
 function mirrorTarget(pod: Raw): { name: string; node: string | null } {
   const meta = pod.metadata as Raw;
   const name = str(meta.name) ?? "";
-  const node = isObj(pod.spec) ? (str(pod.spec.nodeName) ?? null) : null;
-  const suffix = node === null ? "" : `-${node.toLowerCase()}`;
-  return { name: suffix !== "" && name.endsWith(suffix) && name.length > suffix.length ? name.slice(0, -suffix.length) : name, node };
+  const node = (isObj(pod.spec) ? str(pod.spec.nodeName) : undefined) ?? nodeOwner(meta) ?? kubeadmNode(name);
+  const suffix = node === undefined ? "" : `-${node.toLowerCase()}`;
+  const stripped = suffix !== "" && name.endsWith(suffix) && name.length > suffix.length ? name.slice(0, -suffix.length) : name;
+  return { name: stripped, node: node ?? null };
+}
+
+function nodeOwner(meta: Raw): string | undefined {
+  const owner = Array.isArray(meta.ownerReferences) ? meta.ownerReferences.find((o) => isObj(o) && o.kind === "Node") : undefined;
+  return isObj(owner) ? str(owner.name) : undefined;
+}
+
+function kubeadmNode(name: string): string | undefined {
+  const component = KUBEADM_STATIC_PODS.find((c) => name.startsWith(`${c}-`) && name.length > c.length + 1);
+  return component === undefined ? undefined : name.slice(component.length + 1);
 }
 
 /**

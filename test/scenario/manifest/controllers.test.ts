@@ -5,9 +5,13 @@ import { expandObject, type ExpandOptions } from "../../../src/scenario/manifest
 import { CONTROLLERS, EPOCH_UNIX_MINUTES } from "../../../src/scenario/manifest/controllers.ts";
 import type { Raw } from "../../../src/scenario/podindex.ts";
 
-const OPTS: ExpandOptions = { minor: 30, source: undefined, fromManifestFile: true };
+const OPTS: ExpandOptions = { minor: 30, nodeName: "node-1", source: undefined, fromManifestFile: true };
 const template = { metadata: { labels: { app: "x" }, annotations: { note: "n" } }, spec: { containers: [{ name: "c", image: "i" }] } };
-const workload = (kind: string, apiVersion: string, spec: Raw = {}): Raw => ({ apiVersion, kind, metadata: { name: "w", namespace: "ns" }, spec: { template, ...spec } });
+const SELECTED = ["Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Rollout"];
+const workload = (kind: string, apiVersion: string, spec: Raw = {}): Raw => ({
+  apiVersion, kind, metadata: { name: "w", namespace: "ns" },
+  spec: { ...(SELECTED.includes(kind) ? { selector: { matchLabels: { app: "x" } } } : {}), template, ...spec },
+});
 const meta = (p: Raw | null) => p!.metadata as Raw;
 const labels = (p: Raw | null) => meta(p).labels as Record<string, string>;
 const owner = (p: Raw | null) => (meta(p).ownerReferences as Raw[])[0]!;
@@ -20,6 +24,7 @@ describe("expandObject: the pod each controller makes", () => {
     ["ReplicationController", workload("ReplicationController", "v1"), new RegExp(`^w-${NAME5}$`), "ReplicationController", "v1"],
     ["StatefulSet", workload("StatefulSet", "apps/v1", { serviceName: "svc" }), /^w-0$/, "StatefulSet", "apps/v1"],
     ["DaemonSet", workload("DaemonSet", "apps/v1"), new RegExp(`^w-${NAME5}$`), "DaemonSet", "apps/v1"],
+    ["Rollout", workload("Rollout", "argoproj.io/v1alpha1"), new RegExp(`^w-[a-z0-9]+-${NAME5}$`), "ReplicaSet", "apps/v1"],
     ["Job", workload("Job", "batch/v1"), new RegExp(`^w-${NAME5}$`), "Job", "batch/v1"],
     ["CronJob", { apiVersion: "batch/v1", kind: "CronJob", metadata: { name: "w", namespace: "ns" }, spec: { schedule: "*/5 * * * *", jobTemplate: { spec: { template } } } },
       new RegExp(`^w-${EPOCH_UNIX_MINUTES}-${NAME5}$`), "Job", "batch/v1"],
@@ -72,12 +77,55 @@ describe("expandObject: the pod each controller makes", () => {
     ]);
   });
 
+  it("DaemonSet: its pod is pinned to this node by required node affinity, replacing the template's required terms", () => {
+    const affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: "a", operator: "Exists" }] }] }, preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1 }] } };
+    const obj = workload("DaemonSet", "apps/v1", { template: { ...template, spec: { ...template.spec, affinity } } });
+    expect((expandObject(obj, { ...OPTS, nodeName: "worker-7" }).pod!.spec as Raw).affinity).toEqual({
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: "metadata.name", operator: "In", values: ["worker-7"] }] }] },
+        preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1 }],
+      },
+    });
+  });
+
+  it("Rollout (Argo): a Deployment's scheme with the rollouts-pod-template-hash label", () => {
+    const pod = expandObject(workload("Rollout", "argoproj.io/v1alpha1", { strategy: { canary: {} } }), OPTS).pod;
+    const hash = labels(pod)["rollouts-pod-template-hash"]!;
+    expect(owner(pod)).toMatchObject({ kind: "ReplicaSet", name: `w-${hash}` });
+    expect(labels(pod)["pod-template-hash"]).toBeUndefined();
+  });
+
+  it.each<[string, Raw, string[]]>([
+    ["Deployment", workload("Deployment", "apps/v1", { replicas: 3, strategy: { type: "Recreate" }, minReadySeconds: 5 }), ["spec.replicas", "spec.strategy", "spec.minReadySeconds"]],
+    ["StatefulSet", workload("StatefulSet", "apps/v1", { serviceName: "s", replicas: 2, podManagementPolicy: "Parallel" }), ["spec.replicas", "spec.podManagementPolicy"]],
+    ["Job", workload("Job", "batch/v1", { parallelism: 2, completions: 4, backoffLimit: 1, ttlSecondsAfterFinished: 60, completionMode: "Indexed" }),
+      ["spec.parallelism", "spec.completions", "spec.backoffLimit", "spec.ttlSecondsAfterFinished"]],
+    ["CronJob", { apiVersion: "batch/v1", kind: "CronJob", metadata: { name: "w" }, spec: { schedule: "@hourly", concurrencyPolicy: "Forbid", timeZone: "Etc/UTC", startingDeadlineSeconds: 30,
+      jobTemplate: { spec: { template, backoffLimit: 2 } } } }, ["spec.concurrencyPolicy", "spec.timeZone", "spec.startingDeadlineSeconds", "spec.jobTemplate.spec.backoffLimit"]],
+  ])("%s: every field its controller reads that the simulator does not model is listed", (_kind, obj, want) => {
+    expect(expandObject(obj, OPTS).unmodelled.map((p) => p.join("."))).toEqual(want);
+  });
+
+  it.each<[string, Raw, Array<{ path: string; message: string }>]>([
+    ["no selector", { ...workload("Deployment", "apps/v1"), spec: { template } }, [{ path: "spec.selector", message: "Required value" }]],
+    ["a selector the template's labels do not match", workload("Deployment", "apps/v1", { selector: { matchLabels: { app: "y" } } }),
+      [{ path: "spec.template.metadata.labels", message: "Invalid value: map[app:x]: `selector` does not match template `labels`" }]],
+    ["an empty selector", workload("StatefulSet", "apps/v1", { selector: {} }), [{ path: "spec.selector", message: "Invalid value: {}: empty selector is invalid for statefulset" }]],
+    ["matchExpressions that select the template", workload("DaemonSet", "apps/v1", { selector: { matchExpressions: [{ key: "app", operator: "In", values: ["x", "z"] }] } }), []],
+    ["a ReplicationController's selector may be left out", { ...workload("ReplicationController", "v1"), spec: { template } }, []],
+  ])("apps/v1 selector: %s", (_name, obj, want) => {
+    expect(expandObject(obj, OPTS).errors.map((e) => ({ path: e.path.join("."), message: e.message }))).toEqual(
+      want.map((w) => ({ path: w.path, message: `the apiserver would reject this ${String(obj.kind)} with 422 Invalid: ${w.path}: ${w.message}` })),
+    );
+  });
+
   it("Job: the apiserver's selector labels, restartPolicy Never when the template names none, containers that finish", () => {
     const e = expandObject(workload("Job", "batch/v1"), OPTS);
     expect(labels(e.pod)).toMatchObject({ "job-name": "w", "batch.kubernetes.io/job-name": "w" });
     expect(labels(e.pod)["controller-uid"]).toBe(owner(e.pod).uid);
     expect((e.pod!.spec as Raw).restartPolicy).toBe("Never");
-    expect(e.exitAfter).toBe("5s");
+    expect(e.exitAfter).toEqual({ c: "5s" });
+    expect(e.completes).toBe(true);
     expect(e.assumptions.join(" ")).toContain("restartPolicy Never");
     const indexed = expandObject(workload("Job", "batch/v1", { completionMode: "Indexed" }), OPTS).pod!;
     expect(meta(indexed).name).toMatch(new RegExp(`^w-0-${NAME5}$`));

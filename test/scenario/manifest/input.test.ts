@@ -9,7 +9,7 @@ import { scenarioYaml } from "../../../src/scenario/manifest/print.ts";
 import { simulate } from "../../../src/simulate.ts";
 
 const POD = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: app\n    image: nginx:1.27\n";
-const DEPLOYMENT = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    metadata:\n      labels: { app: web }\n    spec:\n      containers:\n      - name: app\n        image: nginx:1.27\n";
+const DEPLOYMENT = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector: { matchLabels: { app: web } }\n  template:\n    metadata:\n      labels: { app: web }\n    spec:\n      containers:\n      - name: app\n        image: nginx:1.27\n";
 const errors = (text: string, file = "m.yaml") => {
   const r = checkScenarioText(text, file);
   return r.ok ? [] : r.issues.map(formatIssue);
@@ -36,7 +36,7 @@ describe("a plain manifest runs as a scenario built around it", () => {
     const text = `${DEPLOYMENT}---\napiVersion: v1\nkind: Service\nmetadata: { name: svc }\nspec: {}\n---\n${list.replace("name: web", "name: other")}`;
     const { scenario, built } = loadScenarioText(text, "all.yaml");
     expect(scenario.pods.map((p) => p.key)).toEqual([expect.stringMatching(/^default\/web-[a-z0-9]+-[a-z0-9]{5}$/), "default/other"]);
-    expect(built!.assumptions).toContain("skipped Service svc (line 14): no pod template");
+    expect(built!.assumptions).toContain("skipped Service svc (line 15): no pod template");
   });
 
   it("prints as YAML that loads to the same scenario and runs to the same trace", () => {
@@ -52,14 +52,14 @@ describe("a plain manifest runs as a scenario built around it", () => {
 describe("bad input: one located error saying what is accepted", () => {
   it("a kind without a pod template", () => {
     expect(errors("apiVersion: v1\nkind: Service\nmetadata: { name: s }\n", "svc.yaml")).toEqual([
-      "svc.yaml:2:7: kind: Service has no pod template; kubelet-sim runs pods: expected a Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob or ReplicationController (or a List of them), or a kubelet-sim scenario",
+      "svc.yaml:2:7: kind: Service has no pod template; kubelet-sim runs pods: expected a Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, ReplicationController or Rollout (or a List of them), or a kubelet-sim scenario",
     ]);
     expect(errors("apiVersion: v1\nkind: ConfigMap\ndata: { a: b }\n")[0]).toMatch(/^m\.yaml:2:7: kind: ConfigMap has no pod template;/);
   });
 
   it("neither a scenario nor a manifest", () => {
     expect(errors("foo: 1\nbar: 2\n")).toEqual([
-      "m.yaml:1:1: expected a kubelet-sim scenario (a mapping with name, pods, timeline, ...) or a Kubernetes manifest (apiVersion and kind: Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, ReplicationController), found a mapping with keys foo, bar",
+      "m.yaml:1:1: expected a kubelet-sim scenario (a mapping with name, pods, timeline, ...) or a Kubernetes manifest (apiVersion and kind: Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, ReplicationController, Rollout), found a mapping with keys foo, bar",
     ]);
   });
 
@@ -70,7 +70,7 @@ describe("bad input: one located error saying what is accepted", () => {
     // A pod problem in the third document is placed in it, at the template's field.
     const broken = DEPLOYMENT.replace("      - name: app\n        image:", "      - image:");
     expect(errors(`${POD}---\n${broken}`)).toEqual([
-      'm.yaml:20:9: spec.template.spec.containers[0].name: missing required field; expected a string',
+      'm.yaml:21:9: spec.template.spec.containers[0].name: missing required field; expected a string',
     ]);
   });
 
@@ -90,7 +90,7 @@ describe("scenarios take workloads inline and manifests from files", () => {
     expect(s.pods[0]!.manifest.metadata.labels).toMatchObject({ app: "web", "pod-template-hash": expect.any(String) });
     const broken = inline.replace("image: nginx:1.27", "image: 7");
     expect(errors(scenario(broken.replace("image: 7", "image: [x]")), "s.yaml")).toEqual([
-      "s.yaml:16:22: pods[0].manifest.spec.template.spec.containers[0].image: expected a string, found a list",
+      "s.yaml:17:22: pods[0].manifest.spec.template.spec.containers[0].image: expected a string, found a list",
     ]);
   });
 
@@ -101,7 +101,7 @@ describe("scenarios take workloads inline and manifests from files", () => {
     expect((loaded.raw.pods as Array<Record<string, unknown>>)[0]).toEqual({ manifest: expect.objectContaining({ kind: "Deployment" }) });
     writeFileSync(join(d, "s.yaml"), scenario("  - manifestFile: bad.yaml\n"));
     const r = checkScenarioFile(join(d, "s.yaml"));
-    expect(r.ok ? [] : r.issues.map(formatIssue)).toEqual([`${join(d, "bad.yaml")}:11:15: spec.template.spec.containers[0].name: expected a string, found a list`]);
+    expect(r.ok ? [] : r.issues.map(formatIssue)).toEqual([`${join(d, "bad.yaml")}:12:15: spec.template.spec.containers[0].name: expected a string, found a list`]);
   });
 
   it("manifestFile problems: missing, both given, several objects", () => {
@@ -124,13 +124,13 @@ describe("nothing silent about the node", () => {
     const { scenario, notes, raw } = loadScenarioText(bound(""), "s.yaml");
     expect(scenario.kubelet.nodeName).toBe("worker-3");
     expect(notes).toContain("node: the kubelet runs as node worker-3, the node the manifest binds its pods to (spec.nodeName)");
-    expect(raw.kubelet).toEqual({ nodeName: "worker-3" });
+    expect(raw.node).toEqual({ name: "worker-3" });
   });
 
   it("a kubelet that names another node: a warning names the pod and both nodes, and the run says why the pod never ran", () => {
     const { scenario, warnings } = loadScenarioText(bound("kubelet: { nodeName: node-1 }\n"), "s.yaml");
     expect(warnings.map(formatIssue)).toEqual([
-      "s.yaml:4:60: pods[0].manifest.spec.nodeName: pod default/web is bound to node worker-3 but this kubelet is node node-1: the kubelet never sees it (its watch selects spec.nodeName=node-1); drop spec.nodeName or set kubelet.nodeName",
+      "s.yaml:4:60: pods[0].manifest.spec.nodeName: pod default/web is bound to node worker-3 but this kubelet is node node-1: the kubelet never sees it (its watch selects spec.nodeName=node-1); drop spec.nodeName or set node.name",
     ]);
     const r = simulate(scenario);
     expect(r.checks.neverRan).toEqual([{ pod: "default/web", reason: "not-delivered", why: expect.stringContaining("bound to node worker-3 (spec.nodeName), and this kubelet is node node-1") }]);
