@@ -131,7 +131,7 @@ function chooseNode(made: readonly Made[], chosen: string | undefined, file: str
   const list_ = nodes.map((n) => `${n} (${counts.get(n)} pod${counts.get(n) === 1 ? "" : "s"})`).join(", ");
   return {
     name: DEFAULT_NODE_NAME,
-    errors: [{ file, ...where, path: "spec.nodeName", message: `the pods are bound to ${nodes.length} nodes, ${list_}, and the kubelet is one node: pick the one to run with --node NAME (node.name in a scenario)` }],
+    errors: [{ file, ...where, path: formatPath([...second.o.prefix, "spec", "nodeName"]), message: `the pods are bound to ${nodes.length} nodes, ${list_}, and the kubelet is one node: pick the one to run with --node NAME (node.name in a scenario)` }],
   };
 }
 
