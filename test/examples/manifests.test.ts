@@ -1,6 +1,6 @@
 // The bundled corpus examples/manifests/: every file runs from the CLI with no edits, its pods
 // reach Ready (or Succeeded, for a Job's), and what kubelet-sim assumed is said on stderr.
-import { readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runRequest } from "../../src/cli/commands/run.ts";
@@ -42,10 +42,11 @@ describe("examples/manifests", () => {
     expect(r.code).toBe(1);
     expect(r.out).toContain("Warning  NodeAffinity");
     expect(r.err).toContain("warning: default/fast-disk-cache never ran: the kubelet rejected it at admission (NodeAffinity: Predicate NodeAffinity failed)");
-    // On a node with the label, the same file runs.
-    const d = tempDir();
-    const scenario = join(d, "ssd-node.yaml");
-    writeFileSync(scenario, `name: ssd-node\nnode:\n  labels: { disktype: nvme }\npods:\n  - manifestFile: ${join(ROOT, DIR, REJECTED)}\ntimeline:\n  - { at: 0s, create: fast-disk-cache }\nexpect:\n  - eventually: { pod: fast-disk-cache, conditions: { Ready: "True" } }\nuntil: 1m\n`);
+    // On a node with the label, the same file runs: the scenario docs/manifests.md shows, as it is.
+    const page = readFileSync(join(ROOT, "docs", "manifests.md"), "utf8");
+    const shown = [...page.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).find((t) => t.startsWith("name: ssd-node"))!;
+    const scenario = join(tempDir(), "ssd-node.yaml");
+    writeFileSync(scenario, shown.replace("../examples/manifests/", `${join(ROOT, DIR)}/`));
     expect(run(scenario).code).toBe(0);
   });
 

@@ -10,10 +10,11 @@ export const podEntrySchema = obj({
     .optional()
     .describe(
       "The pod: an unchanged v1.Pod, as `kubectl get pod -o yaml` prints it, or a Deployment, ReplicaSet, StatefulSet, " +
-        "DaemonSet, Job, CronJob or ReplicationController, whose pod is the one its controller would create from the " +
-        "template (docs/manifests.md says what each adds). Fields a cluster sets (status, uid, resourceVersion, " +
-        "managedFields...) are handled as a new create would; fields the simulator does not model are accepted and " +
-        "listed once as ignored; apiserver defaults are applied.",
+        "DaemonSet, Job, CronJob, ReplicationController or Argo Rollout, whose pod is the one its controller would create " +
+        "from the template (docs/manifests.md says what each adds). Fields a cluster sets (status, uid, resourceVersion, " +
+        "managedFields...) are handled as a new create would; an explicit null is unset, as the apiserver reads it; an " +
+        "apiVersion the kubelet's release no longer serves is an error; fields the simulator does not model, the pod's " +
+        "and the workload's, are accepted and listed once as ignored; apiserver defaults are applied.",
     ),
   manifestFile: z
     .string()
@@ -44,7 +45,8 @@ export const podEntrySchema = obj({
     .default({})
     .describe(
       "What each container does, by container name (init containers and sidecars included). Containers not " +
-        "listed run until stopped (a Job's or CronJob's exit 0 after 5s); init containers not listed exit 0 after 1s.",
+        "listed run until stopped; a Job's, a CronJob's and a Job-owned pod's exit 0 (after the sleep N their command " +
+        "ends with, else after 5s); init containers not listed exit 0 after 1s.",
     ),
 })
   .superRefine((e, ctx) => {

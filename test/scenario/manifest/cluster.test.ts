@@ -1,5 +1,7 @@
 // Manifests as a cluster treats them (issue 25): each case is a manifest like the ones users bring,
 // written here for the test, and what a real apiserver and kubelet would make of it.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkScenarioText, formatIssue, loadScenarioText } from "../../../src/scenario/index.ts";
 import { simulate } from "../../../src/simulate.ts";
@@ -109,6 +111,14 @@ describe("the kubelet's own admission: a node that does not fit the pod rejects 
       { "default/p0": "Failed OutOfexample.com/gpu" }],
   ])("%s", (_name, node, manifests, want) => {
     expect(finalPods(loadScenarioText(scenario(node, manifests), "a.yaml").scenario)).toEqual(want);
+  });
+
+  it("docs/scenarios.md's node example does what the page says: the tolerating pod runs, the other is rejected", () => {
+    const guide = readFileSync(join(import.meta.dirname, "..", "..", "..", "docs", "scenarios.md"), "utf8");
+    const text = [...guide.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).find((t) => t.startsWith("name: gpu-node"))!;
+    const scenario = loadScenarioText(text, "gpu-node.yaml").scenario;
+    expect(simulate(scenario, { scenarioFile: "gpu-node.yaml" }).ok).toBe(true);
+    expect(finalPods(scenario)["default/stray"]).toBe("Failed TaintToleration");
   });
 
   it("node.name and kubelet.nodeName name one node; kubelet.allocatable is node.capacity's older spelling", () => {
