@@ -42,7 +42,7 @@ export const runCommand: CommandFactory = (ctx) => ({
       .example("$0 run examples/manifests/job.yaml --print-scenario > my-scenario.yaml", "the scenario built around a manifest, to edit")
       .example("$0 run scenarios/default.yaml --format text --format events --verbosity brief --explain", "what npm start shows")
       .example("$0 run x.yaml --seed 7 --strategy pct:3:1000", "another interleaving of the same scenario")
-      .example("$0 run pods.yaml --node worker-2", "of `kubectl get pods -A -o yaml` from a cluster, the pods of node worker-2")
+      .example("$0 run x.yaml --node worker-2", "of a `kubectl get pods -A -o yaml` dump from a cluster, the pods of node worker-2")
       .example("$0 run x.yaml --format pods --pod web", "`kubectl get pods -w` for one pod")
       .example("$0 run x.yaml --format jsonl --out trace.jsonl", "stream the trace as JSON lines to a file")
       .example("$0 run x.yaml --record run.json", "keep what `replay` needs to reproduce this run exactly")
