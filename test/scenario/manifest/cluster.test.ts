@@ -16,7 +16,7 @@ const errors = (text: string, file = "m.yaml", opts = {}) => {
 function finalPods(scenario: Scenario): Record<string, string> {
   const r = simulate(scenario, { scenarioFile: "x.yaml" });
   const out: Record<string, string> = {};
-  for (const rec of r.records) {
+  for (const rec of r.records ?? []) {
     if (rec.component === "apiserver" && rec.kind === "PodView" && typeof rec.pod === "string") out[rec.pod] = `${String(rec.phase)} ${String(rec.status)}`;
   }
   return out;
