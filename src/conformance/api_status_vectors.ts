@@ -129,8 +129,6 @@ const convertInput = z.looseObject({ pod: podInput, runtimeStatus: runtimeInput,
 function runConvert(v: ApiStatusVector, ctx: RunContext): string[] {
   const input = parsePart(convertInput, v.input, "input");
   const expect = parsePart(z.looseObject({ containerStatuses: z.array(z.unknown()) }), v.expect, "expect");
-  if (typeof input === "string") return [input];
-  if (typeof expect === "string") return [expect];
   const pod = podFrom(input.pod);
   const deps = testKubeletDeps(v, ctx, pod, undefined, TEST_NODE_IPS, []);
   const previous = withTimes(input.previousStatus) as ContainerStatus[];
@@ -149,8 +147,6 @@ const generateInput = z.looseObject({
 function runGenerate(v: ApiStatusVector, ctx: RunContext): string[] {
   const input = parsePart(generateInput, v.input, "input");
   const expect = parsePart(z.looseObject({ status: z.record(z.string(), z.unknown()) }), v.expect, "expect");
-  if (typeof input === "string") return [input];
-  if (typeof expect === "string") return [expect];
   const pod = podFrom(input.pod);
   const previous = input.statusManagerPreviousStatus === undefined ? undefined : (withTimes(input.statusManagerPreviousStatus) as APIPodStatus);
   const deps = testKubeletDeps(v, ctx, pod, previous, TEST_NODE_IPS, []);
@@ -174,6 +170,8 @@ const podIPsInput = z.looseObject({
   kubeletNodeIP: z.string().nullable().optional(),
   nodeAddresses: z.array(z.looseObject({ type: z.string(), address: z.string() })).optional(),
   criPodIPs: z.array(z.string()).nullable().optional(),
+  /** pod.Status.PodIPs before the call (TestNodeAddressUpdates...: the node IPs); PodIP is the first. */
+  apiPodIPs: z.array(z.string()).nullable().optional(),
 });
 
 const podIPsExpect = z.looseObject({
@@ -187,11 +185,11 @@ const podIPsExpect = z.looseObject({
 function runPodIPs(v: ApiStatusVector, ctx: RunContext): string[] {
   const input = parsePart(podIPsInput, v.input, "input");
   const expect = parsePart(podIPsExpect, v.expect, "expect");
-  if (typeof input === "string") return [input];
-  if (typeof expect === "string") return [expect];
   const nodeIPs = nodeIPsOf(input);
   const hostIPs = input.nodeAddresses === undefined ? TEST_NODE_IPS : GetNodeHostIPs(input.nodeAddresses);
-  const pod = testPod({ uid: "12345", name: "test-pod", namespace: "test-namespace" }, { hostNetwork: input.hostNetwork === true, containers: [] });
+  const apiIPs = input.apiPodIPs ?? [];
+  const apiStatus = apiIPs.length === 0 ? undefined : { podIP: apiIPs[0]!, podIPs: apiIPs.map((ip) => ({ ip })) };
+  const pod = testPod({ uid: "12345", name: "test-pod", namespace: "test-namespace" }, { hostNetwork: input.hostNetwork === true, containers: [] }, apiStatus);
   const deps = testKubeletDeps(v, ctx, pod, undefined, hostIPs, nodeIPs);
   const got = generateAPIPodStatus(pod, runtimeStatusFrom(pod, {}, input.criPodIPs ?? []), false, deps);
   const podIPs = (got.podIPs ?? []).map((p) => p.ip);
@@ -213,8 +211,6 @@ function nodeIPsOf(input: z.infer<typeof podIPsInput>): string[] {
 function runSort(v: ApiStatusVector): string[] {
   const input = parsePart(z.looseObject({ kubeletNodeIP: z.string().nullable().optional(), podIPs: z.array(z.string()) }), v.input, "input");
   const expect = parsePart(z.looseObject({ ips: z.array(z.string()).nullable() }), v.expect, "expect");
-  if (typeof input === "string") return [input];
-  if (typeof expect === "string") return [expect];
   const nodeIPs = typeof input.kubeletNodeIP === "string" ? [input.kubeletNodeIP] : [];
   return diffValues(expect.ips ?? [], sortPodIPs(input.podIPs, nodeIPs), "ips");
 }
