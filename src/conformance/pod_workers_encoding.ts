@@ -9,6 +9,7 @@ import { ConfigSourceAnnotationKey, SyncPodCreate, SyncPodKill, SyncPodSync, Syn
 import { goValue } from "./go_equal.ts";
 import { unsettable } from "./encodings.ts";
 import { VectorError } from "./outcome.ts";
+import { consume } from "./tracked.ts";
 import { PodWorkersHarness } from "./pod_workers_harness.ts";
 
 /** The vectors' pod: {uid, namespace, name, static, terminationGracePeriodSeconds, phase, labels, deletion*}. */
@@ -60,7 +61,9 @@ export function optionsOf(u: z.infer<typeof updateSchema>): UpdatePodOptions {
 }
 type VectorPod = z.infer<typeof vectorPod>;
 
-export function podFrom(p: VectorPod): Pod {
+/** The model's pod of a vector pod (an input: the model gets it whole). */
+export function podFrom(vectorPodValue: VectorPod): Pod {
+  const p = consume(vectorPodValue);
   const metadata: Pod["metadata"] = {
     uid: p.uid,
     name: p.name ?? "",

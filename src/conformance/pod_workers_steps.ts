@@ -100,7 +100,13 @@ function syncKnownPods(h: PodWorkersHarness, known: Map<string, Pod>, s: Step): 
   h.lastSync = h.workers.SyncKnownPods(pods);
 }
 
-/** A podSyncStatus set by hand, as TestUpdatePodForTerminatedRuntimePod seeds one; times are tokens against the clock. */
+/**
+ * The Go tests' time.Now() in a status they seed by hand: the wall clock, well after the fake clock's
+ * Unix(1); here one hour of virtual time, so "now-2s" is a set (non-zero) time.
+ */
+const WALL_CLOCK_MS = 3_600_000;
+
+/** A podSyncStatus set by hand, as TestUpdatePodForTerminatedRuntimePod seeds one; times are tokens against the wall clock. */
 function seed(h: PodWorkersHarness, s: Step): void {
   const status = s["podSyncStatus"];
   if (typeof status !== "object" || status === null) throw new VectorError("seedPodSyncStatus needs podSyncStatus");
@@ -111,7 +117,7 @@ function seed(h: PodWorkersHarness, s: Step): void {
       const v = st[k];
       if (v === undefined) return -1;
       if (typeof v === "number") return v * 1000;
-      const t = typeof v === "string" ? timeTokenMs(v, h.sim.nowMs) : undefined;
+      const t = typeof v === "string" ? timeTokenMs(v, WALL_CLOCK_MS) : undefined;
       if (t === undefined) throw new VectorError(`podSyncStatus.${k}: not a time ${show(v)}`);
       return t;
     };
