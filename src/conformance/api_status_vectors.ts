@@ -195,8 +195,11 @@ function runPodIPs(v: ApiStatusVector, ctx: RunContext): string[] {
   const podIPs = (got.podIPs ?? []).map((p) => p.ip);
   const diffs = diffValues(expect.podIPs, podIPs, "podIPs");
   if (expect.podIP !== undefined && got.podIP !== expect.podIP) diffs.push(`podIP: expected ${show(expect.podIP)}, got ${show(got.podIP)}`);
-  if (expect.hostIPEqualsPodIPs0 === true && got.hostIP !== podIPs[0]) diffs.push(`hostIP: expected podIPs[0] ${show(podIPs[0])}, got ${show(got.hostIP)}`);
-  if (expect.kubeletNodeIPs0EqualsPodIPs0 === true && nodeIPs[0] !== podIPs[0]) diffs.push(`podIPs[0]: expected the kubelet's node IP ${show(nodeIPs[0])}, got ${show(podIPs[0])}`);
+  // "hostIP equals podIPs[0]" (and the node IP one) is checked either way: false says they differ.
+  const hostSame = got.hostIP === podIPs[0];
+  if (expect.hostIPEqualsPodIPs0 !== undefined && hostSame !== expect.hostIPEqualsPodIPs0) diffs.push(`hostIP ${show(got.hostIP)} equals podIPs[0] ${show(podIPs[0])}: expected ${expect.hostIPEqualsPodIPs0}, got ${hostSame}`);
+  const nodeSame = nodeIPs[0] === podIPs[0];
+  if (expect.kubeletNodeIPs0EqualsPodIPs0 !== undefined && nodeSame !== expect.kubeletNodeIPs0EqualsPodIPs0) diffs.push(`the kubelet's node IP ${show(nodeIPs[0])} equals podIPs[0] ${show(podIPs[0])}: expected ${expect.kubeletNodeIPs0EqualsPodIPs0}, got ${nodeSame}`);
   return diffs;
 }
 
