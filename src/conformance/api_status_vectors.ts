@@ -15,7 +15,7 @@ import { featureGateDefault } from "../scenario/schema/kubelet.ts";
 import { diffValues, show } from "./diff.ts";
 import { goValue } from "./go_equal.ts";
 import { parsePart, testPod } from "./oracle2_pods.ts";
-import type { Outcome, RunContext } from "./outcome.ts";
+import { VectorError, type Outcome, type RunContext } from "./outcome.ts";
 import { StatusHarness } from "./status_harness.ts";
 
 export const apiStatusVectorSchema = z.looseObject({
@@ -46,15 +46,38 @@ function timeMs(token: string): number | undefined {
   return m === null ? undefined : UNIX_EPOCH_MS + Number(m[1]) * 1000;
 }
 
-/** Replaces the time tokens of an API object by RFC 3339 text, recursively. */
+/**
+ * Replaces the time tokens of an API object by RFC 3339 text, recursively, and gives a container
+ * status written without a state Go's zero ContainerState ({}: a struct, never nil).
+ */
 function withTimes(value: unknown): unknown {
+  const out = withTimeTokens(value);
+  checkContainerStatuses(out);
+  return out;
+}
+
+function checkContainerStatuses(value: unknown): void {
+  if (typeof value !== "object" || value === null) return;
+  for (const [k, x] of Object.entries(value)) {
+    if (/[cC]ontainerStatuses$|^previousStatus$/.test(k) && Array.isArray(x)) {
+      for (const c of x) {
+        if (typeof c !== "object" || c === null || typeof (c as { name?: unknown }).name !== "string") throw new VectorError(`${k}: a container status needs a name, got ${show(c)}`);
+        const st = (c as { state?: unknown }).state;
+        if (st === undefined || st === null) (c as { state?: unknown }).state = {};
+        else if (typeof st !== "object") throw new VectorError(`${k}: state must be {waiting|running|terminated: ...}, got ${show(st)}`);
+      }
+    } else checkContainerStatuses(x);
+  }
+}
+
+function withTimeTokens(value: unknown): unknown {
   if (typeof value === "string") {
     const ms = timeMs(value);
     return ms === undefined ? value : formatRFC3339(ms);
   }
-  if (Array.isArray(value)) return value.map(withTimes);
+  if (Array.isArray(value)) return value.map(withTimeTokens);
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, withTimes(x)]));
+    return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, withTimeTokens(x)]));
   }
   return value;
 }
@@ -131,7 +154,7 @@ function runConvert(v: ApiStatusVector, ctx: RunContext): string[] {
   const expect = parsePart(z.looseObject({ containerStatuses: z.array(z.unknown()) }), v.expect, "expect");
   const pod = podFrom(input.pod);
   const deps = testKubeletDeps(v, ctx, pod, undefined, TEST_NODE_IPS, []);
-  const previous = withTimes(input.previousStatus) as ContainerStatus[];
+  const previous = (withTimes({ previousStatus: input.previousStatus }) as { previousStatus: ContainerStatus[] }).previousStatus;
   const got = convertToAPIContainerStatuses(pod, runtimeStatusFrom(pod, input.runtimeStatus), previous, pod.spec.containers, false, false, deps);
   return got.flatMap((s, i) => diffValues(goValue(withTimes(expect.containerStatuses[i])), goValue(s), `containerStatuses[${i}]`));
 }

@@ -37,7 +37,7 @@ const podStatusReply = z.looseObject({ status: unsettable(statusSchema), error: 
 
 const stepSchema = z.looseObject({
   op: z.string(),
-  repeat: unsettable(z.number().int().positive()),
+  repeat: unsettable(z.number().int().positive().max(1000)),
   runtimePods: unsettable(z.union([z.array(runtimePod), z.literal("unchanged")])),
   getPodStatus: unsettable(z.record(z.string(), podStatusReply)),
   expectEvents: unsettable(z.union([z.array(event), z.string()])),

@@ -30,6 +30,10 @@ export function checkStep(h: PodWorkersHarness, expect: unknown, knownUids: read
     IsTerminationRequested: (u) => w.podSyncStatuses.get(u)?.IsTerminationRequested() ?? false,
   };
   for (const [key, want] of Object.entries(e)) {
+    const needsMap = key in queries || ["processed", "podSyncStatus", "syncKnownPods", "startedStaticPodsByFullname", "waitingToStartStaticPodsByFullname"].includes(key);
+    const needsList = ["workerChannelsFor", "queued", "getWork", "historyPerPodIsOneOf"].includes(key);
+    if (needsMap && (typeof want !== "object" || want === null || Array.isArray(want))) throw new VectorError(`expect.${key}: expected a map, got ${show(want)}`);
+    if (needsList && !Array.isArray(want)) throw new VectorError(`expect.${key}: expected a list, got ${show(want)}`);
     if (key in queries) {
       for (const [uid, v] of Object.entries(want as Record<string, unknown>)) eq(`${key}(${uid})`, v, queries[key]!(uid));
     } else if (key === "openWorkerChannels") eq(key, want, w.podUpdates.size);

@@ -48,6 +48,9 @@ function drainAsTold(h: PodWorkersHarness, then: unknown, where: string): void {
   if (d !== null) throw new VectorError(`${where}: ${d}`);
 }
 
+/** The most pods a sentence may name: the Go tests use 20; a bound keeps a typo from running for hours. */
+const MAX_PODS = 1000;
+
 const RANGE = /^uid "(\d+)"\.\."(\d+)" \(name "([^"]*)", ns "([^"]*)"\)$/;
 const EVERY_EXCEPT = /^every uid except ((?:"[^"]+"(?:, | and )?)+?)(; even uids also carry deletionTimestamp=now)?$/;
 const LIST = /^((?:"[^"]+"(?:, | and )?)+)$/;
@@ -136,6 +139,7 @@ function targetsOf(text: string, known: Map<string, Pod>, nowMs: number): Pod[] 
   const range = RANGE.exec(text);
   if (range !== null) {
     const [from, to] = [Number(range[1]), Number(range[2])];
+    if (to - from >= MAX_PODS) throw new VectorError(`the range "${from}".."${to}" names more than ${MAX_PODS} pods`);
     return Array.from({ length: to - from + 1 }, (_, k) => podFrom({ uid: String(from + k), name: range[3]!, namespace: range[4]!, terminationGracePeriodSeconds: 30 }));
   }
   const except = EVERY_EXCEPT.exec(text);
@@ -172,6 +176,7 @@ function forEachPod(h: PodWorkersHarness, known: Map<string, Pod>, s: Step): voi
     if (!parsed.success) throw new VectorError(`cannot interpret sequence item ${show(item)}`);
     types.push(updateTypeOf(parsed.data));
   }
+  if (Number(m[2]) - Number(m[1]) >= MAX_PODS) throw new VectorError(`the range names more than ${MAX_PODS} pods`);
   for (let n = Number(m[1]); n <= Number(m[2]); n++) {
     const pod = podFrom({ uid: String(n), name: String(n), namespace: m[3]!, terminationGracePeriodSeconds: 30 });
     known.set(pod.metadata.uid!, pod);
