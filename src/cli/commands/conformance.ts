@@ -21,8 +21,7 @@ export const conformanceCommand: CommandFactory = (ctx) => ({
       .example("$0 conformance test/fixtures/oracle2", "a folder: every .yaml file in it")
       .example("$0 conformance -v test/fixtures/oracle/compute_pod_actions.yaml", "list each vector with its verdict")
       .epilogue(
-        "Each vector is ok (every field checked and agreeing), FAIL, partial (a field no check reads, or one the simulator\n" +
-          "does not model, listed with why; never counted as passed) or error (it could not run; the others still do).\n" +
+        "Each vector is ok (every field checked, all agreeing), FAIL, partial (a field no check reads, or one the simulator does not model, listed with why; never counted as passed) or error (it could not run; the others still do).\n" +
           "Exit codes: 0 no vector failed or errored, 1 some vector failed or errored, 2 a file is not a vector file.",
       ),
   handler: async (raw: ArgumentsCamelCase) => {
