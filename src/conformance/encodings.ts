@@ -23,7 +23,7 @@ export function timeTokenMs(text: string, nowMs: number, startMs = nowMs): numbe
   }
   const unix = /^unix:(-?\d+)$/.exec(t);
   if (unix !== null) return parseRFC3339("1970-01-01T00:00:00Z") + Number(unix[1]) * 1000;
-  const rel = /(?:^|\()\s*(now|normalized_now|startTime)\s*(?:([+-])\s*(\d+)\s*(ms|s|m|h))?\s*(?:\)|$)/.exec(t);
+  const rel = /(?:^|\()\s*(now|normalized_now|startTime)\s*(?:([+-])\s*(\d+)\s*(ms|s|m|h))?(?=\s|\)|$)/.exec(t);
   if (rel === null) return undefined;
   const base = rel[1] === "startTime" ? startMs : rel[1] === "normalized_now" ? Math.floor(nowMs / 1000) * 1000 : nowMs;
   if (rel[2] === undefined) return base;
@@ -46,9 +46,9 @@ export function withTimeTokens(value: unknown, nowMs: number): unknown {
   return value;
 }
 
-/** Go's nil or an unset field, as the files write it: null, "(unset)", "(nil)". */
+/** Go's nil or an unset field, as the files write it: null, "(unset)", "(nil)"; a time may also be "(zero)", Go's zero time. */
 export function isUnset(v: unknown): boolean {
-  return v === null || v === "(unset)" || v === "(nil)" || v === "nil";
+  return v === null || (typeof v === "string" && /^\((unset|nil|zero)\)$|^nil$|^zero time$/i.test(v));
 }
 
 /** An optional field that may also be written as Go's nil or "(unset)": both read as absent. */
