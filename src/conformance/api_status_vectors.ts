@@ -15,7 +15,7 @@ import { featureGateDefault } from "../scenario/schema/kubelet.ts";
 import { diffValues, show } from "./diff.ts";
 import { goValue } from "./go_equal.ts";
 import { parsePart, testPod } from "./oracle2_pods.ts";
-import type { Outcome, RunContext } from "./outcome.ts";
+import { VectorError, type Outcome, type RunContext } from "./outcome.ts";
 import { StatusHarness } from "./status_harness.ts";
 
 export const apiStatusVectorSchema = z.looseObject({
@@ -46,15 +46,38 @@ function timeMs(token: string): number | undefined {
   return m === null ? undefined : UNIX_EPOCH_MS + Number(m[1]) * 1000;
 }
 
-/** Replaces the time tokens of an API object by RFC 3339 text, recursively. */
+/**
+ * Replaces the time tokens of an API object by RFC 3339 text, recursively, and gives a container
+ * status written without a state Go's zero ContainerState ({}: a struct, never nil).
+ */
 function withTimes(value: unknown): unknown {
+  const out = withTimeTokens(value);
+  checkContainerStatuses(out);
+  return out;
+}
+
+function checkContainerStatuses(value: unknown): void {
+  if (typeof value !== "object" || value === null) return;
+  for (const [k, x] of Object.entries(value)) {
+    if (/[cC]ontainerStatuses$|^previousStatus$/.test(k) && Array.isArray(x)) {
+      for (const c of x) {
+        if (typeof c !== "object" || c === null || typeof (c as { name?: unknown }).name !== "string") throw new VectorError(`${k}: a container status needs a name, got ${show(c)}`);
+        const st = (c as { state?: unknown }).state;
+        if (st === undefined || st === null) (c as { state?: unknown }).state = {};
+        else if (typeof st !== "object") throw new VectorError(`${k}: state must be {waiting|running|terminated: ...}, got ${show(st)}`);
+      }
+    } else checkContainerStatuses(x);
+  }
+}
+
+function withTimeTokens(value: unknown): unknown {
   if (typeof value === "string") {
     const ms = timeMs(value);
     return ms === undefined ? value : formatRFC3339(ms);
   }
-  if (Array.isArray(value)) return value.map(withTimes);
+  if (Array.isArray(value)) return value.map(withTimeTokens);
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, withTimes(x)]));
+    return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, withTimeTokens(x)]));
   }
   return value;
 }
@@ -129,11 +152,9 @@ const convertInput = z.looseObject({ pod: podInput, runtimeStatus: runtimeInput,
 function runConvert(v: ApiStatusVector, ctx: RunContext): string[] {
   const input = parsePart(convertInput, v.input, "input");
   const expect = parsePart(z.looseObject({ containerStatuses: z.array(z.unknown()) }), v.expect, "expect");
-  if (typeof input === "string") return [input];
-  if (typeof expect === "string") return [expect];
   const pod = podFrom(input.pod);
   const deps = testKubeletDeps(v, ctx, pod, undefined, TEST_NODE_IPS, []);
-  const previous = withTimes(input.previousStatus) as ContainerStatus[];
+  const previous = (withTimes({ previousStatus: input.previousStatus }) as { previousStatus: ContainerStatus[] }).previousStatus;
   const got = convertToAPIContainerStatuses(pod, runtimeStatusFrom(pod, input.runtimeStatus), previous, pod.spec.containers, false, false, deps);
   return got.flatMap((s, i) => diffValues(goValue(withTimes(expect.containerStatuses[i])), goValue(s), `containerStatuses[${i}]`));
 }
@@ -149,8 +170,6 @@ const generateInput = z.looseObject({
 function runGenerate(v: ApiStatusVector, ctx: RunContext): string[] {
   const input = parsePart(generateInput, v.input, "input");
   const expect = parsePart(z.looseObject({ status: z.record(z.string(), z.unknown()) }), v.expect, "expect");
-  if (typeof input === "string") return [input];
-  if (typeof expect === "string") return [expect];
   const pod = podFrom(input.pod);
   const previous = input.statusManagerPreviousStatus === undefined ? undefined : (withTimes(input.statusManagerPreviousStatus) as APIPodStatus);
   const deps = testKubeletDeps(v, ctx, pod, previous, TEST_NODE_IPS, []);
@@ -174,6 +193,8 @@ const podIPsInput = z.looseObject({
   kubeletNodeIP: z.string().nullable().optional(),
   nodeAddresses: z.array(z.looseObject({ type: z.string(), address: z.string() })).optional(),
   criPodIPs: z.array(z.string()).nullable().optional(),
+  /** pod.Status.PodIPs before the call (TestNodeAddressUpdates...: the node IPs); PodIP is the first. */
+  apiPodIPs: z.array(z.string()).nullable().optional(),
 });
 
 const podIPsExpect = z.looseObject({
@@ -187,18 +208,21 @@ const podIPsExpect = z.looseObject({
 function runPodIPs(v: ApiStatusVector, ctx: RunContext): string[] {
   const input = parsePart(podIPsInput, v.input, "input");
   const expect = parsePart(podIPsExpect, v.expect, "expect");
-  if (typeof input === "string") return [input];
-  if (typeof expect === "string") return [expect];
   const nodeIPs = nodeIPsOf(input);
   const hostIPs = input.nodeAddresses === undefined ? TEST_NODE_IPS : GetNodeHostIPs(input.nodeAddresses);
-  const pod = testPod({ uid: "12345", name: "test-pod", namespace: "test-namespace" }, { hostNetwork: input.hostNetwork === true, containers: [] });
+  const apiIPs = input.apiPodIPs ?? [];
+  const apiStatus = apiIPs.length === 0 ? undefined : { podIP: apiIPs[0]!, podIPs: apiIPs.map((ip) => ({ ip })) };
+  const pod = testPod({ uid: "12345", name: "test-pod", namespace: "test-namespace" }, { hostNetwork: input.hostNetwork === true, containers: [] }, apiStatus);
   const deps = testKubeletDeps(v, ctx, pod, undefined, hostIPs, nodeIPs);
   const got = generateAPIPodStatus(pod, runtimeStatusFrom(pod, {}, input.criPodIPs ?? []), false, deps);
   const podIPs = (got.podIPs ?? []).map((p) => p.ip);
   const diffs = diffValues(expect.podIPs, podIPs, "podIPs");
   if (expect.podIP !== undefined && got.podIP !== expect.podIP) diffs.push(`podIP: expected ${show(expect.podIP)}, got ${show(got.podIP)}`);
-  if (expect.hostIPEqualsPodIPs0 === true && got.hostIP !== podIPs[0]) diffs.push(`hostIP: expected podIPs[0] ${show(podIPs[0])}, got ${show(got.hostIP)}`);
-  if (expect.kubeletNodeIPs0EqualsPodIPs0 === true && nodeIPs[0] !== podIPs[0]) diffs.push(`podIPs[0]: expected the kubelet's node IP ${show(nodeIPs[0])}, got ${show(podIPs[0])}`);
+  // "hostIP equals podIPs[0]" (and the node IP one) is checked either way: false says they differ.
+  const hostSame = got.hostIP === podIPs[0];
+  if (expect.hostIPEqualsPodIPs0 !== undefined && hostSame !== expect.hostIPEqualsPodIPs0) diffs.push(`hostIP ${show(got.hostIP)} equals podIPs[0] ${show(podIPs[0])}: expected ${expect.hostIPEqualsPodIPs0}, got ${hostSame}`);
+  const nodeSame = nodeIPs[0] === podIPs[0];
+  if (expect.kubeletNodeIPs0EqualsPodIPs0 !== undefined && nodeSame !== expect.kubeletNodeIPs0EqualsPodIPs0) diffs.push(`the kubelet's node IP ${show(nodeIPs[0])} equals podIPs[0] ${show(podIPs[0])}: expected ${expect.kubeletNodeIPs0EqualsPodIPs0}, got ${nodeSame}`);
   return diffs;
 }
 
@@ -213,8 +237,6 @@ function nodeIPsOf(input: z.infer<typeof podIPsInput>): string[] {
 function runSort(v: ApiStatusVector): string[] {
   const input = parsePart(z.looseObject({ kubeletNodeIP: z.string().nullable().optional(), podIPs: z.array(z.string()) }), v.input, "input");
   const expect = parsePart(z.looseObject({ ips: z.array(z.string()).nullable() }), v.expect, "expect");
-  if (typeof input === "string") return [input];
-  if (typeof expect === "string") return [expect];
   const nodeIPs = typeof input.kubeletNodeIP === "string" ? [input.kubeletNodeIP] : [];
   return diffValues(expect.ips ?? [], sortPodIPs(input.podIPs, nodeIPs), "ips");
 }

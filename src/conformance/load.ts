@@ -1,9 +1,11 @@
 // Loads oracle vector files (YAML) and tells which kind each one is: the three kinds of oracle/
 // and the five of oracle2/ (getPhase, the generic PLEG, the status manager, the API pod status,
 // the pod workers).
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { parse as parseYaml } from "yaml";
+import { formatIssue } from "../scenario/errors.ts";
+import { readSource } from "../scenario/source.ts";
+import { parseYaml as parseBoundedYaml } from "../scenario/yaml.ts";
 import { z } from "zod";
 import { MAX_KUBELET_MINOR, MIN_KUBELET_MINOR } from "../scenario/schema/kubelet.ts";
 
@@ -86,24 +88,24 @@ export function expandVectorPaths(paths: readonly string[]): string[] {
   });
 }
 
-/** Reads synchronously: src/ outside the CLI never yields to the host scheduler. */
+/**
+ * Reads synchronously (src/ outside the CLI never yields to the host scheduler), with the scenario
+ * loader's bounds: a size cap before reading, no binary content, bounded nesting and aliases, and
+ * syntax errors located at file:line:col.
+ */
 export function loadVectorFile(path: string): VectorFile {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (err) {
-    throw new VectorFileError(`${path}: cannot read: ${(err as Error).message}`);
-  }
-  return parseVectorFile(path, text);
+  const source = readSource(path);
+  if (!source.ok) throw new VectorFileError(`${path}: cannot read: ${source.issue.message}`);
+  return parseVectorFile(path, source.text);
 }
 
 export function parseVectorFile(path: string, text: string): VectorFile {
-  let doc: unknown;
-  try {
-    doc = parseYaml(text);
-  } catch (err) {
-    throw new VectorFileError(`${path}: not valid YAML: ${(err as Error).message}`);
+  const yaml = parseBoundedYaml(text, path);
+  if (!yaml.ok) {
+    const issues = yaml.issues.map((i) => formatIssue({ ...i, message: i.message.replace(/^expected a scenario: a mapping of fields \([^)]*\)/, "expected a vector file: a mapping with meta and vectors") }));
+    throw new VectorFileError(`${path}: not valid YAML: ${issues.join("; ")}`);
   }
+  const doc: unknown = yaml.value;
   const parsed = fileSchema.safeParse(doc);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

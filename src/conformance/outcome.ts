@@ -1,12 +1,23 @@
-// What one vector's run comes to: the differences found (none = passed), or a skip with its reason.
+// What one vector's run comes to. A runner returns the differences it found (none: every field it
+// read agreed), optionally with fields it names as not modelled; it throws VectorError when the
+// vector cannot be run at all (malformed, an unknown op or function, a harness that did not
+// settle). run.ts turns that, and the fields nobody read, into the vector's verdict:
+// ok, failed, partial or error.
 
-/** A vector the simulator does not cover, reported with why; never counted as passed. */
-export interface Skip {
-  skipped: string;
+/** Fields of a vector the simulator has nothing to check them against, and why. */
+export interface NotModelled {
+  /** Field paths in the vector ("expect.updated"); every leaf under them is excused. */
+  fields: string[];
+  why: string;
 }
 
-/** The diff lines (empty when the vector passes), or a skip. */
-export type Outcome = string[] | Skip;
+export interface PartialOutcome {
+  diffs: string[];
+  notModelled: NotModelled[];
+}
+
+/** The diff lines (empty when every checked field agreed), or those with fields not modelled. */
+export type Outcome = string[] | PartialOutcome;
 
 /** What a runner knows about the file a vector comes from. */
 export interface RunContext {
@@ -16,10 +27,20 @@ export interface RunContext {
   newerLine: boolean;
 }
 
-export function skip(reason: string): Skip {
-  return { skipped: reason };
+/** A vector that cannot run: its `error` line says why. */
+export class VectorError extends Error {
+  override name = "VectorError";
 }
 
-export function isSkip(o: Outcome): o is Skip {
+export function notModelled(fields: string[], why: string, diffs: string[] = []): PartialOutcome {
+  return { diffs, notModelled: [{ fields, why }] };
+}
+
+export function isPartial(o: Outcome): o is PartialOutcome {
   return !Array.isArray(o);
+}
+
+/** The diff lines of any outcome. */
+export function diffsOf(o: Outcome): string[] {
+  return isPartial(o) ? o.diffs : o;
 }

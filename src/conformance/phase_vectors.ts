@@ -7,7 +7,7 @@ import { z } from "zod";
 import { getPhase, kubeletPodsEra, type KubeletPodsEra } from "../kubelet/kubelet_pods.ts";
 import { containerFrom, containerStatusFrom, encodedContainerSchema, encodedStatusSchema, staticAnnotations, testPod } from "./oracle2_pods.ts";
 import { MAX_KUBELET_MINOR } from "../kubelet/version.ts";
-import { skip, type Outcome, type RunContext } from "./outcome.ts";
+import { VectorError, type Outcome, type RunContext } from "./outcome.ts";
 
 export const phaseVectorSchema = z.looseObject({
   name: z.string(),
@@ -53,7 +53,7 @@ function pinnedEra(minor: number): KubeletPodsEra {
 }
 
 export function runPhaseVector(v: PhaseVector, ctx: RunContext): Outcome {
-  if (ctx.newerLine && v.podHasInitialized === undefined) return skip(NO_ARGUMENT);
+  if (ctx.newerLine && v.podHasInitialized === undefined) throw new VectorError(NO_ARGUMENT);
   const annotations = staticAnnotations(v.pod.staticPod === true, v.pod.annotations);
   const pod = testPod(annotations === undefined ? {} : { annotations }, {
     ...(v.pod.spec.nodeName === undefined ? {} : { nodeName: v.pod.spec.nodeName }),

@@ -11,7 +11,7 @@ import type { Pod } from "../k8s/pod.ts";
 import type { PodStatus } from "../kubelet/container/runtime.ts";
 import { emptyPodStatus } from "../kubelet/container/cache.ts";
 import type { PodSyncer } from "../kubelet/pod_worker_loop.ts";
-import { PodWorkers } from "../kubelet/pod_workers.ts";
+import { PodWorkers, type PodWorkerSync } from "../kubelet/pod_workers.ts";
 import type { PodStatusFunc, UpdatePodOptions } from "../kubelet/pod_sync_status.ts";
 import type { PodCacheReader } from "../kubelet/pod_workers_types.ts";
 import { SyncPodKill, type GoError, type RunningPod, type SyncContext, type SyncPodType } from "../kubelet/types.ts";
@@ -31,6 +31,8 @@ export interface SyncRecord {
 /** The four sync functions, recording and returning at once (the Go fakes take no time either). */
 class RecordingSyncer implements PodSyncer {
   readonly processed = new Map<string, SyncRecord[]>();
+  /** terminalPhaseSync.SetTerminal: syncPod reports these pods terminal (TestTerminalPhaseTransition). */
+  readonly terminal = new Set<string>();
   private note(uid: string, r: SyncRecord): void {
     const list = this.processed.get(uid) ?? [];
     list.push(r);
@@ -38,7 +40,7 @@ class RecordingSyncer implements PodSyncer {
   }
   *SyncPod(_ctx: SyncContext, updateType: SyncPodType, pod: Pod): Proc<[boolean, GoError]> {
     this.note(pod.metadata.uid!, { fn: "syncPod", name: pod.metadata.name, updateType });
-    return [false, null];
+    return [this.terminal.has(pod.metadata.uid!), null];
   }
   *SyncTerminatingPod(_ctx: SyncContext, pod: Pod, _s: PodStatus, gracePeriod: number | undefined, _a: PodStatusFunc | undefined): Proc<GoError> {
     this.note(pod.metadata.uid!, { fn: "syncTerminatingPod", name: pod.metadata.name, updateType: SyncPodKill, ...(gracePeriod === undefined ? {} : { gracePeriod }) });
@@ -68,6 +70,25 @@ class FakeRuntimeCache implements PodCacheReader {
   }
 }
 
+/** The Go test's fakeQueue: every Enqueue is recorded; GetWork hands out (and forgets) all of them, whatever their delay. */
+class FakeQueue extends WorkQueue {
+  private items: string[] = [];
+  override Enqueue(uid: string, delayMs: number): void {
+    this.items.push(uid);
+    super.Enqueue(uid, delayMs);
+  }
+  /** fakeQueue.Set(): the queued UIDs since the last GetWork. */
+  queued(): string[] {
+    return [...new Set(this.items)].sort();
+  }
+  /** fakeQueue.GetWork(): the queued UIDs, then none. */
+  takeAll(): string[] {
+    const out = this.queued();
+    this.items = [];
+    return out;
+  }
+}
+
 const SECOND_MS = 1000;
 
 export class PodWorkersHarness {
@@ -75,12 +96,19 @@ export class PodWorkersHarness {
   readonly syncer = new RecordingSyncer();
   readonly cache = new FakeRuntimeCache();
   readonly workers: PodWorkers;
-  /** Workers whose relay must wait (time-incrementing harness only). */
+  /** What the last SyncKnownPods returned. */
+  lastSync: ReadonlyMap<string, PodWorkerSync> | null = null;
+  /** The fake work queue: the UIDs the workers enqueued. */
+  readonly queue: FakeQueue;
+  /** Workers whose relay must wait (time-incrementing harness only): held during an update, or paused. */
   private readonly held = new Set<string>();
+  /** PauseWorkers: held until ReleaseWorkers, drains skip them (drainUnpausedWorkers). */
+  private readonly paused = new Set<string>();
   private readonly release = new Map<string, Chan<true>>();
 
   constructor(readonly timeIncrementing: boolean) {
-    this.workers = new PodWorkers(this.sim, this.syncer, { Eventf: () => {} }, new WorkQueue(this.sim), SECOND_MS, 1, this.cache, "harness");
+    this.queue = new FakeQueue(this.sim);
+    this.workers = new PodWorkers(this.sim, this.syncer, { Eventf: () => {} }, this.queue, SECOND_MS, 1, this.cache, "harness");
     if (timeIncrementing) {
       // The fake clock starts at Unix(1).
       this.stepClock();
@@ -124,10 +152,23 @@ export class PodWorkersHarness {
     this.sim.runUntil(atMs);
   }
 
-  /** drainWorkers: release every worker (but `except`) and run until nothing is left to do. */
+  /** PauseWorkers: the workers wait at their next wake-up until released (time-incrementing harness). */
+  pauseWorkers(uids: readonly string[]): void {
+    for (const uid of uids) {
+      this.paused.add(uid);
+      this.held.add(uid);
+    }
+  }
+
+  /** ReleaseWorkers: the paused workers may run again (at the next drain). */
+  releaseWorkers(uids: readonly string[]): void {
+    for (const uid of uids) this.paused.delete(uid);
+  }
+
+  /** drainWorkers: release every worker (but `except` and the paused ones) and run until nothing is left to do. */
   drain(except: readonly string[] = []): string | null {
     for (const uid of [...this.held]) {
-      if (except.includes(uid)) continue;
+      if (except.includes(uid) || this.paused.has(uid)) continue;
       this.held.delete(uid);
       this.release.get(uid)?.offer(true);
     }

@@ -65,7 +65,6 @@ const allowSchema = z.looseObject({
 /** Test_allowPodStart on seeded statuses and static pod maps. */
 export function runAllowPodStart(v: PodWorkersVector): string[] {
   const t = parsePart(allowSchema, v, "vector");
-  if (typeof t === "string") return [t];
   const h = new PodWorkersHarness(false);
   for (const [uid, s] of Object.entries(t.input.podSyncStatuses)) h.workers.podSyncStatuses.set(uid, seedStatus(h, s));
   seedMaps(h, t.input.startedStaticPodsByFullname, t.input.waitingToStartStaticPodsByFullname);
@@ -88,7 +87,6 @@ const graceSchema = z.looseObject({
 /** Test_calculateEffectiveGracePeriod: a fresh status (grace period 0). */
 export function runGracePeriod(v: PodWorkersVector): string[] {
   const t = parsePart(graceSchema, v, "vector");
-  if (typeof t === "string") return [t];
   const { specTerminationGracePeriodSeconds: spec, deletionGracePeriodSeconds: deletion, gracePeriodOverride: override } = t.input;
   const pod: Pod = {
     metadata: { name: "p", ...(deletion === null ? {} : { deletionGracePeriodSeconds: deletion }) },
@@ -119,7 +117,6 @@ const removeSchema = z.looseObject({
 /** Test_removeTerminatedWorker for uid "pod-uid", with its worker channel holding the queued signals. */
 export function runRemoveTerminatedWorker(v: PodWorkersVector): string[] {
   const t = parsePart(removeSchema, v, "vector");
-  if (typeof t === "string") return [t];
   const uid = "pod-uid";
   const h = new PodWorkersHarness(false);
   const status = seedStatus(h, t.input.podSyncStatus);

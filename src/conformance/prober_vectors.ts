@@ -15,6 +15,7 @@ import {
   type WorkerState,
 } from "../kubelet/prober/worker_core.ts";
 import { show } from "./diff.ts";
+import { VectorError } from "./outcome.ts";
 import { applyStatusText, defaultScene, sceneToInputs, TEST_CONTAINER_ID, type Scene } from "./status_scene.ts";
 
 const execResult = z.string();
@@ -84,9 +85,9 @@ class Harness {
     public scene: Scene,
   ) {}
 
-  probeOnce(exec: string | undefined): { keepGoing: boolean } | string {
+  probeOnce(exec: string | undefined): { keepGoing: boolean } {
     const outcome = outcomeOf(exec);
-    if (outcome !== "Success" && outcome !== "Failure" && outcome !== "error") return outcome;
+    if (outcome !== "Success" && outcome !== "Failure" && outcome !== "error") throw new VectorError(outcome);
     const out = doProbe(this.spec, this.state, sceneToInputs(this.scene), outcome);
     this.state = out.newState;
     this.apply(out.resultOps);
@@ -140,7 +141,6 @@ function runSingle(v: ProberVector, probeType: ProbeType): string[] {
   const scene = applyStatusText(defaultScene(probeType), v.status ?? "");
   const h = new Harness(workerSpec(v, probeType, scene), scene);
   const got = h.probeOnce(v.execResult);
-  if (typeof got === "string") return [got];
   const expect = v.expect ?? {};
   const diffs: string[] = [];
   const cached = h.results.get(TEST_CONTAINER_ID);
@@ -181,7 +181,6 @@ function runStep(h: Harness, s: Step): string[] {
     check("onHold before probing", s.expectOnHoldBefore, h.state.onHold);
     // The Go tests call doProbe directly here, so a false keepGoing does not end the worker.
     const got = h.probeOnce(s.exec);
-    if (typeof got === "string") return [got];
     check("keepGoing", s.expectKeepGoing, got.keepGoing);
   }
   const cached = h.cached();
@@ -200,7 +199,6 @@ function runAction(h: Harness, action: string): string | undefined {
     // worker.run: probe on every tick until the condition holds (bounded, like wait.Poll's timeout).
     for (let tick = 0; tick < 1000 && h.cached() !== until[1]; tick++) {
       const got = h.probeOnce(undefined);
-      if (typeof got === "string") return got;
       if (!got.keepGoing) return `worker stopped before the cached result became ${until[1]}`;
     }
     return h.cached() === until[1] ? undefined : `cached result never became ${until[1]}`;
@@ -217,5 +215,6 @@ function runAction(h: Harness, action: string): string | undefined {
   }
   const before = JSON.stringify(h.scene);
   h.scene = applyStatusText(h.scene, action);
-  return JSON.stringify(h.scene) === before ? `cannot interpret action ${JSON.stringify(action)}` : undefined;
+  if (JSON.stringify(h.scene) === before) throw new VectorError(`cannot interpret action ${JSON.stringify(action)}`);
+  return undefined;
 }

@@ -9,7 +9,8 @@ import type { PodsClient } from "../apiserver/client.ts";
 import { podManagerWithoutStaticPods, type StatusClient } from "../kubelet/status/interfaces.ts";
 import { StatusManager } from "../kubelet/status/status_manager.ts";
 import { syncBatch } from "../kubelet/status/status_sync.ts";
-import { Sim, type Proc, type TraceSink } from "../sim/index.ts";
+import { isFailureVerdict, Sim, type Proc, type TraceSink } from "../sim/index.ts";
+import { VectorError } from "./outcome.ts";
 
 /** A client that notes "get pods", "patch pods/status", "delete pods" before passing the call on. */
 class RecordingClient implements StatusClient {
@@ -86,14 +87,20 @@ export class StatusHarness {
     return updates;
   }
 
-  /** Runs a driver process to its end and returns what it returned. */
+  /** Runs a driver process to its end and returns what it returned; its VectorError is the vector's. */
   drive<T>(body: () => Proc<T>): T {
     let out: { value: T } | null = null;
+    let thrown: unknown = null;
     this.sim.go("harness", function* () {
-      out = { value: yield* body() };
+      try {
+        out = { value: yield* body() };
+      } catch (err) {
+        thrown = err;
+      }
     });
     const run = this.sim.run();
-    if (out === null) throw new Error(`status harness did not finish: ${run.verdict}${run.diagnosis ? `: ${run.diagnosis}` : ""}`);
+    if (thrown !== null) throw thrown;
+    if (out === null || isFailureVerdict(run.verdict)) throw new VectorError(`the status harness did not finish: ${run.verdict}${run.diagnosis ? `: ${run.diagnosis}` : ""}`);
     return (out as { value: T }).value;
   }
 }

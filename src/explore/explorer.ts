@@ -56,6 +56,8 @@ export interface ExploreReport {
   found: Found | null;
   shrink: ShrinkResult | null;
   repro: WrittenRepro | null;
+  /** The failing run as found, written before shrinking (null when not shrunk: then `repro` is it). */
+  asFound: WrittenRepro | null;
   determinism: DeterminismReport | null;
 }
 
@@ -166,9 +168,9 @@ class Session {
     };
     const first = collected.runs.find((r) => r.failure !== null) ?? null;
     const determinism = this.opts.checkDeterminism === true ? this.determinism(collected.runs) : null;
-    const { found, shrink, repro } = first === null ? { found: null, shrink: null, repro: null } : this.followUp(first);
+    const { found, shrink, repro, asFound } = first === null ? { found: null, shrink: null, repro: null, asFound: null } : this.followUp(first);
     return {
-      plan: this.plan, strategy: this.ctx.label, ...collected, failures: this.failures, first, found, shrink, repro, determinism,
+      plan: this.plan, strategy: this.ctx.label, ...collected, failures: this.failures, first, found, shrink, repro, asFound, determinism,
     };
   }
 
@@ -178,23 +180,29 @@ class Session {
     return checkDeterminism(this.ctx, sampled);
   }
 
-  /** The first failure: run again here for its tape, shrunk, written. */
-  private followUp(first: RunSummary): { found: Found; shrink: ShrinkResult | null; repro: WrittenRepro | null } {
+  /**
+   * The first failure: run again here for its tape, written as found (its replay key is the one
+   * printed first: a `run` command would not carry the run's swarm draws or explored invariants),
+   * then shrunk and written again.
+   */
+  private followUp(first: RunSummary): { found: Found; shrink: ShrinkResult | null; repro: WrittenRepro | null; asFound: WrittenRepro | null } {
     const { raw, scenario } = this.ctx.scenarioFor(first.index);
     const again = this.ctx.run(scenario, first.seed);
     if (!sameFailure(again.failure, first.failure) || again.result.run.traceHash !== first.traceHash) {
       throw new Error(`run ${first.index} (seed ${first.seed}) did not fail the same way when run again: kubelet-sim is not deterministic (a bug)`);
     }
     let found: Found = { raw, scenario, seed: first.seed, choices: again.result.run.choices.toArray(), failure: again.failure! };
+    const outDir = this.opts.outDir === undefined ? "repros" : this.opts.outDir;
+    const origin = { index: first.index, seed: first.seed, choices: first.choices, deviations: first.deviations, traceHash: first.traceHash };
     let shrink: ShrinkResult | null = null;
+    let asFound: WrittenRepro | null = null;
     if (this.opts.shrink !== false) {
+      if (outDir !== null) asFound = writeRepro({ ctx: this.ctx, found, origin, shrink: null, outDir, asFound: true });
       this.progress("shrink", 0, 1);
       shrink = shrinkFailure(this.ctx, found, { ...this.opts.shrink, clock: this.opts.shrink?.clock ?? this.clock });
       found = shrink.final;
     }
-    const outDir = this.opts.outDir === undefined ? "repros" : this.opts.outDir;
-    const origin = { index: first.index, seed: first.seed, choices: first.choices, deviations: first.deviations, traceHash: first.traceHash };
     const repro = outDir === null ? null : writeRepro({ ctx: this.ctx, found, origin, shrink, outDir });
-    return { found, shrink, repro };
+    return { found, shrink, repro, asFound };
   }
 }

@@ -122,6 +122,7 @@ export function mergeShards(shards: readonly { path: string; file: ShardFile }[]
     failure: owner?.failure ?? null,
     shrink: owner?.shrink ?? null,
     repro: owner?.repro ?? null,
+    asFound: owner?.asFound ?? null,
     determinism: mergeDeterminism(sorted.map((s) => s.file.summary.determinism)),
   };
 }

@@ -63,6 +63,12 @@ export interface ReproInput {
   origin: { index: number; seed: number; choices: number; deviations: number; traceHash: string };
   shrink: ShrinkResult | null;
   outDir: string;
+  /**
+   * The run exactly as exploration found it (before any shrinking): its swarm draws, the explored
+   * invariants' `never:` expectations and its whole choice tape, so `replay` shows that very run.
+   * Its name ends in `-as-found`.
+   */
+  asFound?: boolean;
 }
 
 export interface WrittenRepro {
@@ -80,7 +86,7 @@ function slug(f: Failure): string {
 /** Writes the scenario YAML, replays it once more as `replay` will, then writes the record (each atomically). */
 export function writeRepro(input: ReproInput): WrittenRepro {
   const { ctx, found, origin, shrink } = input;
-  const name = `${String(found.raw["name"] ?? "scenario")}-${slug(found.failure)}-${found.seed}`;
+  const name = `${String(found.raw["name"] ?? "scenario")}-${slug(found.failure)}-${found.seed}${input.asFound === true ? "-as-found" : ""}`;
   const path = join(input.outDir, `${name}.json`);
   const scenarioFile = `${name}.yaml`;
   const scenarioPath = join(input.outDir, scenarioFile);

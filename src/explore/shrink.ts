@@ -2,14 +2,17 @@
 // from fifo: the shortest recorded prefix that still fails, replayed with fifo after it, then
 // delta debugging over the deviations left), then its scenario (pods, containers, steps, faults,
 // expectations, an earlier end, shorter latencies), then the schedule once more. A candidate is
-// kept only when it fails the same way (failure.ts); every kept candidate carries the exact tape of
-// the run that showed it, so the result replays byte for byte.
+// kept only when it fails the same way (failure.ts) at a comparable point (shrink_cause.ts: an
+// `eventually` or `at` expectation must fail after the same steps on its pod, seeing the same
+// state); every kept candidate carries the exact tape of the run that showed it, so the result
+// replays byte for byte. The log's last line says what the repro keeps failing with.
 import { ChoiceLog, type Choice } from "../sim/index.ts";
 import type { Scenario } from "../scenario/index.ts";
 import type { RunContext } from "./context.ts";
 import { Budget, NO_CLOCK, type Clock } from "./budget.ts";
 import { ddmin } from "./ddmin.ts";
 import { sameFailure, type Failure } from "./failure.ts";
+import { causeOf, describeKept, sameCause, type Cause } from "./shrink_cause.ts";
 import { compileRaw, type RawScenario } from "./raw.ts";
 import {
   dropContainerCandidates, dropPodCandidates, endEarlierCandidate, latencyCandidates, listOf, withList, type RawCandidate,
@@ -56,6 +59,8 @@ function deviationPositions(choices: readonly Choice[]): number[] {
 export class Shrinker {
   readonly budget: Budget;
   readonly log: string[] = [];
+  /** What the failure must keep besides its name (set from the run it starts from). */
+  private cause: Cause | null = null;
 
   constructor(
     private readonly ctx: RunContext,
@@ -66,10 +71,17 @@ export class Shrinker {
   }
 
   run(start: Found): ShrinkResult {
+    this.cause = causeOf(start.raw, start.failure);
     let cur = this.shrinkSchedule(start);
     cur = this.shrinkScenario(cur);
     cur = this.shrinkSchedule(cur);
+    this.log.push(describeKept(cur.failure, this.cause));
     return { final: cur, log: this.log, runs: this.budget.runs, ms: this.budget.elapsedMs, exhausted: this.budget.exhausted };
+  }
+
+  /** The same failure, at a comparable point (see shrink_cause.ts). */
+  private keeps(raw: RawScenario, f: Failure | null): f is Failure {
+    return sameFailure(f, this.target) && sameCause(this.cause, causeOf(raw, f!));
   }
 
   /**
@@ -85,8 +97,8 @@ export class Shrinker {
       r = this.replay(scenario, seed, r.result.run.choices.toArray());
       if (r.result.run.verdict === "diverged") return null;
     }
-    if (!sameFailure(r.failure, this.target)) return null;
-    return { raw, scenario, seed, choices: r.result.run.choices.toArray(), failure: r.failure! };
+    if (!this.keeps(raw, r.failure)) return null;
+    return { raw, scenario, seed, choices: r.result.run.choices.toArray(), failure: r.failure };
   }
 
   private replay(scenario: Scenario, seed: number, tape: readonly Choice[]) {
@@ -97,8 +109,8 @@ export class Shrinker {
   private tryFresh(raw: RawScenario, scenario: Scenario, seed: number): Found | null {
     if (!this.budget.spend()) return null;
     const r = this.ctx.run(scenario, seed);
-    if (!sameFailure(r.failure, this.target)) return null;
-    return { raw, scenario, seed, choices: r.result.run.choices.toArray(), failure: r.failure! };
+    if (!this.keeps(raw, r.failure)) return null;
+    return { raw, scenario, seed, choices: r.result.run.choices.toArray(), failure: r.failure };
   }
 
   // ---- the schedule ------------------------------------------------------------------------

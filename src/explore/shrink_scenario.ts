@@ -10,7 +10,7 @@ export interface RawCandidate {
   what: string;
 }
 
-interface PodName {
+export interface PodName {
   name: string;
   namespace: string;
 }
@@ -21,7 +21,7 @@ function podNameOf(entry: unknown): PodName | null {
   return { name: meta["name"], namespace: typeof meta["namespace"] === "string" ? meta["namespace"] : "default" };
 }
 
-function refersTo(ref: unknown, p: PodName): boolean {
+export function refersTo(ref: unknown, p: PodName): boolean {
   return typeof ref === "string" && (ref === p.name || ref === `${p.namespace}/${p.name}`);
 }
 
@@ -32,7 +32,7 @@ function stepAction(step: unknown): unknown {
   return key === undefined ? undefined : step[key];
 }
 
-function stepPod(step: unknown): unknown {
+export function stepPod(step: unknown): unknown {
   const a = stepAction(step);
   return isRecord(a) ? a["pod"] : a;
 }

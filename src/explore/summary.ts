@@ -24,6 +24,8 @@ export interface ExploreSummary {
   failure: Failure | null;
   shrink: { runs: number; ms: number; exhausted: boolean; log: string[]; toDeviations: number } | null;
   repro: { path: string; scenarioPath: string; replayKey: string } | null;
+  /** The failing run as found, written before shrinking; null when not shrunk (the repro is that run). */
+  asFound: { path: string; replayKey: string } | null;
   determinism: DeterminismReport | null;
 }
 
@@ -32,6 +34,8 @@ export interface ExploreJsonLine {
   violations: number;
   runsPerSec: number | null;
   repro: string | null;
+  /** The record of the failing run as found (before shrinking); null when not shrunk. */
+  reproAsFound: string | null;
   invariant: string | null;
   timeToFirstViolationMs: number | null;
   /** Beyond the fixed fields: what failed when it is not an invariant, and how the search went. */
@@ -58,6 +62,7 @@ export function summarize(report: ExploreReport): ExploreSummary {
     failure: report.found?.failure ?? report.first?.failure ?? null,
     shrink: s === null ? null : { runs: s.runs, ms: s.ms, exhausted: s.exhausted, log: s.log, toDeviations: deviationCount(s.final.choices) },
     repro: report.repro === null ? null : { path: report.repro.path, scenarioPath: report.repro.scenarioPath, replayKey: report.repro.record.replayKey },
+    asFound: report.asFound === null ? null : { path: report.asFound.path, replayKey: report.asFound.record.replayKey },
     determinism: report.determinism,
   };
 }
@@ -85,6 +90,7 @@ export function jsonLine(s: ExploreSummary): ExploreJsonLine {
     violations: s.failures,
     runsPerSec: runsPerSec(s),
     repro: s.repro?.path ?? null,
+    reproAsFound: s.asFound?.path ?? null,
     invariant: f !== null && f.kind === "invariant" ? f.id : null,
     timeToFirstViolationMs: s.timeToFirstFailureMs === null ? null : Math.round(s.timeToFirstFailureMs),
     failure: f === null ? null : { kind: f.kind, id: f.id, message: f.message },
@@ -97,9 +103,21 @@ export function jsonLine(s: ExploreSummary): ExploreJsonLine {
   };
 }
 
-/** The `run` command that shows exploration run i as found (same choices; the trace adds the explored invariants' checks). */
+/** The `run` command of a run of the plan: complete only without swarm draws and with the failing invariant in the file. */
 export function runKey(s: ExploreSummary, seed: number): string {
   return `kubelet-sim run ${s.plan.file} --seed ${seed} --strategy ${s.strategy}${s.plan.overrideFlags}`;
+}
+
+/**
+ * The command that shows the failing run as found: `replay` of the record written before shrinking
+ * (or of the repro, when it was not shrunk), which carries the run's swarm draws, the explored
+ * invariants and its choices. Without a record (no --out) there is only the `run` command, which
+ * lacks those: it is printed as the plan's, not as the run's replay.
+ */
+export function asFoundKey(s: ExploreSummary, seed: number): string {
+  if (s.asFound !== null) return s.asFound.replayKey;
+  if (s.shrink === null && s.repro !== null) return s.repro.replayKey;
+  return `${runKey(s, seed)}  (without --out no record was written; this command runs the scenario file as written${s.plan.swarm ? ", without the run's swarm draws" : ""})`;
 }
 
 export function humanSummary(s: ExploreSummary): string {
@@ -112,7 +130,7 @@ export function humanSummary(s: ExploreSummary): string {
     const why = s.stoppedBy === "time-budget" ? " (stopped by the time budget)" : "";
     out.push(`${s.runs.length} runs${time}: no failure${why}`);
   } else {
-    out.push(`# replay the run as found: ${runKey(s, first.seed)}`);
+    out.push(`# replay the run as found: ${asFoundKey(s, first.seed)}`);
     out.push(`FAIL run ${first.index} (seed ${first.seed}), ${s.failures} failing of ${s.runs.length} runs${time}`);
     out.push(`  ${describeFailure(first.failure!)}`);
   }

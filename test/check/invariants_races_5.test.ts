@@ -150,7 +150,22 @@ describe("start-after-termination-requested: a static pod update is not a termin
   it("still fires for the old UID if it starts a container after its own termination request", () => {
     const s = scenario("1.23", "file");
     const late = [sync(0, "old"), R(5_000, "podworker", "TerminationRequested", { pod: STATIC, uid: "old", why: "killed" }), R(6_100, "runtime", "StartContainer", { pod: STATIC, container: "app", tookMs: 100, result: "ok" })];
-    expect(violations("start-after-termination-requested", late, s)).toEqual([expect.stringMatching(/^6100 .*after termination was requested at 5000ms \(killed\)/)]);
+    expect(violations("start-after-termination-requested", late, s)).toEqual([expect.stringMatching(/^6100 .*StartContainer of container app of pod UID old began at 6000ms, after its termination was requested at 5000ms \(killed\)/)]);
+  });
+
+  it("1.21: a static pod update REMOVEs the old UID; the new UID's containers are not judged by it (R04 under 1.21)", () => {
+    const legacyFile = scenario("1.21", "file");
+    const update = [sync(0, "old"), R(5_000, "kubelet", "SyncLoopREMOVE", { source: "file", pods: [STATIC] }), sync(5_004, "new"), R(6_542, "runtime", "CreateContainer", { pod: STATIC, container: "app", tookMs: 100, result: "ok" })];
+    expect(violations("start-after-termination-requested", update, legacyFile)).toEqual([]);
+    // The old UID starting a container after its own REMOVE is still judged, and named.
+    const late = [sync(0, "old"), R(5_000, "kubelet", "SyncLoopREMOVE", { source: "file", pods: [STATIC] }), R(6_100, "runtime", "StartContainer", { pod: STATIC, container: "app", tookMs: 100, result: "ok" })];
+    expect(violations("start-after-termination-requested", late, legacyFile)).toEqual([expect.stringMatching(/of pod UID old began at 6000ms, after its termination was requested at 5000ms \(SyncLoopREMOVE\)$/)]);
+  });
+
+  it("1.21: a deletion before any UID was seen under the name is a request by name", () => {
+    const legacyApi = scenario("1.21", "api");
+    const early = [R(1_000, "kubelet", "SyncLoopDELETE", { source: "api", pods: ["default/web"] }), sync(1_500, "u1", "default/web"), R(2_100, "runtime", "CreateContainer", { pod: "default/web", container: "app", tookMs: 100, result: "ok" })];
+    expect(violations("start-after-termination-requested", early, legacyApi)).toEqual([expect.stringMatching(/CreateContainer of container app began at 2000ms, after its termination was requested at 1000ms \(SyncLoopDELETE\)$/)]);
   });
 
   it("1.21: an API deletion of a pod from the apiserver is a request, a mirror pod's is not", () => {

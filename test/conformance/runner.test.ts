@@ -39,7 +39,7 @@ describe("the runner catches wrong expectations", () => {
     const bad = res.results[1]!;
     expect(bad.passed).toBe(false);
     expect(bad.diffs).toEqual(["containersToStart: expected [0,1], got [1]"]);
-    expect(summarize([res])).toEqual({ passed: res.results.length - 1, failed: 1, skipped: 0 });
+    expect(summarize([res])).toEqual({ passed: res.results.length - 1, failed: 1, partial: 0, error: 0 });
   });
 
   it("containersToKill is compared as a set", () => {
@@ -68,12 +68,32 @@ describe("the runner catches wrong expectations", () => {
     expect(res.results[2]!.diffs).toEqual(['result: expected "Failure", got "Success"']);
   });
 
-  it("a malformed vector fails alone", () => {
+  it("a malformed vector is an error, alone", () => {
     const res = mutated("compute_pod_actions.yaml", (d) => {
       d.vectors[0]!["pod"] = "not a pod";
     });
-    expect(res.results[0]!.diffs[0]).toMatch(/^malformed vector: pod/);
+    expect(res.results[0]!.verdict).toBe("error");
+    expect(res.results[0]!.error).toMatch(/^malformed vector: pod/);
     expect(res.results.slice(1).every((r) => r.passed)).toBe(true);
+  });
+
+  it("a field no check reads makes the vector partial, never ok", () => {
+    const res = mutated("backoff.yaml", (d) => {
+      (d.vectors[0]! as Record<string, unknown>)["expectSomethingNew"] = 3;
+      ((d.vectors[1]!["steps"] as Record<string, unknown>[])[0]!)["expectFoo"] = { bar: [1] };
+    });
+    expect(res.results[0]!.verdict).toBe("partial");
+    expect(res.results[0]!.unread).toEqual(["expectSomethingNew"]);
+    expect(res.results[1]!.unread).toEqual(["steps[0].expectFoo.bar[0]"]);
+    expect(summarize([res]).partial).toBe(2);
+  });
+
+  it("prose fields need no reader", () => {
+    const res = mutated("backoff.yaml", (d) => {
+      (d.vectors[0]! as Record<string, unknown>)["notes"] = "anything";
+      (d.vectors[0]! as Record<string, unknown>)["whyNote"] = "anything";
+    });
+    expect(res.results[0]!.verdict).toBe("ok");
   });
 });
 

@@ -1,6 +1,6 @@
 // `kubelet-sim explore` as a user runs it: the JSON line, the exit codes, the repro file.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -54,16 +54,20 @@ describe("kubelet-sim explore", () => {
     }
   });
 
-  it("names the run it found by a key that carries --kubelet-version and --variant, and that key shows the failure", () => {
+  it("names the run it found by a replay key whose record carries --kubelet-version and --variant, and that key shows the failure", () => {
     const file = "scenarios/races/r06-grace-period-shorten-ignored.yaml";
     const r = cli(["explore", file, "--runs", "2", "--no-shrink", "--out", out, "--kubelet-version", "1.30", "--variant", "killHonoursShortenedGrace=false"]);
     expect(r.code).toBe(1);
     const key = /^# replay the run as found: kubelet-sim (.*)$/m.exec(r.stdout)?.[1];
-    expect(key).toMatch(/ --kubelet-version 1\.30 --variant killHonoursShortenedGrace=false$/);
+    expect(key).toMatch(/^replay \S+\.json$/);
+    const record = JSON.parse(readFileSync(key!.slice("replay ".length), "utf8")) as { repro: { scenarioText: string } };
+    expect(record.repro.scenarioText).toMatch(/version: "1\.30"/);
+    expect(record.repro.scenarioText).toMatch(/killHonoursShortenedGrace: false/);
     const violation = /invariant shortened-grace-period-honoured at (\d+)ms/.exec(r.stdout)?.[1];
     const again = cli([...key!.split(" "), "--format", "text"]);
     expect(again.code).toBe(1);
     expect(again.stdout).toContain(`still ran at ${violation}ms`);
+    expect(again.stdout).toMatch(/reproduced: the identical trace/);
   });
 
   it("exits 2 on a scenario that does not load", async () => {

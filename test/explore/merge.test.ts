@@ -35,8 +35,9 @@ function run(args: string[]): Promise<Ran> {
 
 /** What must agree: everything but rates, times and the folder the repro went to. */
 function comparable(line: Record<string, unknown>): Record<string, unknown> {
-  const { runsPerSec: _r, timeToFirstViolationMs: _t, repro, ...rest } = line;
-  return { ...rest, repro: typeof repro === "string" ? basename(repro) : repro };
+  const { runsPerSec: _r, timeToFirstViolationMs: _t, repro, reproAsFound, ...rest } = line;
+  const base = (p: unknown) => (typeof p === "string" ? basename(p) : p);
+  return { ...rest, repro: base(repro), reproAsFound: base(reproAsFound) };
 }
 
 /** A repro record without what depends on the wall clock or the folder it was written to. */

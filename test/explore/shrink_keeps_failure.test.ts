@@ -73,3 +73,52 @@ describe("R06's vacuous repro", () => {
     expect(sameFailure(r.found!.failure, r.first!.failure)).toBe(true);
   });
 });
+
+// The same class, one step further: R06's hunt form with a deadline the pod misses by a little. The
+// shrinker used to drop the delete, keeping only `create` and the expectation: the pod then "failed"
+// to be gone because nothing deleted it. A kept step must fail at a comparable point: after the same
+// steps on the expectation's pod up to its deadline, seeing the same state.
+const R06_TIGHT = `
+name: r06-tight
+until: 1m
+kubelet: { version: "1.30" }
+pods:
+  - manifest:
+      apiVersion: v1
+      kind: Pod
+      metadata: { name: web, namespace: default }
+      spec:
+        terminationGracePeriodSeconds: 120
+        containers: [{ name: app, image: "example/app:1" }]
+    behaviour:
+      app: { onSigterm: { exitAfter: 12s, exitCode: 0 } }
+timeline:
+  - { at: 0s, create: web }
+  - { at: 5s, delete: web }
+  - { at: 16s, delete: { pod: web, gracePeriodSeconds: 1 } }
+expect:
+  - eventually: { pod: web, gone: true }
+    by: 15s
+`;
+
+describe("a shrunk eventually keeps its cause", () => {
+  it("causeOf: the steps on the expectation's pod up to its deadline, and what was seen", async () => {
+    const { causeOf, sameCause } = await import("../../src/explore/shrink_cause.ts");
+    const raw = parse(R06_TIGHT) as Record<string, unknown>;
+    const failure = f({ kind: "expectation", id: "eventually default/web: gone by 15000ms", message: "expectation failed: eventually default/web: gone by 15s; seen at 15s: the pod exists" });
+    const cause = causeOf(raw, failure)!;
+    expect(cause).toEqual({ actions: ['{"create":"web"}', '{"delete":"web"}'], seen: "the pod exists" });
+    const noDelete = { ...raw, timeline: [{ at: "0s", create: "web" }] };
+    expect(sameCause(cause, causeOf(noDelete, failure))).toBe(false);
+    expect(causeOf(raw, f({}))).toBeNull(); // an invariant is evidence in itself
+  });
+
+  it("the repro keeps the delete, and says what it keeps failing with", () => {
+    const raw = parse(R06_TIGHT) as Record<string, unknown>;
+    const r = exploreSync({ source: { raw, label: "r06-tight.yaml" }, runs: 3, strategy: "pct", invariants: ["at-most-one-running-container"], outDir: null });
+    expect(r.first?.failure).toMatchObject({ kind: "expectation", id: "eventually default/web: gone by 15000ms" });
+    const steps = (r.found!.raw["timeline"] as Record<string, unknown>[]).map((s) => Object.keys(s).find((k) => k !== "at"));
+    expect(steps).toEqual(["create", "delete"]);
+    expect(r.shrink!.log.at(-1)).toBe("kept: expectation eventually default/web: gone by 15000ms (default/web), after the same steps on its pod (create, delete), seen: the pod exists");
+  });
+});

@@ -1,7 +1,7 @@
 // `kubelet-sim conformance FILE...`: run Kubernetes' own test vectors through the simulator's ports.
 import type { ArgumentsCamelCase, Argv } from "yargs";
-import type { FileResult } from "../../conformance/index.ts";
-import { EXIT_OK, EXIT_VIOLATION, UserError } from "../exit.ts";
+import type { FileResult, Summary } from "../../conformance/index.ts";
+import { EXIT_OK, EXIT_USAGE, EXIT_VIOLATION } from "../exit.ts";
 import type { CommandFactory } from "./index.ts";
 
 interface Args {
@@ -21,46 +21,50 @@ export const conformanceCommand: CommandFactory = (ctx) => ({
       .example("$0 conformance test/fixtures/oracle2", "a folder: every .yaml file in it")
       .example("$0 conformance -v test/fixtures/oracle/compute_pod_actions.yaml", "list each vector with its verdict")
       .epilogue(
-        "A vector outside the simulator's scope is skipped with its reason (listed as `skip`), never counted as passed.\n" +
-          "Exit codes: 0 no vector failed, 1 some vector failed, 2 a file is not a valid vector file.",
+        "Each vector is ok (every field checked, all agreeing), FAIL, partial (a field no check reads, or one the simulator does not model, listed with why; never counted as passed) or error (it could not run; the others still do).\n" +
+          "Exit codes: 0 no vector failed or errored, 1 some vector failed or errored, 2 a file is not a vector file.",
       ),
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
     // Loaded here, not at the top: the models are needed only when something runs (--help stays fast).
-    const { runVectorFiles, summarize, VectorFileError } = await import("../../conformance/index.ts");
-    let files: FileResult[];
-    try {
-      files = runVectorFiles(argv.files);
-    } catch (err) {
-      if (err instanceof VectorFileError) throw new UserError(err.message);
-      throw err;
-    }
+    const { runVectorFiles, summarize } = await import("../../conformance/index.ts");
+    const files = runVectorFiles(argv.files);
     const summary = summarize(files);
     process.stdout.write(renderConformance(files, argv.verbose, summary));
-    ctx.exitCode = summary.failed > 0 ? EXIT_VIOLATION : EXIT_OK;
+    const unreadable = files.filter((f) => f.error !== undefined);
+    for (const f of unreadable) process.stderr.write(`kubelet-sim: ${f.error}\n`);
+    ctx.exitCode = unreadable.length > 0 ? EXIT_USAGE : summary.failed > 0 || summary.error > 0 ? EXIT_VIOLATION : EXIT_OK;
   },
 });
 
+const PAD = 8;
+
 /**
- * One line per failing vector with its diff indented below, one per skipped vector with its reason,
- * then the `N passed, M failed` line (`, K skipped` added when some were).
+ * One line per vector that did not pass, with what went wrong indented below it (a failed
+ * vector's differences, a partial vector's unread and not-modelled fields, an error's cause),
+ * a line per file that could not be read, then the counts: `N passed, N failed, N partial, N error`.
  */
-export function renderConformance(files: readonly FileResult[], verbose: boolean, summary: { passed: number; failed: number; skipped?: number }): string {
+export function renderConformance(files: readonly FileResult[], verbose: boolean, summary: Summary): string {
   const out: string[] = [];
+  const detail = (line: string) => out.push(`${" ".repeat(PAD)}${line}`);
   for (const f of files) {
+    if (f.error !== undefined) {
+      out.push(`${"error".padEnd(PAD)}${f.error}`);
+      continue;
+    }
     for (const r of f.results) {
       const label = `${f.file} #${r.index}${r.newerLine === true ? " (newer line)" : ""} ${r.name}`;
-      if (r.passed) {
-        if (verbose) out.push(`ok    ${label}`);
-      } else if (r.skipped !== undefined) {
-        out.push(`skip  ${label}`, `        ${r.skipped}`);
-      } else {
-        out.push(`FAIL  ${label}`);
-        for (const d of r.diffs) out.push(`        ${d}`);
+      if (r.verdict === "ok") {
+        if (verbose) out.push(`${"ok".padEnd(PAD)}${label}`);
+        continue;
       }
+      out.push(`${(r.verdict === "failed" ? "FAIL" : r.verdict).padEnd(PAD)}${label}`);
+      if (r.verdict === "error") detail(r.error ?? "");
+      for (const d of r.diffs) detail(d);
+      if (r.unread.length > 0) detail(`not read by any check: ${r.unread.join(", ")}`);
+      for (const n of r.notModelled) detail(`not modelled: ${n.fields.join(", ")}: ${n.why}`);
     }
   }
-  const { passed, failed, skipped = 0 } = summary;
-  out.push(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}`);
+  out.push(`${summary.passed} passed, ${summary.failed} failed, ${summary.partial} partial, ${summary.error} error`);
   return `${out.join("\n")}\n`;
 }

@@ -7,8 +7,8 @@
 // With the EventedPLEG gate (KEP-3386, evented.ts) this PLEG is the fallback: it relists every 300 s,
 // a pod whose status the cache refused (it holds a newer one from an event) sends no events, and
 // Update changes the period when the Evented PLEG falls back to relisting. Not modelled:
-// relistLock/podCacheMutex, the metrics other than the discarded-event count, and the 1.32+
-// restructure of relist around watch conditions.
+// relistLock/podCacheMutex, the metrics other than the discarded-event count and the running pod
+// and container gauges (metrics.ts), and the 1.32+ restructure of relist around watch conditions.
 import { formatDuration, recvCase, select, type Chan, type Proc, type Sim } from "../../sim/index.ts";
 import type { Cache } from "../container/cache.ts";
 import { GO_ZERO_TIME_MS, type PodStatus } from "../container/runtime.ts";
@@ -18,6 +18,7 @@ import type { GoError } from "../types.ts";
 import { ContainerChanged, ContainerDied, plegChannelCapacity, plegRelistPeriodMs, relistThresholdMs } from "./pleg.ts";
 import type { HealthResult, PodLifecycleEvent, PodLifecycleEventGenerator, RelistDuration } from "./pleg.ts";
 import { computeEventsByPodID, PodRecords } from "./generic_events.ts";
+import { RunningPodAndContainerMetrics } from "./metrics.ts";
 
 /**
  * The slice of kubecontainer.Runtime the PLEG calls, in the shape kuberuntime's
@@ -27,7 +28,18 @@ import { computeEventsByPodID, PodRecords } from "./generic_events.ts";
  */
 export interface PodStatusSource {
   GetPods(all: boolean): Proc<RuntimePod[] | CriError>;
-  GetPodStatus(uid: string, name: string, namespace: string): Proc<PodStatus | CriError>;
+  GetPodStatus(uid: string, name: string, namespace: string): Proc<PodStatus | CriError | PodStatusFailure>;
+}
+
+/**
+ * A GetPodStatus that fails with a status as well (Go's `(status, err)` with both set, as
+ * upstream's tests mock it): the cache keeps both. The runtime manager fails with a CriError and no status.
+ */
+export class PodStatusFailure {
+  constructor(
+    readonly err: Error,
+    readonly status: PodStatus | null,
+  ) {}
 }
 
 /** A CRI status error as the Go error the cache stores and the trace prints (err.Error()). */
@@ -63,6 +75,8 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
   private stopCh: Chan<never> | null = null;
   private relistDuration: RelistDuration;
   private discarded = 0;
+  /** kubelet_running_containers and kubelet_running_pods, as the last successful relist set them. */
+  readonly metrics = new RunningPodAndContainerMetrics();
 
   constructor(
     private readonly sim: Sim,
@@ -157,6 +171,8 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
     }
     // The relist time moves only after a successful GetPods (#45496: an honest health signal).
     this.relistTime = timestampMs;
+    // Update running pod and container count.
+    this.metrics.update(podList);
     this.podRecords.setCurrent(podList, this.opts.setCurrentKeepsMissingPods === true);
     const eventsByPodID = computeEventsByPodID(this.podRecords);
     const needsReinspection = new Map<string, RuntimePod | null>();
@@ -247,11 +263,13 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
     }
     const timestampMs = this.sim.nowMs;
     const status = yield* this.runtime.GetPodStatus(pod.id, pod.name, pod.namespace);
-    if (status instanceof CriError) {
-      // GetPodStatus fails as (nil, err): the entry holds the error and no status. Simplified: the
-      // `status != nil` guard (#122475) is taken in every release; before it the kubelet panicked.
-      const err = goError(status);
-      return [err, this.cache!.Set(pod.id, null, err, timestampMs)];
+    if (status instanceof CriError || status instanceof PodStatusFailure) {
+      // GetPodStatus fails as (nil, err), or with a status too: the entry holds the error and that
+      // status. Simplified: the `status != nil` guard (#122475) is taken in every release; before
+      // it the kubelet panicked.
+      const err = status instanceof CriError ? goError(status) : status.err;
+      const partial = status instanceof CriError ? null : status.status;
+      return [err, this.cache!.Set(pod.id, partial, err, timestampMs)];
     }
     const stampMs = this.opts.eventedPLEG === true && this.opts.isEventedPLEGInUse?.() === true ? status.timestampMs ?? GO_ZERO_TIME_MS : timestampMs;
     // Preserve the pod IP across cache updates if the new IP is empty (copied: the runtime's value is not ours).
