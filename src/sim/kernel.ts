@@ -13,7 +13,7 @@ import { DEFAULT_BOUNDS, type Bounds, type Verdict } from "./bounds.ts";
 import { makeStrategy, formatStrategy, ReplayDivergence, StrategyPause, type Strategy, type StrategySpec } from "./strategy/index.ts";
 import { BLOCKED, DONE, KILLED, READY, RUNNING, SLEEPING, Process, type Proc, type SpawnOptions, type Waker } from "./process.ts";
 import { perform } from "./perform.ts";
-import type { Op } from "./ops.ts";
+import { Op, OP_CALL, OP_THEN, type SelectResult } from "./ops.ts";
 import { diagnoseStuck, describePanic } from "./diagnose.ts";
 import { VERSION } from "../version.ts";
 import type { KernelObserver } from "./observe.ts";
@@ -339,13 +339,16 @@ export class Sim implements Waker, TimerHost {
     }
     for (;;) {
       if (!this.countStep(p)) return this.park();
-      let r: IteratorResult<Op, unknown>;
+      let op: Op;
       try {
-        const err = p.resumeError;
-        const value = p.resumeValue;
-        p.resumeError = null;
-        p.resumeValue = undefined;
-        r = err !== null ? p.gen.throw(err) : p.gen.next(value);
+        const r = this.resume(p);
+        if (r === DONE_RESULT) {
+          p.state = DONE;
+          this.observer?.exit(p, this.nowMs, "done");
+          this.procs.delete(p.id);
+          return this.park();
+        }
+        op = r as Op;
       } catch (err) {
         // A pause is the strategy's, not the process's: it ends the run where it stands.
         if (err instanceof StrategyPause) throw err;
@@ -353,21 +356,59 @@ export class Sim implements Waker, TimerHost {
         this.observer?.exit(p, this.nowMs, "panic");
         return this.park();
       }
-      if (r.done === true) {
-        p.state = DONE;
-        this.observer?.exit(p, this.nowMs, "done");
-        this.procs.delete(p.id);
-        return this.park();
-      }
-      if (!perform(this, p, r.value)) return this.park();
+      if (!perform(this, p, op)) return this.park();
       // A completed operation is a scheduling point: p stays first in line, others may go first.
       if (this.ready.length > 0) {
-        p.resumeOn = performedResource(r.value);
+        p.resumeOn = performedResource(op);
         p.state = READY;
         this.ready.pushFront(p);
         return this.park();
       }
     }
+  }
+
+  /**
+   * Runs p up to its next operation: first the pending stage of a call it is in (the call's
+   * handler, or a stage after a plain operation), whose result resumes p's own code unless it is
+   * a further operation to wait on; then p's code. DONE_RESULT when p returned.
+   */
+  private resume(p: Process): unknown {
+    const err = p.resumeError;
+    let value = p.resumeValue;
+    p.resumeError = null;
+    p.resumeValue = undefined;
+    if (err !== null) {
+      // An operation that failed (a bad duration) throws into the caller; the call is over.
+      p.call = null;
+      p.callTimer = null;
+      p.then = null;
+      return next(p, p.gen.throw(err));
+    }
+    if (p.call !== null) {
+      value = this.completeCall(p, value);
+      if (value instanceof Op) return value;
+    } else if (p.then !== null) {
+      const then = p.then;
+      p.then = null;
+      value = then(value);
+      if (value instanceof Op) return value;
+    }
+    return next(p, p.gen.next(value));
+  }
+
+  /** A call's latency has passed (or its cancellation fired): its handler runs now. */
+  private completeCall(p: Process, value: unknown): unknown {
+    const handler = p.call!;
+    const timer = p.callTimer;
+    p.call = null;
+    p.callTimer = null;
+    let cancelled = false;
+    if (timer !== null && (value as SelectResult).index === 0) {
+      // ctx.Done() fired first: the caller stops waiting, as the Go client's select does.
+      timer.stop();
+      cancelled = true;
+    }
+    return handler(cancelled);
   }
 
   private park(): void {
@@ -493,8 +534,18 @@ function resumedResource(p: Process, value: unknown): unknown {
   return p.waitingOn === "" || p.waitingOn === "sleep" ? null : p.waitingOn;
 }
 
+/** What resume() returns when the process's code returned. */
+const DONE_RESULT = Symbol("done");
+
+function next(_p: Process, r: IteratorResult<Op, unknown>): unknown {
+  return r.done === true ? DONE_RESULT : r.value;
+}
+
 /** The resource of an operation that completed at once (a buffered receive, a free lock, a point). */
 function performedResource(op: Op): unknown {
+  if (op.code === OP_THEN) return performedResource(op.target as Op);
+  // A call with a cancellation channel that fired at once completed as a select does: naming nothing.
+  if (op.code === OP_CALL && op.done !== null) return null;
   if (op.target !== null && !Array.isArray(op.target)) return op.target;
   return op.label === "" || op.label === "sleep" ? null : op.label;
 }
