@@ -110,6 +110,11 @@ export class SimNode {
 
   /** What `kubectl get pods -w` would print after each write (and the checkers' view of the API). */
   private onApiWrite(e: StoredEvent): void {
+    if (this.sim.traces("PodView")) this.tracePodView(e);
+    for (const o of this.apiObservers) o(e);
+  }
+
+  private tracePodView(e: StoredEvent): void {
     const pod = e.object;
     const row = printPod(pod, { nowMs: this.sim.nowMs });
     this.sim.emit("apiserver", "PodView", {
@@ -122,7 +127,6 @@ export class SimNode {
       ...(pod.metadata.creationTimestamp ? { creationTimestamp: pod.metadata.creationTimestamp } : {}),
       ...(e.type === "DELETED" ? { deleted: true } : {}),
     });
-    for (const o of this.apiObservers) o(e);
   }
 
   /** A pod as the scenario declares it, bound to this node as the scheduler would. */
