@@ -1,7 +1,8 @@
 // The kernel: a virtual clock and one scheduler under which Go-style goroutines run
 // deterministically. Every order Go leaves open goes through the strategy and is recorded.
 // It knows nothing of Kubernetes.
-import { TimerHeap, type TimedEntry } from "./heap.ts";
+import type { TimedEntry } from "./heap.ts";
+import { TimerQueue } from "./queue.ts";
 import { Deque } from "./deque.ts";
 import { ChoiceLog, type ChoiceKind } from "./choices.ts";
 import { RngStreams, type Rng } from "./rng.ts";
@@ -63,7 +64,7 @@ export class Sim implements Waker, TimerHost {
   readonly choices = new ChoiceLog();
   readonly bounds: Bounds;
   readonly ready = new Deque<Process>(64);
-  private readonly heap = new TimerHeap<Entry>();
+  private readonly heap = new TimerQueue<Entry>();
   private readonly streams: RngStreams;
   private readonly strategy: Strategy;
   private readonly trace: Trace;
