@@ -18,6 +18,8 @@ export class TimerQueue<E extends TimedEntry> {
   private readonly buckets = new Map<number, Bucket<E>>();
   /** The bucket pushed to last: consecutive pushes often share an instant. */
   private last: Bucket<E> | null = null;
+  /** The bucket of the earliest instant (times[0]), null when empty. */
+  private first: Bucket<E> | null = null;
   private count = 0;
 
   get size(): number {
@@ -31,6 +33,7 @@ export class TimerQueue<E extends TimedEntry> {
       b = new Bucket<E>(e.dueMs);
       this.buckets.set(e.dueMs, b);
       pushTime(this.times, e.dueMs);
+      if (this.first === null || e.dueMs < this.first.dueMs) this.first = b;
     }
     b.items.push(e);
     this.last = b;
@@ -38,14 +41,13 @@ export class TimerQueue<E extends TimedEntry> {
   }
 
   peek(): E | undefined {
-    if (this.count === 0) return undefined;
-    const b = this.buckets.get(this.times[0]!)!;
-    return b.items[b.head];
+    const b = this.first;
+    return b === null ? undefined : b.items[b.head];
   }
 
   pop(): E | undefined {
-    if (this.count === 0) return undefined;
-    const b = this.buckets.get(this.times[0]!)!;
+    const b = this.first;
+    if (b === null) return undefined;
     const e = b.items[b.head]!;
     b.items[b.head] = undefined as unknown as E;
     b.head++;
@@ -54,6 +56,7 @@ export class TimerQueue<E extends TimedEntry> {
       this.buckets.delete(b.dueMs);
       popTime(this.times);
       if (this.last === b) this.last = null;
+      this.first = this.times.length === 0 ? null : this.buckets.get(this.times[0]!)!;
     }
     return e;
   }
