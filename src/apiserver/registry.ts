@@ -130,9 +130,10 @@ export class PodRegistry {
     const edit = new Edit(old);
     const meta = new Edit(old.metadata);
     if (uid !== undefined) meta.set("uid", uid);
-    // A frozen status (the status manager's) is shared as it is: the stored pod shares it.
-    const sent = Object.isFrozen(status) ? status : cloneJSON(status);
-    edit.set("status", base === undefined ? sent : applyStatusDiff(old.status ?? {}, base, status));
+    // A copy, as the apiserver decodes its own from the request. (Sharing the caller's frozen
+    // status was measured slower: the stored objects then come in the status manager's shapes,
+    // and the kubelet's readers of them turn polymorphic.)
+    edit.set("status", base === undefined ? cloneJSON(status) : applyStatusDiff(old.status ?? {}, base, status));
     prepareForStatusUpdate(edit, meta, old);
     const next = edit.set("metadata", meta.result()).result();
     const invalid = validateStatusUpdate(next, old);
