@@ -9,6 +9,7 @@ import { defaultPod } from "../k8s/defaults.ts";
 import { newBadRequest, newInvalid, newInvalidStatus, type StatusError } from "./errors.ts";
 import { validatePodForCreate, validatePodForUpdate, type PodValidationResult } from "./validation/index.ts";
 import { formatRFC3339 } from "./time.ts";
+import { perFrozenObject } from "../k8s/memo.ts";
 
 /**
  * podStrategy.PrepareForCreate plus the generic store's system fields (FillObjectMetaSystemFields):
@@ -30,8 +31,14 @@ export function prepareForCreate(input: Pod, uid: string, nowMs: number): Pod {
  * A pod the decoder refuses is a 400 BadRequest, one validation refuses a 422 Invalid.
  */
 export function validateCreate(pod: Pod): StatusError | null {
-  return statusOf(validatePodForCreate(pod));
+  return statusOf(validateForCreateOnce(pod));
 }
+
+/**
+ * Validation is a pure function of the pod: a frozen manifest (an exploration creates the same
+ * one in every run, node/plan.ts) is validated once.
+ */
+const validateForCreateOnce = perFrozenObject(validatePodForCreate);
 
 function statusOf(r: PodValidationResult): StatusError | null {
   if (r.ok) return null;
