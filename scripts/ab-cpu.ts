@@ -3,7 +3,11 @@
 // at another time says little on such a machine). host-time-ok: a measuring tool, like src/bench/.
 //
 //   git worktree add /tmp/base-7256ad8 7256ad8 && (cd /tmp/base-7256ad8 && npm ci)
-//   node --import tsx scripts/ab-cpu.ts --base /tmp/base-7256ad8 [--explore 400] [--node 20] [--kernel 4]
+//   node --import tsx scripts/ab-cpu.ts --base /tmp/base-7256ad8 [--explore 400] [--node 20] [--kernel 4] [--dist]
+//
+// --dist runs both trees' compiled dist/ (what the CLI and `npm run bench` run: build this tree
+// first with `npm run build`) instead of their sources through tsx, whose closures carry a naming
+// helper call each that the compiled code does not.
 //
 // explore: N runs of the explore bench's scenario through exploration's own run path
 //   (RunContext.runIndex, pct, lazy records), in batches of 20 alternating between the trees.
@@ -23,6 +27,7 @@ const { values } = parseArgs({
     node: { type: "string", default: "20" },
     kernel: { type: "string", default: "4" },
     only: { type: "string" },
+    dist: { type: "boolean", default: false },
   },
 });
 if (values.base === undefined) {
@@ -35,13 +40,15 @@ const cpuMs = (): number => {
   return (c.user + c.system) / 1000;
 };
 const ratio = (a: number, b: number) => (a / b).toFixed(2);
+/** A module of a tree: its source, or its compiled form with --dist (the benches' scenarios stay sources: dist has no bench/). */
+const mod = (tree: string, path: string) => import(values.dist ? join(tree, "dist", `${path}.js`) : join(tree, "src", `${path}.ts`));
 
 async function abExplore(runs: number): Promise<void> {
   const ctxs = await Promise.all(trees.map(async (t) => {
     const { EXPLORE_BENCH_SCENARIO } = await import(join(t, "src/bench/explore.ts"));
-    const { parseYaml } = await import(join(t, "src/scenario/yaml.ts"));
-    const { makePlan } = await import(join(t, "src/explore/plan.ts"));
-    const { RunContext } = await import(join(t, "src/explore/context.ts"));
+    const { parseYaml } = await mod(t, "scenario/yaml");
+    const { makePlan } = await mod(t, "explore/plan");
+    const { RunContext } = await mod(t, "explore/context");
     const y = parseYaml(EXPLORE_BENCH_SCENARIO, "bench-explore.yaml");
     return new RunContext(makePlan({ source: { raw: y.value, label: "bench-explore.yaml" }, strategy: "pct" }));
   }));
@@ -63,8 +70,8 @@ async function abExplore(runs: number): Promise<void> {
 async function abNode(minutes: number): Promise<void> {
   const handles = await Promise.all(trees.map(async (t) => {
     const { nodeScenarioYaml } = await import(join(t, "src/bench/node.ts"));
-    const { loadScenarioText } = await import(join(t, "src/scenario/index.ts"));
-    const { startSimulation } = await import(join(t, "src/simulate.ts"));
+    const { loadScenarioText } = await mod(t, "scenario/index");
+    const { startSimulation } = await mod(t, "simulate");
     const { scenario } = loadScenarioText(nodeScenarioYaml(110, `${minutes}m`), "node-110-pods.yaml");
     return startSimulation(scenario, { sinks: [{ wantsLines: false, write() {} }], keepRecords: false });
   }));
@@ -86,7 +93,7 @@ async function abNode(minutes: number): Promise<void> {
 async function abKernel(reps: number): Promise<void> {
   const PROCS = 1000;
   const WAKES = 2000;
-  const mods = await Promise.all(trees.map(async (t) => ({ sim: await import(join(t, "src/sim/index.ts")), heap: await import(join(t, "src/sim/heap.ts")) })));
+  const mods = await Promise.all(trees.map(async (t) => ({ sim: await mod(t, "sim/index"), heap: await mod(t, "sim/heap") })));
   type E = { dueMs: number; seq: number; cancelled: boolean; gen: Generator<number, void, unknown> };
   const bare = (m: (typeof mods)[number]): void => {
     const heap = new m.heap.TimerHeap();
@@ -128,7 +135,7 @@ async function abKernel(reps: number): Promise<void> {
   console.log(`kernel (2,001,000 events, ${reps} alternations): ratio to the bare loop old ${rate(0)}x, new ${rate(1)}x; kernel new/old speed ${ratio(t.kernel[0]!, t.kernel[1]!)}x`);
 }
 
-console.log(`old: ${trees[0]}\nnew: ${trees[1]}`);
+console.log(`old: ${trees[0]}\nnew: ${trees[1]}\n(${values.dist ? "dist/, compiled" : "src/ through tsx"})`);
 const only = values.only;
 if (only === undefined || only === "kernel") await abKernel(Number(values.kernel));
 if (only === undefined || only === "explore") await abExplore(Number(values.explore));
