@@ -14,6 +14,7 @@ import { newClientTimeout, newConnectionRefused, type StatusError } from "./erro
 import { PodRegistry } from "./registry.ts";
 import { DEFAULT_WATCH_WINDOW, type StoreState } from "./store.ts";
 import { DEFAULT_WATCH_BUFFER, describe } from "./watch.ts";
+import { perKey } from "../k8s/memo.ts";
 
 /** A duration in ms: fixed, or a range [min, max] drawn from a seeded stream per use. */
 export type MsSpec = number | readonly [number, number];
@@ -246,7 +247,7 @@ export function uuidV4(next: () => number): string {
  * .../pods/web, PATCH .../pods/web/status and DELETE .../pods/web all touch one object (the pos
  * strategy takes them as racing).
  */
-export function objectPath(path: string): string {
+export const objectPath: (path: string) => string = perKey((path: string): string => {
   const bare = path.split("?")[0]!;
   return bare.replace(/\/(status|binding|eviction|ephemeralcontainers|log)$/, "");
-}
+}, 4096);

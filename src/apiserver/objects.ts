@@ -63,7 +63,7 @@ export function deepFreeze<T>(value: T): T {
   if (value === null || typeof value !== "object" || Object.isFrozen(value)) return value;
   Object.freeze(value);
   if (Array.isArray(value)) {
-    for (const v of value) deepFreeze(v);
+    for (let i = 0; i < value.length; i++) deepFreeze(value[i]);
   } else {
     const o = value as Record<string, unknown>;
     for (const k in o) if (Object.hasOwn(o, k)) deepFreeze(o[k]);

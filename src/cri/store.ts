@@ -113,11 +113,11 @@ export class RuntimeStore {
  * Adds the default tag to an untagged, undigested name ("busybox" -> "busybox:latest").
  * Simplified: registry host normalisation ("docker.io/library/") is not applied.
  */
-export function normalizeImage(name: string): string {
+export const normalizeImage: (name: string) => string = perKey((name: string): string => {
   const parsed = parseImageName(name);
   if (parsed.valid && !name.includes("@") && !/:[^/]*$/.test(name)) return `${name}:latest`;
   return name;
-}
+}, 1024);
 
 /** A deterministic image ID: "sha256:" and the hex SHA-256 of the normalized name (pure JS: browsers too). */
 export const imageRefOf: (normalizedName: string) => string = perKey(
