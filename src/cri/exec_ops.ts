@@ -88,19 +88,30 @@ export function networkRequest(rt: RuntimeCore, id: string, purpose: Exclude<Exe
   const startMs = rt.nowMs;
   const c = rt.store.containers.get(id);
   const sandbox = c === undefined ? undefined : rt.store.sandboxes.get(c.sandboxId);
-  const end = (out: Omit<NetworkOutcome, "tookMs">): NetworkOutcome => {
-    const outcome = { ...out, tookMs: rt.nowMs - startMs };
-    const kind = "hook" in purpose ? "HTTPHook" : "Probe";
-    rt.emit(kind, { pod: c?.podKey ?? null, container: c?.name ?? null, id, ...purposeFields(purpose), result: outcome.result, tookMs: outcome.tookMs });
-    return outcome;
-  };
   if (c === undefined || c.state !== "CONTAINER_RUNNING" || sandbox === undefined || (!sandbox.hostNetwork && sandbox.ip === "")) {
     // Refused at once: no time passes, and the caller goes on in the same step.
-    return end({ result: "failure", output: "connect: connection refused" });
+    return endRequest(rt, c, id, purpose, startMs, "failure", "connect: connection refused");
   }
   const a = answerFor(c, purpose, rt.nowMs);
   if (a.hang || a.durationMs > timeoutMs) {
-    return callOp(timeoutMs, "network request (no answer)", () => end({ result: "timeout", output: `timeout after ${timeoutMs}ms` }));
+    return callOp(timeoutMs, "network request (no answer)", () => endRequest(rt, c, id, purpose, startMs, "timeout", `timeout after ${timeoutMs}ms`));
   }
-  return callOp(a.durationMs, "network request", () => end({ result: a.exitCode === 0 ? "success" : "failure", output: a.output }));
+  return callOp(a.durationMs, "network request", () => endRequest(rt, c, id, purpose, startMs, a.exitCode === 0 ? "success" : "failure", a.output));
+}
+
+/** A network request's outcome, with its one trace record ("Probe" or "HTTPHook"). */
+function endRequest(
+  rt: RuntimeCore, c: ContainerRecord | undefined, id: string, purpose: Exclude<ExecPurpose, null>, startMs: number,
+  result: NetworkOutcome["result"], output: string,
+): NetworkOutcome {
+  const tookMs = rt.nowMs - startMs;
+  const hook = "hook" in purpose;
+  if (rt.sim.traces(hook ? "HTTPHook" : "Probe")) {
+    const pod = c?.podKey ?? null;
+    const container = c?.name ?? null;
+    rt.emit(hook ? "HTTPHook" : "Probe", hook
+      ? { pod, container, id, hook: purpose.hook, result, tookMs }
+      : { pod, container, id, probe: purpose.probe, result, tookMs });
+  }
+  return { result, output, tookMs };
 }
