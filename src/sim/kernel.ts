@@ -14,7 +14,8 @@ import { DEFAULT_BOUNDS, type Bounds, type Verdict } from "./bounds.ts";
 import { makeStrategy, formatStrategy, ReplayDivergence, StrategyPause, type Strategy, type StrategySpec } from "./strategy/index.ts";
 import { BLOCKED, DONE, KILLED, READY, RUNNING, SLEEPING, Process, type Proc, type SpawnOptions, type Waker } from "./process.ts";
 import { perform } from "./perform.ts";
-import { Op, OP_CALL, OP_THEN, type SelectResult } from "./ops.ts";
+import { OP_CALL, OP_THEN, type Op } from "./ops.ts";
+import { DONE_RESULT, resume } from "./resume.ts";
 import { diagnoseStuck, describePanic } from "./diagnose.ts";
 import { VERSION } from "../version.ts";
 import type { KernelObserver } from "./observe.ts";
@@ -342,7 +343,7 @@ export class Sim implements Waker, TimerHost {
       if (!this.countStep(p)) return this.park();
       let op: Op;
       try {
-        const r = this.resume(p);
+        const r = resume(p);
         if (r === DONE_RESULT) {
           p.state = DONE;
           this.observer?.exit(p, this.nowMs, "done");
@@ -366,50 +367,6 @@ export class Sim implements Waker, TimerHost {
         return this.park();
       }
     }
-  }
-
-  /**
-   * Runs p up to its next operation: first the pending stage of a call it is in (the call's
-   * handler, or a stage after a plain operation), whose result resumes p's own code unless it is
-   * a further operation to wait on; then p's code. DONE_RESULT when p returned.
-   */
-  private resume(p: Process): unknown {
-    const err = p.resumeError;
-    let value = p.resumeValue;
-    p.resumeError = null;
-    p.resumeValue = undefined;
-    if (err !== null) {
-      // An operation that failed (a bad duration) throws into the caller; the call is over.
-      p.call = null;
-      p.callTimer = null;
-      p.then = null;
-      return next(p, p.gen.throw(err));
-    }
-    if (p.call !== null) {
-      value = this.completeCall(p, value);
-      if (value instanceof Op) return value;
-    } else if (p.then !== null) {
-      const then = p.then;
-      p.then = null;
-      value = then(value);
-      if (value instanceof Op) return value;
-    }
-    return next(p, p.gen.next(value));
-  }
-
-  /** A call's latency has passed (or its cancellation fired): its handler runs now. */
-  private completeCall(p: Process, value: unknown): unknown {
-    const handler = p.call!;
-    const timer = p.callTimer;
-    p.call = null;
-    p.callTimer = null;
-    let cancelled = false;
-    if (timer !== null && (value as SelectResult).index === 0) {
-      // ctx.Done() fired first: the caller stops waiting, as the Go client's select does.
-      timer.stop();
-      cancelled = true;
-    }
-    return handler(cancelled);
   }
 
   private park(): void {
@@ -533,13 +490,6 @@ function resumedResource(p: Process, value: unknown): unknown {
   }
   if (target !== null) return target;
   return p.waitingOn === "" || p.waitingOn === "sleep" ? null : p.waitingOn;
-}
-
-/** What resume() returns when the process's code returned. */
-const DONE_RESULT = Symbol("done");
-
-function next(_p: Process, r: IteratorResult<Op, unknown>): unknown {
-  return r.done === true ? DONE_RESULT : r.value;
 }
 
 /** The resource of an operation that completed at once (a buffered receive, a free lock, a point). */
