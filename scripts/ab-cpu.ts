@@ -15,6 +15,9 @@
 //   counting sink), both runs advanced in lockstep by 5-second slices, each slice timed.
 // kernel:  the kernel bench's two loops (1,000 sleepers against a bare heap of generators), K
 //   alternations; the figure is the kernel's ratio to the bare loop in each tree.
+// hunt:    --hunt r01,r10 [--hunt-runs 40]: each race's hunt form (scenarios/races/hunt/) as
+//   `explore` runs it (its swarm, every invariant, pct calibrated by a fifo run; a failing run
+//   runs again in full), in batches of 5 runs alternating between the trees. Not run by default.
 // Each line prints both trees' CPU milliseconds and new/old speed (old CPU / new CPU). Runs must do
 // the same work in both trees (the same events); the script says so when they do not.
 import { parseArgs } from "node:util";
@@ -27,6 +30,8 @@ const { values } = parseArgs({
     node: { type: "string", default: "20" },
     kernel: { type: "string", default: "4" },
     only: { type: "string" },
+    hunt: { type: "string" },
+    "hunt-runs": { type: "string", default: "40" },
     dist: { type: "boolean", default: false },
   },
 });
@@ -135,8 +140,32 @@ async function abKernel(reps: number): Promise<void> {
   console.log(`kernel (2,001,000 events, ${reps} alternations): ratio to the bare loop old ${rate(0)}x, new ${rate(1)}x; kernel new/old speed ${ratio(t.kernel[0]!, t.kernel[1]!)}x`);
 }
 
+async function abHunt(forms: readonly string[], runs: number): Promise<void> {
+  for (const form of forms) {
+    const ctxs = await Promise.all(trees.map(async (t) => {
+      const { makePlan } = await mod(t, "explore/plan");
+      const { RunContext } = await mod(t, "explore/context");
+      return new RunContext(makePlan({ source: { file: join(t, "scenarios/races/hunt", `${form}-hunt.yaml`) }, strategy: "pct" }));
+    }));
+    for (const c of ctxs) for (let i = 0; i < 10; i++) c.runIndex(100_000 + i); // warm-up
+    const spent = [0, 0];
+    const ids = [[], []] as string[][];
+    const batch = 5;
+    for (let done = 0; done < runs; done += batch) {
+      for (const k of (done / batch) % 2 === 0 ? [0, 1] : [1, 0]) {
+        const t0 = cpuMs();
+        for (let i = done; i < Math.min(runs, done + batch); i++) ids[k]!.push(ctxs[k].runIndex(i).identity);
+        spent[k] += cpuMs() - t0;
+      }
+    }
+    const same = ids[0]!.join() === ids[1]!.join() ? "same runs" : "runs differ";
+    console.log(`hunt ${form} ${runs} runs: old ${(spent[0]! / runs).toFixed(2)} ms/run (${Math.round((1000 * runs) / spent[0]!)} runs/s), new ${(spent[1]! / runs).toFixed(2)} ms/run (${Math.round((1000 * runs) / spent[1]!)} runs/s); new/old speed ${ratio(spent[0]!, spent[1]!)}x (${same})`);
+  }
+}
+
 console.log(`old: ${trees[0]}\nnew: ${trees[1]}\n(${values.dist ? "dist/, compiled" : "src/ through tsx"})`);
 const only = values.only;
 if (only === undefined || only === "kernel") await abKernel(Number(values.kernel));
 if (only === undefined || only === "explore") await abExplore(Number(values.explore));
 if (only === undefined || only === "node") await abNode(Number(values.node));
+if (values.hunt !== undefined) await abHunt(values.hunt.split(","), Number(values["hunt-runs"]));
