@@ -8,6 +8,7 @@ import { formatStrategy } from "./sim/strategy/index.ts";
 import type { KernelObserver } from "./sim/observe.ts";
 import type { Scenario } from "./scenario/resolve.ts";
 import { SimNode } from "./node/node.ts";
+import type { NodePlan } from "./node/plan.ts";
 import { startTimeline } from "./node/timeline.ts";
 import { startScheduler } from "./node/scheduler.ts";
 import { Checker, type CheckReport } from "./check/checker.ts";
@@ -40,6 +41,11 @@ export interface SimulateOptions {
    * fast path, whose runs are told apart by their choices instead (explore/context.ts).
    */
   hash?: boolean;
+  /**
+   * The node's plan compiled once from this very scenario (node/plan.ts compileNodePlan), for
+   * callers that run one scenario many times (an exploration); compiled per run when omitted.
+   */
+  plan?: NodePlan;
 }
 
 export interface SimulationResult {
@@ -90,7 +96,7 @@ export function startSimulation(scenario: Scenario, opts: SimulateOptions = {}):
     ...(opts.observer === undefined ? {} : { observer: opts.observer }),
     ...(opts.hash === undefined ? {} : { hash: opts.hash }),
   });
-  const node = new SimNode(sim, scenario);
+  const node = new SimNode(sim, scenario, opts.plan);
   checker.attach(sim, node);
   startTimeline(sim, node, scenario.timeline);
   startScheduler(sim, node, scenario.scheduler);

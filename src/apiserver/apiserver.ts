@@ -1,11 +1,11 @@
 // Models the kube-apiserver as the kubelet's client-go sees it: requests over a network with latency and partitions.
 //
-// A request is a generator: half its latency on the way in, the registry applies it at one instant
-// (that instant is the one traced), the other half on the way back. A partition window
+// A request is one kernel operation (a call): half its latency on the way in, the registry applies
+// it at one instant (that instant is the one traced), the other half on the way back. A partition window
 // [fromMs, toMs) makes requests that start inside it fail fast ("connection refused") or hang
 // until the client timeout, and drops the actor's open watches when it begins.
 import type { StoredEvent } from "./store.ts";
-import { call, sleep, type Proc, type Sim } from "../sim/index.ts";
+import { callOp, sleep, type Op, type Proc, type Sim } from "../sim/index.ts";
 import type { Pod, PodStatus } from "../k8s/pod.ts";
 import type {
   ApiResult, DeleteOptions, DeleteResult, ListOptions, PodList, PodsClient, WatchInterface,
@@ -14,6 +14,7 @@ import { newClientTimeout, newConnectionRefused, type StatusError } from "./erro
 import { PodRegistry } from "./registry.ts";
 import { DEFAULT_WATCH_WINDOW, type StoreState } from "./store.ts";
 import { DEFAULT_WATCH_BUFFER, describe } from "./watch.ts";
+import { perKey } from "../k8s/memo.ts";
 
 /** A duration in ms: fixed, or a range [min, max] drawn from a seeded stream per use. */
 export type MsSpec = number | readonly [number, number];
@@ -101,31 +102,34 @@ export class ApiServer {
   }
 
   /**
-   * One request: the network, then `apply` at the server, then the way back. `fields` name the
-   * object for the trace; `apply` returns the result and the extra fields to trace with it.
+   * One request as one kernel operation (sim/ops.ts callOp): the network, then `apply` at the
+   * server, then the way back. `fields` name the object for the trace; `apply` returns the result
+   * and the extra fields to trace with it. The caller yields the operation once and resumes with
+   * the result (ActorClient).
    */
-  *request<T>(actor: string, kind: string, verb: string, path: string, fields: Record<string, unknown>,
-    apply: () => [ApiResult<T>, Record<string, unknown>]): Proc<ApiResult<T>> {
+  request<T>(actor: string, kind: string, verb: string, path: string, fields: Record<string, unknown>,
+    apply: () => [ApiResult<T>, Record<string, unknown>]): Op {
     const latency = draw(this.latencyMs, () => this.sim.rng("apiserver"));
     const cut = this.partitionAt(actor, this.sim.nowMs);
-    if (cut !== undefined) return yield* this.failInPartition<T>(cut, actor, kind, verb, path, fields, latency);
+    if (cut !== undefined) return this.failInPartition(cut, actor, kind, verb, path, fields, latency);
     const inMs = Math.floor(latency / 2);
     // A create names its collection; the object it makes is the collection plus the pod's name.
     const created = verb === "POST" && typeof fields.pod === "string" ? `${path}/${fields.pod.split("/")[1]}` : path;
-    yield* call(inMs, `${verb} ${path}`, objectPath(created));
-    const [result, extra] = apply();
-    this.trace(actor, kind, fields, result.err, extra);
-    yield* call(latency - inMs, `${verb} ${path} (response)`);
-    return result;
+    return callOp(inMs, `${verb} ${path}`, () => {
+      const [result, extra] = apply();
+      this.trace(actor, kind, fields, result.err, extra);
+      return callOp(latency - inMs, `${verb} ${path} (response)`, () => result);
+    }, objectPath(created));
   }
 
-  private *failInPartition<T>(p: Partition, actor: string, kind: string, verb: string, path: string,
-    fields: Record<string, unknown>, latency: number): Proc<ApiResult<T>> {
+  private failInPartition(p: Partition, actor: string, kind: string, verb: string, path: string,
+    fields: Record<string, unknown>, latency: number): Op {
     const refuse = p.mode === "refuse";
-    yield* call(refuse ? latency : this.requestTimeoutMs, `${verb} ${path} (partitioned)`);
-    const err = refuse ? newConnectionRefused(verb, path) : newClientTimeout(verb, path);
-    this.trace(actor, kind, fields, err, {});
-    return { value: null, err };
+    return callOp(refuse ? latency : this.requestTimeoutMs, `${verb} ${path} (partitioned)`, () => {
+      const err = refuse ? newConnectionRefused(verb, path) : newClientTimeout(verb, path);
+      this.trace(actor, kind, fields, err, {});
+      return { value: null, err };
+    });
   }
 
   private trace(actor: string, kind: string, fields: Record<string, unknown>, err: StatusError | null,
@@ -140,18 +144,21 @@ export class ApiServer {
   }
 }
 
-/** The PodsClient of one actor: each method is one request through the server's network. */
+/**
+ * The PodsClient of one actor: each method is one request through the server's network, one
+ * operation the caller's `yield*` resumes this generator from once.
+ */
 class ActorClient implements PodsClient {
   constructor(
     private readonly server: ApiServer,
     readonly actor: string,
   ) {}
 
-  createPod(pod: Pod): Proc<ApiResult<Pod>> {
+  *createPod(pod: Pod): Proc<ApiResult<Pod>> {
     const ns = pod.metadata.namespace || "default";
     const fields = { pod: `${ns}/${pod.metadata.name}`, ...this.skipped(ns, pod.metadata.name) };
-    return this.server.request(this.actor, "Create", "POST", `/api/v1/namespaces/${ns}/pods`, fields,
-      () => withPod(this.server.registry.create(pod)));
+    return (yield this.server.request(this.actor, "Create", "POST", `/api/v1/namespaces/${ns}/pods`, fields,
+      () => withPod(this.server.registry.create(pod)))) as ApiResult<Pod>;
   }
 
   /** The trace field that marks a request whose pod skips validation (skipApiValidation). */
@@ -159,51 +166,51 @@ class ActorClient implements PodsClient {
     return this.server.registry.skipsValidation(`${namespace}/${name}`) ? { apiValidation: "skipped (skipApiValidation)" } : {};
   }
 
-  getPod(namespace: string, name: string): Proc<ApiResult<Pod>> {
-    return this.server.request(this.actor, "Get", "GET", podPath(namespace, name), { pod: `${namespace}/${name}` },
-      () => withPod(this.server.registry.get(namespace, name)));
+  *getPod(namespace: string, name: string): Proc<ApiResult<Pod>> {
+    return (yield this.server.request(this.actor, "Get", "GET", podPath(namespace, name), { pod: `${namespace}/${name}` },
+      () => withPod(this.server.registry.get(namespace, name)))) as ApiResult<Pod>;
   }
 
-  listPods(opts: ListOptions = {}): Proc<ApiResult<PodList>> {
-    return this.server.request(this.actor, "List", "GET", "/api/v1/pods", { nodeName: opts.nodeName ?? null }, () => {
+  *listPods(opts: ListOptions = {}): Proc<ApiResult<PodList>> {
+    return (yield this.server.request(this.actor, "List", "GET", "/api/v1/pods", { nodeName: opts.nodeName ?? null }, () => {
       const r = this.server.registry.list(opts);
       return [r, r.value === null ? {} : { resourceVersion: r.value.resourceVersion, count: r.value.items.length }];
-    });
+    })) as ApiResult<PodList>;
   }
 
-  watchPods(opts: ListOptions = {}): Proc<ApiResult<WatchInterface>> {
+  *watchPods(opts: ListOptions = {}): Proc<ApiResult<WatchInterface>> {
     const fields = { nodeName: opts.nodeName ?? null, fromResourceVersion: opts.resourceVersion ?? "" };
-    return this.server.request(this.actor, "Watch", "GET", "/api/v1/pods?watch=1", fields, () => {
+    return (yield this.server.request(this.actor, "Watch", "GET", "/api/v1/pods?watch=1", fields, () => {
       const r = this.server.registry.watch(opts, this.actor);
       return [r, r.value === null ? {} : { watch: r.value.opts.id }];
-    });
+    })) as ApiResult<WatchInterface>;
   }
 
-  updatePod(pod: Pod): Proc<ApiResult<Pod>> {
+  *updatePod(pod: Pod): Proc<ApiResult<Pod>> {
     const ns = pod.metadata.namespace || "default";
     const fields = { pod: `${ns}/${pod.metadata.name}`, ...this.skipped(ns, pod.metadata.name) };
-    return this.server.request(this.actor, "Update", "PUT", podPath(ns, pod.metadata.name), fields,
-      () => withPod(this.server.registry.update(pod)));
+    return (yield this.server.request(this.actor, "Update", "PUT", podPath(ns, pod.metadata.name), fields,
+      () => withPod(this.server.registry.update(pod)))) as ApiResult<Pod>;
   }
 
-  patchPodStatus(namespace: string, name: string, status: PodStatus, uid?: string, base?: PodStatus): Proc<ApiResult<Pod>> {
+  *patchPodStatus(namespace: string, name: string, status: PodStatus, uid?: string, base?: PodStatus): Proc<ApiResult<Pod>> {
     const fields = { pod: `${namespace}/${name}`, uidPrecondition: uid ?? null, phase: status.phase ?? null };
-    return this.server.request(this.actor, "PatchStatus", "PATCH", `${podPath(namespace, name)}/status`, fields,
-      () => withPod(this.server.registry.patchStatus(namespace, name, status, uid, base)));
+    return (yield this.server.request(this.actor, "PatchStatus", "PATCH", `${podPath(namespace, name)}/status`, fields,
+      () => withPod(this.server.registry.patchStatus(namespace, name, status, uid, base)))) as ApiResult<Pod>;
   }
 
-  deletePod(namespace: string, name: string, opts: DeleteOptions = {}): Proc<ApiResult<DeleteResult>> {
+  *deletePod(namespace: string, name: string, opts: DeleteOptions = {}): Proc<ApiResult<DeleteResult>> {
     const fields = {
       pod: `${namespace}/${name}`,
       gracePeriodSeconds: opts.gracePeriodSeconds ?? null,
       uidPrecondition: opts.preconditions?.uid ?? null,
     };
-    return this.server.request(this.actor, "Delete", "DELETE", podPath(namespace, name), fields, () => {
+    return (yield this.server.request(this.actor, "Delete", "DELETE", podPath(namespace, name), fields, () => {
       const r = this.server.registry.delete(namespace, name, opts);
       if (r.value === null) return [r, {}];
       const { pod, deleted } = r.value;
       return [r, { ...describe(pod), deleted, deletionGracePeriodSeconds: pod.metadata.deletionGracePeriodSeconds ?? null }];
-    });
+    })) as ApiResult<DeleteResult>;
   }
 }
 
@@ -240,7 +247,7 @@ export function uuidV4(next: () => number): string {
  * .../pods/web, PATCH .../pods/web/status and DELETE .../pods/web all touch one object (the pos
  * strategy takes them as racing).
  */
-export function objectPath(path: string): string {
+export const objectPath: (path: string) => string = perKey((path: string): string => {
   const bare = path.split("?")[0]!;
   return bare.replace(/\/(status|binding|eviction|ephemeralcontainers|log)$/, "");
-}
+}, 4096);

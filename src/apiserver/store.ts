@@ -1,12 +1,12 @@
 // Models the etcd3 storage and the watch cache's event window (apiserver/pkg/storage/etcd3, cacher/watch_cache.go).
 //
-// The whole store is one immutable value, changed only through immer `produce`. Every object in it
-// is deep-frozen, so the objects handed to clients and watchers are the stored ones and a model
-// that mutates one throws a TypeError at once. resourceVersion is a global counter (etcd's
+// The whole store is one immutable value, changed only by copy-on-write edits (objects.ts) that
+// share every unchanged subtree. Every object in it is deep-frozen, so the objects handed to
+// clients and watchers are the stored ones and a model that mutates one throws a TypeError at once. resourceVersion is a global counter (etcd's
 // revision): every write bumps it, and the object written carries it in metadata.resourceVersion.
-import { freeze, produce, type Draft } from "immer";
 import type { Pod } from "../k8s/pod.ts";
 import { podKey } from "../k8s/podutil.ts";
+import { Edit, deepFreeze } from "./objects.ts";
 
 /** The event types the watch cache records (watch.Added, Modified, Deleted). */
 export type StoredEventType = "ADDED" | "MODIFIED" | "DELETED";
@@ -34,7 +34,7 @@ export interface StoreState {
 export const DEFAULT_WATCH_WINDOW = 100;
 
 export function emptyStore(): StoreState {
-  return freeze({ resourceVersion: 1, pods: {}, events: [], oldestWatchableRv: 1 }, true);
+  return deepFreeze({ resourceVersion: 1, pods: {}, events: [], oldestWatchableRv: 1 });
 }
 
 /** Pods sorted by key, as etcd returns a range: a total order that never depends on insertion. */
@@ -64,23 +64,20 @@ export function writePod(state: StoreState, key: string, next: Pod | null, windo
   const rv = state.resourceVersion + 1;
   const object = withResourceVersion(next ?? prev!, rv);
   const type: StoredEventType = next === null ? "DELETED" : prev === null ? "ADDED" : "MODIFIED";
-  const event: StoredEvent = freeze({ type, resourceVersion: rv, object, prevObject: prev }, true);
+  const event: StoredEvent = Object.freeze({ type, resourceVersion: rv, object, prevObject: prev });
   const events = appendToWindow(state.events, event, windowSize);
-  const out = produce(state, (d) => {
-    d.resourceVersion = rv;
-    if (next === null) delete d.pods[key];
-    else d.pods[key] = object as Draft<Pod>;
-    d.events = events as Draft<StoredEvent>[];
-    // Past the window: a watch from before the oldest kept event can no longer resume.
-    if (events.length < state.events.length + 1) d.oldestWatchableRv = events[0]!.resourceVersion - 1;
-  });
-  return [out, event];
+  const pods = new Edit(state.pods as Record<string, Pod>);
+  if (next === null) pods.delete(key);
+  else pods.set(key, object);
+  const out = new Edit(state).set("resourceVersion", rv).set("pods", pods.result()).set("events", events);
+  // Past the window: a watch from before the oldest kept event can no longer resume.
+  if (events.length < state.events.length + 1) out.set("oldestWatchableRv", events[0]!.resourceVersion - 1);
+  return [out.result(), event];
 }
 
 /**
  * The window with `event` appended and the excess beyond windowSize dropped, oldest first: a new
- * frozen array handed to the draft whole. (Pushing to and splicing the drafted array went through
- * immer's proxy once per element moved: a hundred traps per write with a full window.)
+ * frozen array.
  */
 function appendToWindow(events: readonly StoredEvent[], event: StoredEvent, windowSize: number): readonly StoredEvent[] {
   const all = [...events, event];
@@ -90,10 +87,7 @@ function appendToWindow(events: readonly StoredEvent[], event: StoredEvent, wind
 
 /** Compaction by a scenario: forget every event up to now, so any older watch gets 410. */
 export function compact(state: StoreState): StoreState {
-  return produce(state, (d) => {
-    d.events = [];
-    d.oldestWatchableRv = d.resourceVersion;
-  });
+  return new Edit(state).set("events", []).set("oldestWatchableRv", state.resourceVersion).result();
 }
 
 /** The events after `fromRv` that a watch from there must replay, or null if they are gone. */
@@ -102,12 +96,10 @@ export function eventsSince(state: StoreState, fromRv: number): StoredEvent[] | 
   return state.events.filter((e) => e.resourceVersion > fromRv);
 }
 
+/** The pod at revision rv; deep-frozen, as a pod built outside the store may have unfrozen subtrees. */
 function withResourceVersion(pod: Pod, rv: number): Pod {
-  const out = produce(pod, (d) => {
-    d.metadata.resourceVersion = String(rv);
-  });
-  // Deep-freeze explicitly: a pod built outside immer may reach here with unfrozen subtrees.
-  return freeze(out, true);
+  const metadata = new Edit(pod.metadata).set("resourceVersion", String(rv)).result();
+  return new Edit(pod).set("metadata", metadata).result();
 }
 
 export function keyOf(pod: Pod): string {

@@ -1,13 +1,15 @@
 // Models pkg/registry/core/pod/strategy.go (podStrategy, podStatusStrategy) and rest/update.go BeforeUpdate.
 //
-// Pure functions from values to values: the server calls them inside one immer `produce`, so a
-// strategy never sees a frozen object it must not touch, and never hands out a draft.
-import type { Draft } from "immer";
-import type { Pod, PodStatus } from "../k8s/pod.ts";
+// Pure functions from values to values. The update preparations assign fields on copy-on-write
+// edits (objects.ts) of the incoming pod, as upstream assigns them on the decoded object, so a
+// strategy never touches a frozen object and the result shares every unchanged subtree.
+import type { ObjectMeta, Pod } from "../k8s/pod.ts";
+import type { Edit } from "./objects.ts";
 import { defaultPod } from "../k8s/defaults.ts";
 import { newBadRequest, newInvalid, newInvalidStatus, type StatusError } from "./errors.ts";
 import { validatePodForCreate, validatePodForUpdate, type PodValidationResult } from "./validation/index.ts";
 import { formatRFC3339 } from "./time.ts";
+import { perFrozenObject } from "../k8s/memo.ts";
 
 /**
  * podStrategy.PrepareForCreate plus the generic store's system fields (FillObjectMetaSystemFields):
@@ -29,8 +31,14 @@ export function prepareForCreate(input: Pod, uid: string, nowMs: number): Pod {
  * A pod the decoder refuses is a 400 BadRequest, one validation refuses a 422 Invalid.
  */
 export function validateCreate(pod: Pod): StatusError | null {
-  return statusOf(validatePodForCreate(pod));
+  return statusOf(validateForCreateOnce(pod));
 }
+
+/**
+ * Validation is a pure function of the pod: a frozen manifest (an exploration creates the same
+ * one in every run, node/plan.ts) is validated once.
+ */
+const validateForCreateOnce = perFrozenObject(validatePodForCreate);
 
 function statusOf(r: PodValidationResult): StatusError | null {
   if (r.ok) return null;
@@ -41,32 +49,31 @@ function statusOf(r: PodValidationResult): StatusError | null {
  * rest.BeforeUpdate + podStrategy.PrepareForUpdate: status, uid-if-unset, creationTimestamp and the
  * deletion fields come from the stored object; an update can never remove a deletion timestamp.
  */
-export function prepareForUpdate(draft: Draft<Pod>, old: Pod): void {
+export function prepareForUpdate(pod: Edit<Pod>, meta: Edit<ObjectMeta>, old: Pod): void {
   // `newPod.Status = oldPod.Status`: the stored subtree itself, as Go's struct copy shares it. The
   // store deep-freezes what it holds, so sharing is safe, and it keeps the new object's unchanged
   // subtrees identical to the old one's: every later comparison of them stops at `a === b`.
-  draft.status = old.status as Draft<PodStatus>;
-  keepSystemMeta(draft, old);
+  pod.set("status", old.status);
+  keepSystemMeta(meta, old);
 }
 
 /** podStatusStrategy.PrepareForUpdate: only status (and labels, annotations) may change. */
-export function prepareForStatusUpdate(draft: Draft<Pod>, old: Pod): void {
+export function prepareForStatusUpdate(pod: Edit<Pod>, meta: Edit<ObjectMeta>, old: Pod): void {
   // Shared, not copied: the stored pod is deep-frozen (see prepareForUpdate).
-  draft.spec = old.spec as Draft<Pod["spec"]>;
-  draft.metadata.ownerReferences = old.metadata.ownerReferences as Draft<Pod>["metadata"]["ownerReferences"];
-  keepSystemMeta(draft, old);
+  pod.set("spec", old.spec);
+  meta.set("ownerReferences", old.metadata.ownerReferences);
+  keepSystemMeta(meta, old);
 }
 
-function keepSystemMeta(draft: Draft<Pod>, old: Pod): void {
-  const meta = draft.metadata;
-  if (!meta.uid) meta.uid = old.metadata.uid;
-  if (old.metadata.creationTimestamp) meta.creationTimestamp = old.metadata.creationTimestamp;
-  if (old.metadata.deletionTimestamp) meta.deletionTimestamp = old.metadata.deletionTimestamp;
-  else delete meta.deletionTimestamp;
+function keepSystemMeta(meta: Edit<ObjectMeta>, old: Pod): void {
+  if (!meta.get("uid")) meta.set("uid", old.metadata.uid);
+  if (old.metadata.creationTimestamp) meta.set("creationTimestamp", old.metadata.creationTimestamp);
+  if (old.metadata.deletionTimestamp) meta.set("deletionTimestamp", old.metadata.deletionTimestamp);
+  else meta.delete("deletionTimestamp");
   if (old.metadata.deletionGracePeriodSeconds != null) {
-    meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+    meta.set("deletionGracePeriodSeconds", old.metadata.deletionGracePeriodSeconds);
   } else {
-    delete meta.deletionGracePeriodSeconds;
+    meta.delete("deletionGracePeriodSeconds");
   }
 }
 

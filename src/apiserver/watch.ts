@@ -5,12 +5,12 @@
 // unbuffered, like a StreamWatcher's: a client that does not read holds the pump, the buffer fills,
 // and the server then closes the watch, as the cacher closes an unresponsive watcher.
 import { recvCase, select, sendCase, type Chan, type Proc, type Sim } from "../sim/index.ts";
-import { produce } from "immer";
 import type { Pod } from "../k8s/pod.ts";
 import { podKey } from "../k8s/podutil.ts";
 import type { WatchEvent, WatchInterface } from "./client.ts";
 import type { StatusError } from "./errors.ts";
 import { matchesNode, type StoredEvent } from "./store.ts";
+import { Edit } from "./objects.ts";
 
 /** The cacher's per-watcher input channel size. */
 export const DEFAULT_WATCH_BUFFER = 100;
@@ -131,9 +131,8 @@ export class Watcher implements WatchInterface {
 
 /** The previous state of an object at the resourceVersion of the event that changed it. */
 function atVersion(prev: Pod, cur: Pod): Pod {
-  return produce(prev, (d) => {
-    d.metadata.resourceVersion = cur.metadata.resourceVersion;
-  });
+  const metadata = new Edit(prev.metadata).set("resourceVersion", cur.metadata.resourceVersion).result();
+  return new Edit(prev).set("metadata", metadata).result();
 }
 
 export function describe(pod: Pod): { pod: string; uid: string; resourceVersion: string } {

@@ -1,7 +1,7 @@
 // Models the container half of the CRI RuntimeService (CreateContainer, StartContainer,
 // StopContainer, RemoveContainer, ListContainers, ContainerStatus, UpdateContainerResources) as
 // containerd's CRI plugin serves it.
-import { recv, type Proc } from "../sim/index.ts";
+import type { Op } from "../sim/index.ts";
 import { matchLabels, type Container, type ContainerConfig, type ContainerFilter, type ContainerStatus, type PodSandboxConfig } from "./api.ts";
 import {
   EXIT_CODE_START_ERROR, REASON_START_ERROR, deliverSignal, scheduleFor, startProcess,
@@ -23,12 +23,12 @@ export function containerNotFound(id: string): CriError {
  * name container_sandbox_namespace_uid_attempt must be free. The container is CREATED; its
  * program is the one scripted for its pod, name and attempt.
  */
-export function* CreateContainer(rt: RuntimeCore, podSandboxId: string, config: ContainerConfig, sandboxConfig: PodSandboxConfig): Proc<string | CriError> {
+export function CreateContainer(rt: RuntimeCore, podSandboxId: string, config: ContainerConfig, sandboxConfig: PodSandboxConfig): Op | CriError {
   const site = { method: "CreateContainer" as const, pod: rt.store.sandboxes.get(podSandboxId)?.podKey ?? null, container: config.metadata.name };
-  return yield* rt.invoke(
+  return rt.call<string>(
     site,
     null,
-    function* (): Proc<string | CriError> {
+    () => {
       const sandbox = rt.store.sandboxes.get(podSandboxId);
       if (sandbox === undefined) return notFound(`failed to find sandbox id "${podSandboxId}": not found`);
       if (sandbox.state !== "SANDBOX_READY") return new CriError("Unknown", `sandbox "${podSandboxId}" is not in ready state`);
@@ -78,8 +78,8 @@ function newContainerRecord(rt: RuntimeCore, podKey: string, sandboxId: string, 
  * at start leaves the container EXITED with 128 and reason StartError, as containerd does (docker
  * left it CREATED with exit code 128: dockershim.ts).
  */
-export function* StartContainer(rt: RuntimeCore, id: string): Proc<null | CriError> {
-  return yield* rt.invoke(rt.containerSite("StartContainer", id), id, function* (): Proc<null | CriError> {
+export function StartContainer(rt: RuntimeCore, id: string): Op | CriError {
+  return rt.call<null>(rt.containerSite("StartContainer", id), id, () => {
     const c = rt.store.containers.get(id);
     if (c === undefined) return containerNotFound(id);
     if (c.state !== "CONTAINER_CREATED") return new CriError("Unknown", `container "${id}" is in ${c.state} state`);
@@ -109,11 +109,11 @@ export function* StartContainer(rt: RuntimeCore, id: string): Proc<null | CriErr
  * the process is gone. A container that is not running is left as it is. If the call fails (a
  * fault), nothing was signalled and the container keeps running.
  */
-export function* StopContainer(rt: RuntimeCore, id: string, timeoutSeconds: number): Proc<null | CriError> {
-  return yield* rt.invoke(
+export function StopContainer(rt: RuntimeCore, id: string, timeoutSeconds: number): Op | CriError {
+  return rt.call<null>(
     rt.containerSite("StopContainer", id),
     id,
-    function* (): Proc<null | CriError> {
+    (call) => {
       const c = rt.store.containers.get(id);
       if (c === undefined) return containerNotFound(id);
       if (c.state !== "CONTAINER_RUNNING") return null;
@@ -124,16 +124,15 @@ export function* StopContainer(rt: RuntimeCore, id: string, timeoutSeconds: numb
       } else {
         deliverSignal(rt, c, "SIGKILL");
       }
-      yield* recv(exited);
-      return null;
+      return call.afterRecv(exited, () => null);
     },
     () => ({ timeoutSeconds }),
   );
 }
 
 /** RemoveContainer: a running container is killed first (CRI: "must be forcibly removed"). Idempotent. */
-export function* RemoveContainer(rt: RuntimeCore, id: string): Proc<null | CriError> {
-  return yield* rt.invoke(rt.containerSite("RemoveContainer", id), id, function* () {
+export function RemoveContainer(rt: RuntimeCore, id: string): Op | CriError {
+  return rt.call<null>(rt.containerSite("RemoveContainer", id), id, () => {
     const c = rt.store.containers.get(id);
     if (c === undefined) return null;
     deliverSignal(rt, c, "SIGKILL");
@@ -142,11 +141,11 @@ export function* RemoveContainer(rt: RuntimeCore, id: string): Proc<null | CriEr
   });
 }
 
-export function* ListContainers(rt: RuntimeCore, filter: ContainerFilter | null): Proc<Container[] | CriError> {
-  return yield* rt.invoke(
+export function ListContainers(rt: RuntimeCore, filter: ContainerFilter | null): Op | CriError {
+  return rt.call<Container[]>(
     { method: "ListContainers", pod: null, container: null },
     null,
-    function* () {
+    () => {
       const out: Container[] = [];
       for (const c of rt.store.containers.values()) {
         if (filter?.id !== undefined && c.id !== filter.id) continue;
@@ -161,11 +160,11 @@ export function* ListContainers(rt: RuntimeCore, filter: ContainerFilter | null)
   );
 }
 
-export function* ContainerStatus(rt: RuntimeCore, id: string): Proc<ContainerStatus | CriError> {
-  return yield* rt.invoke(
+export function ContainerStatus(rt: RuntimeCore, id: string): Op | CriError {
+  return rt.call<ContainerStatus>(
     rt.containerSite("ContainerStatus", id),
     id,
-    function* () {
+    () => {
       const c = rt.store.containers.get(id);
       if (c === undefined) return containerNotFound(id);
       return rt.options.failedStartStaysCreated ? dockershimContainerStatus(c) : toContainerStatus(c);
@@ -175,8 +174,8 @@ export function* ContainerStatus(rt: RuntimeCore, id: string): Proc<ContainerSta
 }
 
 /** UpdateContainerResources: accepted and ignored (resources are not modelled). */
-export function* UpdateContainerResources(rt: RuntimeCore, id: string): Proc<null | CriError> {
-  return yield* rt.invoke(rt.containerSite("UpdateContainerResources", id), id, function* () {
+export function UpdateContainerResources(rt: RuntimeCore, id: string): Op | CriError {
+  return rt.call<null>(rt.containerSite("UpdateContainerResources", id), id, () => {
     return rt.store.containers.has(id) ? null : containerNotFound(id);
   });
 }

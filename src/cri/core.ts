@@ -1,7 +1,8 @@
-// The simulated runtime's engine: every CRI call goes through invoke(), which takes the call's
-// virtual latency, applies injected faults and writes one trace record (no upstream file; this is
-// the part of containerd's CRI plugin that every handler shares).
-import { call, recvCase, select, type Chan, type Proc, type Rng, type Sim } from "../sim/index.ts";
+// The simulated runtime's engine: every CRI call is built by call() as one kernel operation that
+// takes the call's virtual latency, applies injected faults, runs the method's handler on the
+// runtime's state and writes one trace record (no upstream file; this is the part of containerd's
+// CRI plugin that every handler shares).
+import { callOp, recvOp, thenOp, Op, type Chan, type Rng, type Sim } from "../sim/index.ts";
 import type { ContainerEventResponse, ContainerEventType } from "./api.ts";
 import { drawMs, type RangeMs, type RuntimeConfig, type RuntimeOptions } from "./config.ts";
 import { CriError, canceled, deadlineExceeded, unavailable } from "./errors.ts";
@@ -64,55 +65,45 @@ export class RuntimeCore {
   }
 
   /**
-   * One CRI call: refused at once while the runtime is down; otherwise it takes its drawn
-   * latency, then fails if a fault fires (before any effect: a failed StopContainer leaves the
-   * container running), else runs `body`. One trace record at the end, kind = the method. With
-   * `done` (the caller's ctx.Done()), a cancellation during the latency ends the call with Canceled.
+   * Builds one CRI call as one kernel operation (sim/ops.ts callOp), or returns the error at once
+   * when the runtime is down (traced; no time passes and the caller is not even a scheduling
+   * point, as a dial to a closed socket fails inside the caller's step). Otherwise the call takes
+   * its drawn latency, then fails if a fault fires (before any effect: a failed StopContainer
+   * leaves the container running), else runs `body` on the runtime's state. One trace record at
+   * the end, kind = the method. With `done` (the caller's ctx.Done()), a cancellation during the
+   * latency ends the call with Canceled. `body` may return a further stage (CriCall.after,
+   * CriCall.afterRecv) when the work itself takes time.
    */
-  *invoke<T>(
+  call<T>(
     site: CallSite,
     id: string | null,
-    body: () => Proc<T | CriError>,
+    body: (c: CriCall<T>) => T | CriError | Op,
     describe: (value: T) => Record<string, unknown> = () => ({}),
     latency: RangeMs = this.config.latency[site.method],
     done: Chan<never> | null = null,
-  ): Proc<T | CriError> {
+  ): Op | CriError {
     const startMs = this.nowMs;
-    let out: T | CriError;
     if (startMs < this.unavailableUntilMs) {
-      out = unavailable(SOCKET_PATH);
-    } else {
-      const fault = this.faults.match(site, startMs);
-      const latencyMs = drawMs(this.rng, latency);
-      if (yield* this.takeLatency(latencyMs, site.method, done)) {
-        out = canceled();
-      } else if (fault === null) {
-        out = yield* body();
-      } else if (fault.kind === "timeout") {
+      const out = unavailable(SOCKET_PATH);
+      this.traceCall(site, id, startMs, out, describe);
+      return out;
+    }
+    const fault = this.faults.match(site, startMs);
+    const latencyMs = drawMs(this.rng, latency);
+    const c = new CriCall<T>(this, site, id, startMs, describe);
+    return callOp(latencyMs, `cri ${site.method}`, (cancelled) => {
+      if (cancelled) return c.finish(canceled());
+      if (fault === null) return c.settle(body(c));
+      if (fault.kind === "timeout") {
         // The runtime never answers; the kubelet's gRPC deadline ends the call.
-        yield* call(Math.max(0, startMs + this.options.requestTimeoutMs - this.nowMs), `cri ${site.method} (hung)`);
-        out = deadlineExceeded();
-      } else {
-        out = new CriError("Unknown", fault.message);
+        return callOp(Math.max(0, startMs + this.options.requestTimeoutMs - this.nowMs), `cri ${site.method} (hung)`, () => c.finish(deadlineExceeded()));
       }
-    }
-    this.traceCall(site, id, startMs, out, describe);
-    return out;
+      return c.finish(new CriError("Unknown", fault.message));
+    }, null, done);
   }
 
-  /** Waits out a call's latency; true when the caller's context ended first. */
-  private *takeLatency(latencyMs: number, method: CriMethod, done: Chan<never> | null): Proc<boolean> {
-    if (done === null) {
-      yield* call(latencyMs, `cri ${method}`);
-      return false;
-    }
-    const timer = this.sim.newTimer(`cri ${method}`, latencyMs);
-    const r = yield* select([recvCase(done), recvCase(timer.C)]);
-    if (r.index === 0) timer.stop();
-    return r.index === 0;
-  }
-
-  private traceCall<T>(site: CallSite, id: string | null, startMs: number, out: T | CriError, describe: (value: T) => Record<string, unknown>): void {
+  /** @internal The call's one trace record (CriCall.finish). */
+  traceCall<T>(site: CallSite, id: string | null, startMs: number, out: T | CriError, describe: (value: T) => Record<string, unknown>): void {
     if (!this.sim.traces(site.method)) return;
     const fields: Record<string, unknown> = {};
     if (site.pod !== null) fields["pod"] = site.pod;
@@ -144,5 +135,40 @@ export class RuntimeCore {
     const dueMs = this.nowMs + drawMs(this.rng, this.config.containerEventDelay);
     // A full channel drops the event, as containerd's non-blocking send does.
     for (const ch of this.eventSubscribers) this.sim.schedule(dueMs, () => void ch.offer(ev));
+  }
+}
+
+/**
+ * One CRI call in flight: what its trace record needs, and its later stages. A stage's result is
+ * the call's result (traced once, when the call ends) or yet another stage.
+ */
+export class CriCall<T> {
+  constructor(
+    private readonly rt: RuntimeCore,
+    private readonly site: CallSite,
+    private readonly id: string | null,
+    private readonly startMs: number,
+    private readonly describe: (value: T) => Record<string, unknown>,
+  ) {}
+
+  /** The work goes on for ms of virtual time (labelled for diagnoses), then `next` runs. */
+  after(ms: number, label: string, next: () => T | CriError | Op): Op {
+    return callOp(ms, label, () => this.settle(next()));
+  }
+
+  /** The work waits for a value or the close of `ch` (a process's exit), then `next` runs. */
+  afterRecv(ch: Chan<unknown>, next: () => T | CriError | Op): Op {
+    return thenOp(recvOp(ch), () => this.settle(next()));
+  }
+
+  /** A stage's outcome: a further stage is waited on; a result ends the call. */
+  settle(out: T | CriError | Op): unknown {
+    return out instanceof Op ? out : this.finish(out);
+  }
+
+  /** Ends the call with its one trace record; returns the caller's result. */
+  finish(out: T | CriError): T | CriError {
+    this.rt.traceCall(this.site, this.id, this.startMs, out, this.describe);
+    return out;
   }
 }

@@ -5,7 +5,7 @@
 // type, a hook), and the program's script answers for that purpose. Network probes and HTTP hooks
 // do not go through the CRI upstream (the prober dials the pod IP); they are served here because
 // the container's program is the one that answers, and they are traced as "Probe"/"HTTPHook".
-import { call, type Proc } from "../sim/index.ts";
+import { callOp, type Op } from "../sim/index.ts";
 import type { ExecSyncResponse } from "./api.ts";
 import type { RuntimeCore } from "./core.ts";
 import { CriError, deadlineExceeded } from "./errors.ts";
@@ -48,23 +48,25 @@ function purposeFields(purpose: ExecPurpose): Record<string, unknown> {
  * answer that takes longer (or never comes) fails with DeadlineExceeded at the timeout; with 0
  * (the kubelet's hooks) it may run until the kubelet's request timeout.
  */
-export function* ExecSync(rt: RuntimeCore, id: string, cmd: readonly string[], timeoutSeconds: number, purpose: ExecPurpose = null): Proc<ExecSyncResponse | CriError> {
-  return yield* rt.invoke(
+export function ExecSync(rt: RuntimeCore, id: string, cmd: readonly string[], timeoutSeconds: number, purpose: ExecPurpose = null): Op | CriError {
+  return rt.call<ExecSyncResponse>(
     rt.containerSite("ExecSync", id),
     id,
-    function* (): Proc<ExecSyncResponse | CriError> {
+    (call) => {
       const c = rt.store.containers.get(id);
       if (c === undefined) return containerNotFound(id);
       if (c.state !== "CONTAINER_RUNNING") return new CriError("Unknown", `container "${id}" is in ${c.state} state`);
       const a = answerFor(c, purpose, rt.nowMs);
       const limitMs = timeoutSeconds > 0 ? timeoutSeconds * 1000 : rt.options.requestTimeoutMs;
       if (a.hang || a.durationMs > limitMs) {
-        yield* call(limitMs, "cri ExecSync (no answer)");
-        if (timeoutSeconds <= 0) return deadlineExceeded();
-        return new CriError("DeadlineExceeded", `failed to exec in container: timeout ${timeoutSeconds}s exceeded: context deadline exceeded`);
+        return call.after(limitMs, "cri ExecSync (no answer)", () => {
+          if (timeoutSeconds <= 0) return deadlineExceeded();
+          return new CriError("DeadlineExceeded", `failed to exec in container: timeout ${timeoutSeconds}s exceeded: context deadline exceeded`);
+        });
       }
-      yield* call(a.durationMs, "cri ExecSync");
-      return { stdout: a.exitCode === 0 ? a.output : "", stderr: a.exitCode === 0 ? "" : a.output, exitCode: a.exitCode };
+      return call.after(a.durationMs, "cri ExecSync", () => (
+        { stdout: a.exitCode === 0 ? a.output : "", stderr: a.exitCode === 0 ? "" : a.output, exitCode: a.exitCode }
+      ));
     },
     (r) => ({ ...purposeFields(purpose), cmd: cmd.join(" "), exitCode: r.exitCode }),
   );
@@ -82,25 +84,34 @@ export interface NetworkOutcome {
  * its network; otherwise the program's answer, cut at timeoutMs. Not a CRI call: no latency, no
  * faults, traced as kind "Probe" or "HTTPHook".
  */
-export function* networkRequest(rt: RuntimeCore, id: string, purpose: Exclude<ExecPurpose, null>, timeoutMs: number): Proc<NetworkOutcome> {
+export function networkRequest(rt: RuntimeCore, id: string, purpose: Exclude<ExecPurpose, null>, timeoutMs: number): Op | NetworkOutcome {
   const startMs = rt.nowMs;
   const c = rt.store.containers.get(id);
   const sandbox = c === undefined ? undefined : rt.store.sandboxes.get(c.sandboxId);
-  let out: Omit<NetworkOutcome, "tookMs">;
   if (c === undefined || c.state !== "CONTAINER_RUNNING" || sandbox === undefined || (!sandbox.hostNetwork && sandbox.ip === "")) {
-    out = { result: "failure", output: "connect: connection refused" };
-  } else {
-    const a = answerFor(c, purpose, rt.nowMs);
-    if (a.hang || a.durationMs > timeoutMs) {
-      yield* call(timeoutMs, "network request (no answer)");
-      out = { result: "timeout", output: `timeout after ${timeoutMs}ms` };
-    } else {
-      yield* call(a.durationMs, "network request");
-      out = { result: a.exitCode === 0 ? "success" : "failure", output: a.output };
-    }
+    // Refused at once: no time passes, and the caller goes on in the same step.
+    return endRequest(rt, c, id, purpose, startMs, "failure", "connect: connection refused");
   }
-  const outcome = { ...out, tookMs: rt.nowMs - startMs };
-  const kind = "hook" in purpose ? "HTTPHook" : "Probe";
-  rt.emit(kind, { pod: c?.podKey ?? null, container: c?.name ?? null, id, ...purposeFields(purpose), result: outcome.result, tookMs: outcome.tookMs });
-  return outcome;
+  const a = answerFor(c, purpose, rt.nowMs);
+  if (a.hang || a.durationMs > timeoutMs) {
+    return callOp(timeoutMs, "network request (no answer)", () => endRequest(rt, c, id, purpose, startMs, "timeout", `timeout after ${timeoutMs}ms`));
+  }
+  return callOp(a.durationMs, "network request", () => endRequest(rt, c, id, purpose, startMs, a.exitCode === 0 ? "success" : "failure", a.output));
+}
+
+/** A network request's outcome, with its one trace record ("Probe" or "HTTPHook"). */
+function endRequest(
+  rt: RuntimeCore, c: ContainerRecord | undefined, id: string, purpose: Exclude<ExecPurpose, null>, startMs: number,
+  result: NetworkOutcome["result"], output: string,
+): NetworkOutcome {
+  const tookMs = rt.nowMs - startMs;
+  const hook = "hook" in purpose;
+  if (rt.sim.traces(hook ? "HTTPHook" : "Probe")) {
+    const pod = c?.podKey ?? null;
+    const container = c?.name ?? null;
+    rt.emit(hook ? "HTTPHook" : "Probe", hook
+      ? { pod, container, id, hook: purpose.hook, result, tookMs }
+      : { pod, container, id, probe: purpose.probe, result, tookMs });
+  }
+  return { result, output, tookMs };
 }

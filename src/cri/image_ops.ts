@@ -1,7 +1,7 @@
 // Models the ImageService half of the CRI (PullImage, ImageStatus, ListImages, RemoveImage) as
 // containerd's CRI plugin answers it: a pull takes the image's pull time and may fail as a
 // registry fails (not found, unauthorized, any other error).
-import type { Proc } from "../sim/index.ts";
+import type { Op } from "../sim/index.ts";
 import type { AuthConfig, Image, ImageFilter, ImageSpec, PodSandboxConfig } from "./api.ts";
 import type { ImageConfig, ImagePullFailure, RangeMs } from "./config.ts";
 import type { RuntimeCore } from "./core.ts";
@@ -62,20 +62,20 @@ export function pullError(image: string, fail: Pick<ImagePullFailure, "error" | 
  * A caller whose context ends first gets Canceled at once, and nothing is stored: containerd's
  * pull runs on the request's context, so the gRPC cancellation aborts the download.
  */
-export function* PullImage(
+export function PullImage(
   rt: RuntimeCore,
   image: ImageSpec,
   _auth: AuthConfig | null,
   sandboxConfig: PodSandboxConfig | null,
   ctx: CallContext | null = null,
-): Proc<string | CriError> {
+): Op | CriError {
   const m = sandboxConfig?.metadata;
   const site = { method: "PullImage" as const, pod: m === undefined ? null : `${m.namespace}/${m.name}`, container: null };
   const startMs = rt.nowMs;
-  return yield* rt.invoke(
+  return rt.call<string>(
     site,
     null,
-    function* () {
+    () => {
       // Simplified: a failing pull takes the same time as a successful one.
       const err = pullFailure(rt, image.image, startMs);
       if (err !== null) return err;
@@ -88,11 +88,11 @@ export function* PullImage(
 }
 
 /** ImageStatus: the image, or null when it is not on the node (not an error, as in the CRI). */
-export function* ImageStatus(rt: RuntimeCore, image: ImageSpec): Proc<Image | null | CriError> {
-  return yield* rt.invoke(
+export function ImageStatus(rt: RuntimeCore, image: ImageSpec): Op | CriError {
+  return rt.call<Image | null>(
     { method: "ImageStatus", pod: null, container: null },
     null,
-    function* () {
+    () => {
       const rec = rt.store.findImage(image.image);
       return rec === undefined ? null : toImage(rec);
     },
@@ -100,8 +100,8 @@ export function* ImageStatus(rt: RuntimeCore, image: ImageSpec): Proc<Image | nu
   );
 }
 
-export function* ListImages(rt: RuntimeCore, filter: ImageFilter | null): Proc<Image[] | CriError> {
-  return yield* rt.invoke({ method: "ListImages", pod: null, container: null }, null, function* () {
+export function ListImages(rt: RuntimeCore, filter: ImageFilter | null): Op | CriError {
+  return rt.call<Image[]>({ method: "ListImages", pod: null, container: null }, null, () => {
     const want = filter?.image?.image;
     const all = [...rt.store.images.values()];
     const matching = want === undefined ? all : all.filter((i) => i.id === want || i.repoTags.includes(normalizeImage(want)));
@@ -110,8 +110,8 @@ export function* ListImages(rt: RuntimeCore, filter: ImageFilter | null): Proc<I
 }
 
 /** RemoveImage: idempotent; an absent image is not an error. */
-export function* RemoveImage(rt: RuntimeCore, image: ImageSpec): Proc<null | CriError> {
-  return yield* rt.invoke({ method: "RemoveImage", pod: null, container: null }, null, function* () {
+export function RemoveImage(rt: RuntimeCore, image: ImageSpec): Op | CriError {
+  return rt.call<null>({ method: "RemoveImage", pod: null, container: null }, null, () => {
     const rec = rt.store.findImage(image.image);
     if (rec !== undefined) {
       for (const [key, img] of rt.store.images) if (img === rec) rt.store.images.delete(key);

@@ -1,16 +1,16 @@
 // Models a CRI runtime (containerd's CRI plugin) serving the kubelet: RuntimeService and
 // ImageManagerService over one state, every call in virtual time, with scripted container
 // programs, injected faults and node faults (staging/src/k8s.io/cri-api/pkg/apis/services.go).
-import type { Chan, Proc, Sim } from "../sim/index.ts";
+import { Op, type Chan, type Proc, type Sim } from "../sim/index.ts";
 import type {
-  AuthConfig, ContainerConfig, ContainerEventResponse, ContainerFilter, ImageFilter, ImageSpec,
-  PodSandboxConfig, PodSandboxFilter, RuntimeStatus, VersionResponse,
+  AuthConfig, Container, ContainerConfig, ContainerEventResponse, ContainerFilter, ContainerStatus, ExecSyncResponse, Image,
+  ImageFilter, ImageSpec, PodSandbox, PodSandboxConfig, PodSandboxFilter, PodSandboxStatus, RuntimeStatus, VersionResponse,
 } from "./api.ts";
 import { DEFAULT_RUNTIME_OPTIONS, resolveRuntimeConfig, type RuntimeConfig, type RuntimeOptions } from "./config.ts";
 import * as containers from "./container_ops.ts";
 import { RuntimeCore } from "./core.ts";
 import type { ContainerRecord, SandboxRecord } from "./store.ts";
-import type { CriError } from "./errors.ts";
+import { CriError } from "./errors.ts";
 import { ExecSync, networkRequest, type ExecPurpose, type NetworkOutcome } from "./exec_ops.ts";
 import * as images from "./image_ops.ts";
 import type { CriMethod } from "./methods.ts";
@@ -96,56 +96,71 @@ export class SimRuntime implements RuntimeService, ImageManagerService, Containe
 
   *Version(_apiVersion: string): Proc<VersionResponse | CriError> {
     const name = this.core.options.runtimeName;
-    return yield* this.core.invoke({ method: "Version", pod: null, container: null }, null, function* () {
-      return { version: "0.1.0", runtimeName: name, runtimeVersion: "sim", runtimeApiVersion: "v1" };
-    });
+    return yield* answer<VersionResponse>(this.core.call({ method: "Version", pod: null, container: null }, null, () => (
+      { version: "0.1.0", runtimeName: name, runtimeVersion: "sim", runtimeApiVersion: "v1" }
+    )));
   }
 
   *Status(): Proc<RuntimeStatus | CriError> {
-    return yield* this.core.invoke({ method: "Status", pod: null, container: null }, null, function* () {
+    return yield* answer<RuntimeStatus>(this.core.call({ method: "Status", pod: null, container: null }, null, () => {
       const ready = (type: "RuntimeReady" | "NetworkReady") => ({ type, status: true, reason: "", message: "" });
       return { conditions: [ready("RuntimeReady"), ready("NetworkReady")] };
-    });
+    }));
   }
 
-  RunPodSandbox(config: PodSandboxConfig, runtimeHandler: string) {
-    return sandboxes.RunPodSandbox(this.core, config, runtimeHandler);
+  // Each method is one kernel operation (a call; core.ts): the caller's `yield*` resumes this
+  // generator once, with the call's result.
+  *RunPodSandbox(config: PodSandboxConfig, runtimeHandler: string): Proc<string | CriError> {
+    const op = sandboxes.RunPodSandbox(this.core, config, runtimeHandler);
+    return op instanceof CriError ? op : ((yield op) as string | CriError);
   }
-  StopPodSandbox(podSandboxId: string) {
-    return sandboxes.StopPodSandbox(this.core, podSandboxId);
+  *StopPodSandbox(podSandboxId: string): Proc<null | CriError> {
+    const op = sandboxes.StopPodSandbox(this.core, podSandboxId);
+    return op instanceof CriError ? op : ((yield op) as null | CriError);
   }
-  RemovePodSandbox(podSandboxId: string) {
-    return sandboxes.RemovePodSandbox(this.core, podSandboxId);
+  *RemovePodSandbox(podSandboxId: string): Proc<null | CriError> {
+    const op = sandboxes.RemovePodSandbox(this.core, podSandboxId);
+    return op instanceof CriError ? op : ((yield op) as null | CriError);
   }
-  PodSandboxStatus(podSandboxId: string) {
-    return sandboxes.PodSandboxStatus(this.core, podSandboxId);
+  *PodSandboxStatus(podSandboxId: string): Proc<PodSandboxStatus | CriError> {
+    const op = sandboxes.PodSandboxStatus(this.core, podSandboxId);
+    return op instanceof CriError ? op : ((yield op) as PodSandboxStatus | CriError);
   }
-  ListPodSandbox(filter: PodSandboxFilter | null) {
-    return sandboxes.ListPodSandbox(this.core, filter);
+  *ListPodSandbox(filter: PodSandboxFilter | null): Proc<PodSandbox[] | CriError> {
+    const op = sandboxes.ListPodSandbox(this.core, filter);
+    return op instanceof CriError ? op : ((yield op) as PodSandbox[] | CriError);
   }
-  CreateContainer(podSandboxId: string, config: ContainerConfig, sandboxConfig: PodSandboxConfig) {
-    return containers.CreateContainer(this.core, podSandboxId, config, sandboxConfig);
+  *CreateContainer(podSandboxId: string, config: ContainerConfig, sandboxConfig: PodSandboxConfig): Proc<string | CriError> {
+    const op = containers.CreateContainer(this.core, podSandboxId, config, sandboxConfig);
+    return op instanceof CriError ? op : ((yield op) as string | CriError);
   }
-  StartContainer(containerId: string) {
-    return containers.StartContainer(this.core, containerId);
+  *StartContainer(containerId: string): Proc<null | CriError> {
+    const op = containers.StartContainer(this.core, containerId);
+    return op instanceof CriError ? op : ((yield op) as null | CriError);
   }
-  StopContainer(containerId: string, timeoutSeconds: number) {
-    return containers.StopContainer(this.core, containerId, timeoutSeconds);
+  *StopContainer(containerId: string, timeoutSeconds: number): Proc<null | CriError> {
+    const op = containers.StopContainer(this.core, containerId, timeoutSeconds);
+    return op instanceof CriError ? op : ((yield op) as null | CriError);
   }
-  RemoveContainer(containerId: string) {
-    return containers.RemoveContainer(this.core, containerId);
+  *RemoveContainer(containerId: string): Proc<null | CriError> {
+    const op = containers.RemoveContainer(this.core, containerId);
+    return op instanceof CriError ? op : ((yield op) as null | CriError);
   }
-  ListContainers(filter: ContainerFilter | null) {
-    return containers.ListContainers(this.core, filter);
+  *ListContainers(filter: ContainerFilter | null): Proc<Container[] | CriError> {
+    const op = containers.ListContainers(this.core, filter);
+    return op instanceof CriError ? op : ((yield op) as Container[] | CriError);
   }
-  ContainerStatus(containerId: string) {
-    return containers.ContainerStatus(this.core, containerId);
+  *ContainerStatus(containerId: string): Proc<ContainerStatus | CriError> {
+    const op = containers.ContainerStatus(this.core, containerId);
+    return op instanceof CriError ? op : ((yield op) as ContainerStatus | CriError);
   }
-  UpdateContainerResources(containerId: string) {
-    return containers.UpdateContainerResources(this.core, containerId);
+  *UpdateContainerResources(containerId: string): Proc<null | CriError> {
+    const op = containers.UpdateContainerResources(this.core, containerId);
+    return op instanceof CriError ? op : ((yield op) as null | CriError);
   }
-  ExecSync(containerId: string, cmd: readonly string[], timeoutSeconds: number, purpose: ExecPurpose = null) {
-    return ExecSync(this.core, containerId, cmd, timeoutSeconds, purpose);
+  *ExecSync(containerId: string, cmd: readonly string[], timeoutSeconds: number, purpose: ExecPurpose = null): Proc<ExecSyncResponse | CriError> {
+    const op = ExecSync(this.core, containerId, cmd, timeoutSeconds, purpose);
+    return op instanceof CriError ? op : ((yield op) as ExecSyncResponse | CriError);
   }
   GetContainerEvents(): Chan<ContainerEventResponse> {
     return this.core.subscribeContainerEvents();
@@ -158,27 +173,38 @@ export class SimRuntime implements RuntimeService, ImageManagerService, Containe
 
   // ---- ImageManagerService ------------------------------------------------------------------
 
-  ListImages(filter: ImageFilter | null) {
-    return images.ListImages(this.core, filter);
+  *ListImages(filter: ImageFilter | null): Proc<Image[] | CriError> {
+    const op = images.ListImages(this.core, filter);
+    return op instanceof CriError ? op : ((yield op) as Image[] | CriError);
   }
-  ImageStatus(image: ImageSpec) {
-    return images.ImageStatus(this.core, image);
+  *ImageStatus(image: ImageSpec): Proc<Image | null | CriError> {
+    const op = images.ImageStatus(this.core, image);
+    return op instanceof CriError ? op : ((yield op) as Image | null | CriError);
   }
-  PullImage(image: ImageSpec, auth: AuthConfig | null, sandboxConfig: PodSandboxConfig | null, ctx: CallContext | null = null) {
-    return images.PullImage(this.core, image, auth, sandboxConfig, ctx);
+  *PullImage(image: ImageSpec, auth: AuthConfig | null, sandboxConfig: PodSandboxConfig | null, ctx: CallContext | null = null): Proc<string | CriError> {
+    const op = images.PullImage(this.core, image, auth, sandboxConfig, ctx);
+    return op instanceof CriError ? op : ((yield op) as string | CriError);
   }
-  RemoveImage(image: ImageSpec) {
-    return images.RemoveImage(this.core, image);
+  *RemoveImage(image: ImageSpec): Proc<null | CriError> {
+    const op = images.RemoveImage(this.core, image);
+    return op instanceof CriError ? op : ((yield op) as null | CriError);
   }
 
   // ---- ContainerNetwork ---------------------------------------------------------------------
 
-  probe(containerId: string, probeType: ProbeType, timeoutMs: number): Proc<NetworkOutcome> {
-    return networkRequest(this.core, containerId, { probe: probeType }, timeoutMs);
+  *probe(containerId: string, probeType: ProbeType, timeoutMs: number): Proc<NetworkOutcome> {
+    const op = networkRequest(this.core, containerId, { probe: probeType }, timeoutMs);
+    return op instanceof Op ? ((yield op) as NetworkOutcome) : op;
   }
-  httpHook(containerId: string, hook: HookType, timeoutMs: number): Proc<NetworkOutcome> {
-    return networkRequest(this.core, containerId, { hook }, timeoutMs);
+  *httpHook(containerId: string, hook: HookType, timeoutMs: number): Proc<NetworkOutcome> {
+    const op = networkRequest(this.core, containerId, { hook }, timeoutMs);
+    return op instanceof Op ? ((yield op) as NetworkOutcome) : op;
   }
+}
+
+/** The result of a call built in this file: refused at once, or the call's own result. */
+function* answer<T>(op: Op | CriError): Proc<T | CriError> {
+  return op instanceof CriError ? op : ((yield op) as T | CriError);
 }
 
 /** The record created last; IDs break ties, since they are handed out in creation order. */

@@ -1,10 +1,10 @@
 // Models the sandbox half of the CRI RuntimeService (RunPodSandbox, StopPodSandbox,
 // RemovePodSandbox, PodSandboxStatus, ListPodSandbox) as containerd's CRI plugin serves it.
-import { call, type Proc } from "../sim/index.ts";
+import type { Op } from "../sim/index.ts";
 import { matchLabels, type PodSandbox, type PodSandboxConfig, type PodSandboxFilter, type PodSandboxStatus } from "./api.ts";
 import { drawMs } from "./config.ts";
 import { deliverSignal } from "./container_process.ts";
-import type { RuntimeCore } from "./core.ts";
+import type { CriCall, RuntimeCore } from "./core.ts";
 import { CriError, notFound } from "./errors.ts";
 import { pullFailure, pullTimeOf } from "./image_ops.ts";
 import { sandboxName, type SandboxRecord } from "./store.ts";
@@ -26,33 +26,19 @@ function sandboxNotFound(id: string): CriError {
  * (an IP from the pod subnet unless it uses the host network). containerd refuses a second
  * sandbox with the same name_namespace_uid_attempt while the first is not removed.
  */
-export function* RunPodSandbox(rt: RuntimeCore, config: PodSandboxConfig, runtimeHandler: string): Proc<string | CriError> {
-  const site = { method: "RunPodSandbox" as const, pod: podKeyOf(config), container: null };
-  return yield* rt.invoke(
-    site,
+export function RunPodSandbox(rt: RuntimeCore, config: PodSandboxConfig, runtimeHandler: string): Op | CriError {
+  const podKey = podKeyOf(config);
+  return rt.call<string>(
+    { method: "RunPodSandbox", pod: podKey, container: null },
     null,
-    function* (): Proc<string | CriError> {
+    (c) => {
       const name = sandboxName(config);
       const holder = rt.store.reservedNames.get(name);
       if (holder !== undefined) {
         return new CriError("Unknown", `failed to reserve sandbox name "${name}": name "${name}" is reserved for "${holder}"`);
       }
-      const pullErr = yield* ensureSandboxImage(rt);
-      if (pullErr !== null) return pullErr;
-      const hostNetwork = config.linux?.securityContext?.namespaceOptions?.network === "NODE";
-      const rec: SandboxRecord = {
-        id: rt.store.newSandboxId(),
-        config,
-        runtimeHandler,
-        podKey: site.pod,
-        hostNetwork,
-        createdAtMs: rt.nowMs,
-        state: "SANDBOX_READY",
-        ip: hostNetwork ? "" : rt.store.allocateIp(rt.options.podSubnetPrefix),
-      };
-      rt.store.sandboxes.set(rec.id, rec);
-      rt.store.reservedNames.set(name, rec.id);
-      return rec.id;
+      const create = () => createSandbox(rt, config, runtimeHandler, podKey, name);
+      return rt.store.findImage(rt.config.pauseImage) === undefined ? pullSandboxImage(rt, c, create) : create();
     },
     (id) => {
       const rec = rt.store.sandboxes.get(id)!;
@@ -61,27 +47,45 @@ export function* RunPodSandbox(rt: RuntimeCore, config: PodSandboxConfig, runtim
   );
 }
 
-/** Step 1 of RunPodSandbox: the pause image, pulled (taking its pull time) when not present. */
-function* ensureSandboxImage(rt: RuntimeCore): Proc<CriError | null> {
+/** The sandbox itself, created and started once the pause image is there. */
+function createSandbox(rt: RuntimeCore, config: PodSandboxConfig, runtimeHandler: string, podKey: string, name: string): string {
+  const hostNetwork = config.linux?.securityContext?.namespaceOptions?.network === "NODE";
+  const rec: SandboxRecord = {
+    id: rt.store.newSandboxId(),
+    config,
+    runtimeHandler,
+    podKey,
+    hostNetwork,
+    createdAtMs: rt.nowMs,
+    state: "SANDBOX_READY",
+    ip: hostNetwork ? "" : rt.store.allocateIp(rt.options.podSubnetPrefix),
+  };
+  rt.store.sandboxes.set(rec.id, rec);
+  rt.store.reservedNames.set(name, rec.id);
+  return rec.id;
+}
+
+/** Step 1 of RunPodSandbox when the pause image is absent: pulled (taking its pull time), then `create`. */
+function pullSandboxImage(rt: RuntimeCore, c: CriCall<string>, create: () => string): Op {
   const image = rt.config.pauseImage;
-  if (rt.store.findImage(image) !== undefined) return null;
   const startMs = rt.nowMs;
-  yield* call(drawMs(rt.rng, pullTimeOf(rt, image)), "cri pull sandbox image");
-  const err = pullFailure(rt, image, startMs);
-  rt.emit("PullSandboxImage", { image, tookMs: rt.nowMs - startMs, ...(err === null ? { result: "ok" } : { error: err.message }) });
-  if (err !== null) {
-    return new CriError(err.code, `failed to get sandbox image "${image}": failed to pull image "${image}": ${err.desc}`);
-  }
-  rt.store.addImage(image);
-  return null;
+  return c.after(drawMs(rt.rng, pullTimeOf(rt, image)), "cri pull sandbox image", () => {
+    const err = pullFailure(rt, image, startMs);
+    rt.emit("PullSandboxImage", { image, tookMs: rt.nowMs - startMs, ...(err === null ? { result: "ok" } : { error: err.message }) });
+    if (err !== null) {
+      return new CriError(err.code, `failed to get sandbox image "${image}": failed to pull image "${image}": ${err.desc}`);
+    }
+    rt.store.addImage(image);
+    return create();
+  });
 }
 
 /**
  * StopPodSandbox: every running container of the sandbox is killed at once (containerd stops
  * them with timeout 0), the network is torn down and the sandbox is NOTREADY. Idempotent.
  */
-export function* StopPodSandbox(rt: RuntimeCore, id: string): Proc<null | CriError> {
-  return yield* rt.invoke(rt.sandboxSite("StopPodSandbox", id), id, function* () {
+export function StopPodSandbox(rt: RuntimeCore, id: string): Op | CriError {
+  return rt.call<null>(rt.sandboxSite("StopPodSandbox", id), id, () => {
     const rec = rt.store.sandboxes.get(id);
     if (rec === undefined) return sandboxNotFound(id);
     stopSandbox(rt, rec);
@@ -97,8 +101,8 @@ export function stopSandbox(rt: RuntimeCore, rec: SandboxRecord): void {
 }
 
 /** RemovePodSandbox: force-removes its containers, then the sandbox. An unknown ID is not an error. */
-export function* RemovePodSandbox(rt: RuntimeCore, id: string): Proc<null | CriError> {
-  return yield* rt.invoke(rt.sandboxSite("RemovePodSandbox", id), id, function* () {
+export function RemovePodSandbox(rt: RuntimeCore, id: string): Op | CriError {
+  return rt.call<null>(rt.sandboxSite("RemovePodSandbox", id), id, () => {
     const rec = rt.store.sandboxes.get(id);
     if (rec === undefined) return null;
     stopSandbox(rt, rec);
@@ -118,11 +122,11 @@ export function removeContainerRecord(rt: RuntimeCore, id: string): void {
   rt.publishContainerEvent(c, "CONTAINER_DELETED_EVENT");
 }
 
-export function* PodSandboxStatus(rt: RuntimeCore, id: string): Proc<PodSandboxStatus | CriError> {
-  return yield* rt.invoke(
+export function PodSandboxStatus(rt: RuntimeCore, id: string): Op | CriError {
+  return rt.call<PodSandboxStatus>(
     rt.sandboxSite("PodSandboxStatus", id),
     id,
-    function* () {
+    () => {
       const rec = rt.store.sandboxes.get(id);
       if (rec === undefined) return sandboxNotFound(id);
       if (!rt.config.podSandboxStatusTimestamp) return toSandboxStatus(rec);
@@ -134,11 +138,11 @@ export function* PodSandboxStatus(rt: RuntimeCore, id: string): Proc<PodSandboxS
   );
 }
 
-export function* ListPodSandbox(rt: RuntimeCore, filter: PodSandboxFilter | null): Proc<PodSandbox[] | CriError> {
-  return yield* rt.invoke(
+export function ListPodSandbox(rt: RuntimeCore, filter: PodSandboxFilter | null): Op | CriError {
+  return rt.call<PodSandbox[]>(
     { method: "ListPodSandbox", pod: null, container: null },
     null,
-    function* () {
+    () => {
       const out: PodSandbox[] = [];
       for (const s of rt.store.sandboxes.values()) {
         if (filter?.id !== undefined && s.id !== filter.id) continue;

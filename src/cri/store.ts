@@ -8,6 +8,7 @@ import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type { Chan } from "../sim/index.ts";
 import type { TimedEntry } from "../sim/heap.ts";
 import { parseImageName } from "../k8s/image.ts";
+import { perKey } from "../k8s/memo.ts";
 import type { ContainerConfig, ContainerState, PodSandboxConfig, PodSandboxState } from "./api.ts";
 import type { ContainerProgram } from "./program.ts";
 
@@ -112,16 +113,18 @@ export class RuntimeStore {
  * Adds the default tag to an untagged, undigested name ("busybox" -> "busybox:latest").
  * Simplified: registry host normalisation ("docker.io/library/") is not applied.
  */
-export function normalizeImage(name: string): string {
+export const normalizeImage: (name: string) => string = perKey((name: string): string => {
   const parsed = parseImageName(name);
   if (parsed.valid && !name.includes("@") && !/:[^/]*$/.test(name)) return `${name}:latest`;
   return name;
-}
+}, 1024);
 
 /** A deterministic image ID: "sha256:" and the hex SHA-256 of the normalized name (pure JS: browsers too). */
-export function imageRefOf(normalizedName: string): string {
-  return `sha256:${bytesToHex(sha256(utf8ToBytes(normalizedName)))}`;
-}
+export const imageRefOf: (normalizedName: string) => string = perKey(
+  (name: string) => `sha256:${bytesToHex(sha256(utf8ToBytes(name)))}`,
+  // Every run of a scenario preloads the same images: a SHA-256 each, in pure JavaScript.
+  1024,
+);
 
 /** containerd's makeSandboxName: name_namespace_uid_attempt. */
 export function sandboxName(config: PodSandboxConfig): string {

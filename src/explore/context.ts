@@ -10,6 +10,7 @@
 // determinism check samples and for failing runs (FoundationDB's simulator likewise re-runs a
 // sample to check determinism rather than hashing everything).
 import { simulate, type SimulationResult } from "../simulate.ts";
+import { compileNodePlan, type NodePlan } from "../node/plan.ts";
 import { formatStrategy, LineSink, type StrategySpec, type TraceRecord, type TraceSink } from "../sim/index.ts";
 import type { Scenario } from "../scenario/index.ts";
 import type { InvariantInfo, InvariantMonitor, Violation } from "../check/invariants.ts";
@@ -94,6 +95,8 @@ export class ExtraMonitors implements TraceSink {
 export class RunContext {
   readonly base: Scenario;
   readonly label: string;
+  /** The base scenario's node, compiled once: every run of it is built from this. */
+  private readonly basePlan: NodePlan;
 
   constructor(
     readonly plan: ExplorePlan,
@@ -102,6 +105,7 @@ export class RunContext {
   ) {
     this.base = compileRawOrThrow(plan.raw, plan.file);
     this.label = formatStrategy(plan.strategy);
+    this.basePlan = compileNodePlan(this.base);
   }
 
   /** Run i's scenario: the plan's, or with its swarm knobs drawn from the run's seed. */
@@ -156,6 +160,7 @@ export class RunContext {
       sinks,
       keepRecords: false,
       hash: opts.hash ?? true,
+      ...(scenario === this.base ? { plan: this.basePlan } : {}),
     });
     return { result, failure: classifyFailure(scenario, result, extra?.violations ?? []), lines };
   }

@@ -2,6 +2,7 @@
 // form (swarm draws, shrinking), because it is what a scenario file says and what a repro file
 // must write back; every edit is validated by the schema again before it runs.
 import { checkScenarioText, loadScenarioFile, ScenarioError, type Scenario } from "../scenario/index.ts";
+import { compileScenarioValue } from "../scenario/check.ts";
 
 /** A scenario as the YAML value (durations as strings, pods by name). */
 export type RawScenario = Record<string, unknown>;
@@ -14,14 +15,22 @@ export function readRawScenario(path: string): { raw: RawScenario; scenario: Sce
   return { raw, scenario };
 }
 
-/** Validates a raw scenario through the schema; null when it is not a valid scenario. */
+/**
+ * Validates a raw scenario through the schema; null when it is not a valid scenario. The value is
+ * compiled as it is (compileScenarioValue); only one it refuses goes through its JSON text, whose
+ * checks decide (and place the issues) exactly as they always did.
+ */
 export function compileRaw(raw: RawScenario, fileName = "<scenario>"): Scenario | null {
+  const compiled = compileScenarioValue(raw, fileName);
+  if (compiled !== null) return compiled;
   const r = checkScenarioText(JSON.stringify(raw), fileName);
   return r.ok ? r.scenario : null;
 }
 
 /** Like compileRaw, but a scenario that does not validate throws the schema's errors. */
 export function compileRawOrThrow(raw: RawScenario, fileName = "<scenario>"): Scenario {
+  const compiled = compileScenarioValue(raw, fileName);
+  if (compiled !== null) return compiled;
   const r = checkScenarioText(JSON.stringify(raw), fileName);
   if (!r.ok) throw new ScenarioError(r.issues);
   return r.scenario;

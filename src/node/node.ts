@@ -7,11 +7,11 @@ import type { Pod } from "../k8s/pod.ts";
 import { printPod } from "../k8s/printers.ts";
 import { ApiServer, type StoredEvent } from "../apiserver/index.ts";
 import { SimRuntime } from "../cri/runtime.ts";
-import { ManifestDir, generatePodName } from "../kubelet/config/index.ts";
-import { compileBehaviour } from "../scenario/compile.ts";
+import { ManifestDir } from "../kubelet/config/index.ts";
 import type { Scenario } from "../scenario/resolve.ts";
 import { KubeletInstance } from "./kubelet_instance.ts";
-import { kubeletSettings, type KubeletSettings } from "./settings.ts";
+import { compileNodePlan, type NodePlan } from "./plan.ts";
+import type { KubeletSettings } from "./settings.ts";
 
 export const STATIC_POD_PATH = "/etc/kubernetes/manifests";
 
@@ -27,41 +27,34 @@ export class SimNode {
   /** Observers of every apiserver write (checkers), called after the PodView record. */
   readonly apiObservers: ((e: StoredEvent) => void)[] = [];
 
+  /** A node built from its plan, compiled from the scenario when none is given (node/plan.ts). */
   constructor(
     private readonly sim: Sim,
     readonly scenario: Scenario,
+    private readonly plan: NodePlan = compileNodePlan(scenario),
   ) {
-    this.settings = kubeletSettings(scenario);
+    if (plan.scenario !== scenario) throw new Error("SimNode: the plan was compiled from another scenario");
+    this.settings = plan.settings;
     const { minMs, maxMs } = scenario.apiserver.latency;
     this.api = new ApiServer(sim, {
       latencyMs: minMs === maxMs ? minMs : [minMs, maxMs],
       onWrite: (e) => this.onApiWrite(e),
-      skipValidation: skippingValidation(scenario, "api"),
+      skipValidation: plan.skipApiValidation,
     });
-    this.runtime = new SimRuntime(sim, scenario.runtime, {
+    this.runtime = new SimRuntime(sim, plan.runtimeConfig, {
       requestTimeoutMs: this.settings.runtimeRequestTimeoutMs,
       failedStartStaysCreated: this.settings.variants.dockerFailedStartStaysCreated === true,
     });
-    const hasStatic = scenario.pods.some((p) => p.source === "file");
-    this.manifestDir = hasStatic ? new ManifestDir(sim, STATIC_POD_PATH) : null;
-    this.setBehaviours();
-  }
-
-  /** The runtime knows what each container does; static pods run under their node-suffixed name. */
-  private setBehaviours(): void {
-    for (const p of this.scenario.pods) {
-      const name = p.source === "file" ? generatePodName(p.name, this.settings.nodeName) : p.name;
-      for (const [container, behaviour] of Object.entries(p.behaviour).sort(([a], [b]) => (a < b ? -1 : 1))) {
-        this.runtime.setBehaviour(`${p.namespace}/${name}`, container, compileBehaviour(behaviour));
-      }
-    }
+    this.manifestDir = plan.hasStaticPods ? new ManifestDir(sim, STATIC_POD_PATH) : null;
+    // The runtime knows what each container does.
+    for (const b of plan.behaviours) this.runtime.setBehaviour(b.podKey, b.container, b.behaviour);
   }
 
   startKubelet(): void {
     this.sim.emit("kubelet", "KubeletStart", { version: this.settings.version, nodeName: this.settings.nodeName });
     this.kubelet = new KubeletInstance({
       sim: this.sim, settings: this.settings, api: this.api, runtime: this.runtime, manifestDir: this.manifestDir,
-      skipStaticPodValidation: skippingValidation(this.scenario, "file"),
+      skipStaticPodValidation: this.plan.skipStaticPodValidation,
       podDevicesCheckpoint: this.podDevicesCheckpoint,
     });
     this.startDevicePlugins(this.kubelet);
@@ -110,6 +103,11 @@ export class SimNode {
 
   /** What `kubectl get pods -w` would print after each write (and the checkers' view of the API). */
   private onApiWrite(e: StoredEvent): void {
+    if (this.sim.traces("PodView")) this.tracePodView(e);
+    for (const o of this.apiObservers) o(e);
+  }
+
+  private tracePodView(e: StoredEvent): void {
     const pod = e.object;
     const row = printPod(pod, { nowMs: this.sim.nowMs });
     this.sim.emit("apiserver", "PodView", {
@@ -122,19 +120,12 @@ export class SimNode {
       ...(pod.metadata.creationTimestamp ? { creationTimestamp: pod.metadata.creationTimestamp } : {}),
       ...(e.type === "DELETED" ? { deleted: true } : {}),
     });
-    for (const o of this.apiObservers) o(e);
   }
 
-  /** A pod as the scenario declares it, bound to this node as the scheduler would. */
+  /** A pod as the scenario declares it, bound to this node as the scheduler would (frozen). */
   manifestFor(key: string): Pod {
-    const p = this.scenario.pods.find((x) => x.key === key);
-    if (p === undefined) throw new Error(`scenario has no pod ${key}`);
-    const m = p.manifest as Pod;
-    return { ...m, spec: { ...m.spec, nodeName: m.spec.nodeName ?? this.settings.nodeName } };
+    const m = this.plan.manifests.get(key);
+    if (m === undefined) throw new Error(`scenario has no pod ${key}`);
+    return m;
   }
-}
-
-/** The pods of one source that the scenario lets past validation (skipApiValidation), by key. */
-function skippingValidation(scenario: Scenario, source: "api" | "file"): ReadonlySet<string> {
-  return new Set(scenario.pods.filter((p) => p.source === source && p.skipApiValidation === true).map((p) => p.key));
 }

@@ -26,8 +26,9 @@ export class KubeletRuntime implements ContainerRuntime {
     this.backOff = NewBackOff({ nowMs: () => sim.nowMs }, backOffPeriodMs, maxContainerBackOffMs);
   }
 
-  *SyncPod(pod: Pod, podStatus: PodStatus, ctx: CallContext | null = null): Proc<PodSyncResult> {
-    return yield* this.manager.SyncPod(pod, podStatus, [], this.backOff, ctx);
+  /** The manager's own generator, handed on: no frame of glue between the worker and SyncPod. */
+  SyncPod(pod: Pod, podStatus: PodStatus, ctx: CallContext | null = null): Proc<PodSyncResult> {
+    return this.manager.SyncPod(pod, podStatus, [], this.backOff, ctx);
   }
 
   *KillPod(pod: Pod | null, runningPod: RunningPod, gracePeriodOverride: number | undefined): Proc<GoError> {

@@ -16,6 +16,7 @@ import { resolveScenario, type Scenario } from "./resolve.ts";
 import { scenarioSchema, SCENARIO_KEYS } from "./schema/scenario.ts";
 import { checkText, type SourceResult } from "./source_text.ts";
 import { parseYaml } from "./yaml.ts";
+import { Document, LineCounter } from "yaml";
 
 export interface LoadResult {
   scenario: Scenario;
@@ -57,6 +58,21 @@ export interface LoadOptions {
 /** Text has no folder, so its pods cannot name a manifestFile. */
 export function checkScenarioText(text: string, fileName = "<scenario>", opts: LoadOptions = {}): CheckResult {
   return checkSource(checkText(text, fileName), fileName, undefined, opts);
+}
+
+/**
+ * A scenario already in value form, as JSON would carry it: an edit of a scenario that loaded
+ * (exploration's swarm draws, shrinking's candidates). The same checks as its JSON text gets from
+ * checkScenarioText, without writing that text and parsing it back twice (classifyInput, then
+ * parseYaml: more than half of what such a compile cost). The text-level refusals (size, NUL
+ * bytes, nesting, aliases) guard hostile files, which an edit of a loaded scenario is not. The
+ * value is read, never changed. Only the scenario comes back (a value has no positions to place
+ * warnings at); null when it does not pass, and checkScenarioText of its JSON says why.
+ */
+export function compileScenarioValue(raw: Record<string, unknown>, fileName = "<scenario>"): Scenario | null {
+  const ref = { file: fileName, doc: new Document(null), lc: new LineCounter() };
+  const r = checkValue(raw, new Locator(ref, fileName), { read: undefined, built: null });
+  return r.ok ? r.scenario : null;
 }
 
 export function unwrapResult(result: CheckResult): LoadResult {

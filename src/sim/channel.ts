@@ -31,10 +31,17 @@ interface Stamp {
 /** A wait queue is swept of dead waiters once it reaches this length, then at twice what remained. */
 const SWEEP_MIN_WAITERS = 16;
 
+/**
+ * The wait queue of a channel nobody has waited on yet (most timer channels), and the buffer of
+ * every unbuffered channel: always empty, never written.
+ */
+const NO_WAITERS = new Deque<Waiter>(1);
+
 export class Chan<T> {
   private readonly buf: Deque<T>;
-  readonly recvq = new Deque<Waiter>(4);
-  readonly sendq = new Deque<Waiter>(4);
+  /** Blocked receivers and senders; allocated when the first one blocks (NO_WAITERS until then). */
+  private recvq = NO_WAITERS;
+  private sendq = NO_WAITERS;
   private isClosed = false;
   private recvSweepAt = SWEEP_MIN_WAITERS;
   private sendSweepAt = SWEEP_MIN_WAITERS;
@@ -49,7 +56,8 @@ export class Chan<T> {
     readonly capacity: number,
   ) {
     if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError(`chan ${name}: bad capacity ${capacity}`);
-    this.buf = new Deque<T>(Math.max(1, Math.min(16, capacity)));
+    // An unbuffered channel never buffers: it shares one empty deque that is never written.
+    this.buf = capacity === 0 ? (NO_WAITERS as unknown as Deque<T>) : new Deque<T>(Math.min(16, capacity));
     this.tap = waker.observer ?? null;
     this.stamps = this.tap === null ? null : new Deque<Stamp>(Math.max(1, Math.min(16, capacity)));
   }
@@ -71,12 +79,14 @@ export class Chan<T> {
    * sweep: amortized O(1), and only dead waiters go, so no delivery order changes.
    */
   enqueueRecv(w: Waiter): void {
+    if (this.recvq === NO_WAITERS) this.recvq = new Deque<Waiter>(4);
     if (this.recvq.length >= this.recvSweepAt) this.recvSweepAt = sweep(this.recvq);
     this.recvq.pushBack(w);
   }
 
   /** Queues a blocked sender; swept like enqueueRecv. */
   enqueueSend(w: Waiter): void {
+    if (this.sendq === NO_WAITERS) this.sendq = new Deque<Waiter>(4);
     if (this.sendq.length >= this.sendSweepAt) this.sendSweepAt = sweep(this.sendq);
     this.sendq.pushBack(w);
   }

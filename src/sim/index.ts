@@ -2,7 +2,8 @@
 export { Sim, type SimOptions, type RunResult } from "./kernel.ts";
 export {
   sleep, call, recv, send, select, recvCase, sendCase, lock, rlock, wait, point, gosched,
-  type RecvResult, type SelectCase, type SelectResult,
+  callOp, thenOp, recvOp, invoke, Op,
+  type CallHandler, type RecvResult, type SelectCase, type SelectResult,
 } from "./ops.ts";
 export { Chan } from "./channel.ts";
 export { Mutex, RWMutex, WaitGroup } from "./sync.ts";

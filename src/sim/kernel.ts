@@ -1,7 +1,8 @@
 // The kernel: a virtual clock and one scheduler under which Go-style goroutines run
 // deterministically. Every order Go leaves open goes through the strategy and is recorded.
 // It knows nothing of Kubernetes.
-import { TimerHeap, type TimedEntry } from "./heap.ts";
+import type { TimedEntry } from "./heap.ts";
+import { TimerQueue } from "./queue.ts";
 import { Deque } from "./deque.ts";
 import { ChoiceLog, type ChoiceKind } from "./choices.ts";
 import { RngStreams, type Rng } from "./rng.ts";
@@ -13,7 +14,8 @@ import { DEFAULT_BOUNDS, type Bounds, type Verdict } from "./bounds.ts";
 import { makeStrategy, formatStrategy, ReplayDivergence, StrategyPause, type Strategy, type StrategySpec } from "./strategy/index.ts";
 import { BLOCKED, DONE, KILLED, READY, RUNNING, SLEEPING, Process, type Proc, type SpawnOptions, type Waker } from "./process.ts";
 import { perform } from "./perform.ts";
-import type { Op } from "./ops.ts";
+import { OP_CALL, OP_THEN, type Op } from "./ops.ts";
+import { DONE_RESULT, resume } from "./resume.ts";
 import { diagnoseStuck, describePanic } from "./diagnose.ts";
 import { VERSION } from "../version.ts";
 import type { KernelObserver } from "./observe.ts";
@@ -63,7 +65,7 @@ export class Sim implements Waker, TimerHost {
   readonly choices = new ChoiceLog();
   readonly bounds: Bounds;
   readonly ready = new Deque<Process>(64);
-  private readonly heap = new TimerHeap<Entry>();
+  private readonly heap = new TimerQueue<Entry>();
   private readonly streams: RngStreams;
   private readonly strategy: Strategy;
   private readonly trace: Trace;
@@ -339,13 +341,16 @@ export class Sim implements Waker, TimerHost {
     }
     for (;;) {
       if (!this.countStep(p)) return this.park();
-      let r: IteratorResult<Op, unknown>;
+      let op: Op;
       try {
-        const err = p.resumeError;
-        const value = p.resumeValue;
-        p.resumeError = null;
-        p.resumeValue = undefined;
-        r = err !== null ? p.gen.throw(err) : p.gen.next(value);
+        const r = resume(p);
+        if (r === DONE_RESULT) {
+          p.state = DONE;
+          this.observer?.exit(p, this.nowMs, "done");
+          this.procs.delete(p.id);
+          return this.park();
+        }
+        op = r as Op;
       } catch (err) {
         // A pause is the strategy's, not the process's: it ends the run where it stands.
         if (err instanceof StrategyPause) throw err;
@@ -353,16 +358,10 @@ export class Sim implements Waker, TimerHost {
         this.observer?.exit(p, this.nowMs, "panic");
         return this.park();
       }
-      if (r.done === true) {
-        p.state = DONE;
-        this.observer?.exit(p, this.nowMs, "done");
-        this.procs.delete(p.id);
-        return this.park();
-      }
-      if (!perform(this, p, r.value)) return this.park();
+      if (!perform(this, p, op)) return this.park();
       // A completed operation is a scheduling point: p stays first in line, others may go first.
       if (this.ready.length > 0) {
-        p.resumeOn = performedResource(r.value);
+        p.resumeOn = performedResource(op);
         p.state = READY;
         this.ready.pushFront(p);
         return this.park();
@@ -495,6 +494,9 @@ function resumedResource(p: Process, value: unknown): unknown {
 
 /** The resource of an operation that completed at once (a buffered receive, a free lock, a point). */
 function performedResource(op: Op): unknown {
+  if (op.code === OP_THEN) return performedResource(op.target as Op);
+  // A call with a cancellation channel that fired at once completed as a select does: naming nothing.
+  if (op.code === OP_CALL && op.done !== null) return null;
   if (op.target !== null && !Array.isArray(op.target)) return op.target;
   return op.label === "" || op.label === "sleep" ? null : op.label;
 }

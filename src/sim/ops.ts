@@ -15,6 +15,8 @@ export const OP_WAIT = 6;
 export const OP_POINT = 7;
 export const OP_GOSCHED = 8;
 export const OP_WLOCK = 9;
+export const OP_CALL = 10;
+export const OP_THEN = 11;
 
 /** One shape for every operation keeps the kernel's dispatch monomorphic (and fast). */
 export class Op {
@@ -24,7 +26,47 @@ export class Op {
     readonly target: unknown,
     readonly value: unknown,
     readonly label: string,
+    /** A call's cancellation channel (the caller's ctx.Done()); null for every other operation. */
+    readonly done: Chan<unknown> | null = null,
   ) {}
+}
+
+/**
+ * What a call does once its latency has passed, run by the kernel on the callee's state when the
+ * caller is next stepped: it returns the caller's result, or another operation to wait on first (a
+ * stage of the call: `callOp` again, or `thenOp` around a plain operation), whose own completion
+ * then gives the result. `cancelled`: the cancellation channel fired before the latency passed.
+ */
+export type CallHandler = (cancelled: boolean) => unknown;
+
+/**
+ * A call: one operation for work that takes virtual time and then acts on another component's
+ * state (a CRI call, an apiserver request). The kernel sleeps latencyMs (labelled `label`, naming
+ * `resource` for the pos strategy as `call` does), or with `done` selects between done and a
+ * timer of latencyMs, as a Go call with a context does; then runs `handler` when the caller is
+ * next stepped and resumes the caller with what it returns. Yield it with `yield* invoke(op)`.
+ */
+export function callOp(latencyMs: number, label: string, handler: CallHandler, resource: string | null = null, done: Chan<unknown> | null = null): Op {
+  return new Op(OP_CALL, latencyMs, resource, handler, label, done);
+}
+
+/**
+ * A plain operation (not a call) followed by `next`, run on its resume value when the process is
+ * next stepped: a call's stage that waits on a channel (a stop that returns once the process exited).
+ */
+export function thenOp(op: Op, next: (value: unknown) => unknown): Op {
+  if (op.code === OP_CALL || op.code === OP_THEN) throw new Error("thenOp: the operation must be a plain one, not a call");
+  return new Op(OP_THEN, 0, op, next, "");
+}
+
+/** The receive operation itself, for a call's stage (`thenOp(recvOp(ch), ...)`); models use `recv`. */
+export function recvOp<T>(ch: Chan<T> | null): Op {
+  return new Op(OP_RECV, 0, ch, null, "");
+}
+
+/** Yields one operation and returns what it resumes with: `const r = yield* invoke<Result>(op)`. */
+export function* invoke<T>(op: Op): Proc<T> {
+  return (yield op) as T;
 }
 
 export interface RecvResult<T> {

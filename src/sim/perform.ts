@@ -1,14 +1,15 @@
 // How the kernel performs one yielded operation. Each function returns true when the process may
 // go on at once (its resume value is set) and false when it blocked or went to sleep.
 import {
-  CALL, Op, OP_GOSCHED, OP_WLOCK, OP_LOCK, OP_POINT, OP_RECV, OP_RLOCK, OP_SELECT, OP_SEND, OP_SLEEP, OP_WAIT,
-  type SelectCase,
+  CALL, Op, OP_CALL, OP_GOSCHED, OP_WLOCK, OP_LOCK, OP_POINT, OP_RECV, OP_RLOCK, OP_SELECT, OP_SEND, OP_SLEEP, OP_THEN, OP_WAIT,
+  recvCase, type CallHandler, type SelectCase,
 } from "./ops.ts";
 import { Waiter, type Chan } from "./channel.ts";
 import type { Mutex, RWMutex, WaitGroup } from "./sync.ts";
 import { GoPanic, READY, type Process } from "./process.ts";
 import type { Deque } from "./deque.ts";
 import type { ChoiceKind } from "./choices.ts";
+import type { Timer } from "./timer.ts";
 
 /** The kernel as the operations see it. */
 export interface KernelOps {
@@ -19,6 +20,7 @@ export interface KernelOps {
   /** Blocks p; the diagnosis reads "<waitingOn> <target's name(s)>" when a target is given. */
   block(p: Process, waitingOn: string, target?: unknown): void;
   decide(kind: ChoiceKind, n: number, procs: null, context?: unknown): number;
+  newTimer(name: string, durationMs: number): Timer;
 }
 
 export function perform(k: KernelOps, p: Process, op: Op): boolean {
@@ -39,6 +41,11 @@ export function perform(k: KernelOps, p: Process, op: Op): boolean {
       return doRLock(k, p, op.target as RWMutex);
     case OP_WAIT:
       return doWait(k, p, op.target as WaitGroup);
+    case OP_CALL:
+      return doCall(k, p, op);
+    case OP_THEN:
+      p.then = op.value as (value: unknown) => unknown;
+      return perform(k, p, op.target as Op);
     case OP_POINT:
       return true;
     case OP_GOSCHED:
@@ -58,6 +65,28 @@ function doSleep(k: KernelOps, p: Process, op: Op): boolean {
   if (op.ms === 0) return true;
   k.sleepUntil(p, k.nowMs + op.ms, op.label, op.value === CALL, op.target);
   return false;
+}
+
+/**
+ * A call (ops.ts callOp): the handler is left on the process, for the kernel to run when the
+ * process is next stepped. Without a cancellation channel the latency is a sleep labelled as a
+ * call; with one, the process selects between the channel and a timer of the latency, exactly
+ * as a Go call with a context (and as the models did before calls were one operation).
+ */
+function doCall(k: KernelOps, p: Process, op: Op): boolean {
+  if (!Number.isInteger(op.ms) || op.ms < 0) {
+    p.resumeError = new RangeError(`${op.label}: duration must be a whole number of ms >= 0, got ${op.ms}`);
+    return true;
+  }
+  p.call = op.value as CallHandler;
+  if (op.done === null) {
+    if (op.ms === 0) return true;
+    k.sleepUntil(p, k.nowMs + op.ms, op.label, true, op.target);
+    return false;
+  }
+  const timer = k.newTimer(op.label, op.ms);
+  p.callTimer = timer;
+  return doSelect(k, p, [recvCase(op.done), recvCase(timer.C)], false);
 }
 
 function doRecv(k: KernelOps, p: Process, ch: Chan<unknown> | null): boolean {

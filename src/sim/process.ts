@@ -1,7 +1,8 @@
 // A process is a goroutine: a generator that yields operations to the kernel and runs without
 // interruption between two yields, exactly like Go code between two blocking points.
-import type { Op } from "./ops.ts";
+import type { CallHandler, Op } from "./ops.ts";
 import type { KernelObserver } from "./observe.ts";
+import type { Timer } from "./timer.ts";
 
 export type Proc<T = void> = Generator<Op, T, unknown>;
 
@@ -29,6 +30,15 @@ export class Process {
   resumeError: Error | null = null;
   /** An operation to perform again before resuming (a woken mutex waiter that must re-compete). */
   retry: Op | null = null;
+  /**
+   * A call in progress (see ops.ts callOp): its handler runs when the process is next stepped,
+   * before the process's own code, and what it returns resumes the process.
+   */
+  call: CallHandler | null = null;
+  /** The latency timer of a call with a cancellation channel: stopped when the channel fired first. */
+  callTimer: Timer | null = null;
+  /** A call's stage after a plain operation (ops.ts thenOp): run on that operation's resume value. */
+  then: ((value: unknown) => unknown) | null = null;
   /** When this process started waiting for a mutex (Go's starvation mode looks at it). */
   lockSinceMs = -1;
   /** What the process waits on, for deadlock diagnoses ("chan receive podUpdates"). */

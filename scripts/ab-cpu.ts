@@ -1,0 +1,171 @@
+// A/B of this tree against another checkout by CPU time, both loaded in this one process and run
+// in alternation, so that a machine shared with other work loads both sides alike (a figure taken
+// at another time says little on such a machine). host-time-ok: a measuring tool, like src/bench/.
+//
+//   git worktree add /tmp/base-7256ad8 7256ad8 && (cd /tmp/base-7256ad8 && npm ci)
+//   node --import tsx scripts/ab-cpu.ts --base /tmp/base-7256ad8 [--explore 400] [--node 20] [--kernel 4] [--dist]
+//
+// --dist runs both trees' compiled dist/ (what the CLI and `npm run bench` run: build this tree
+// first with `npm run build`) instead of their sources through tsx, whose closures carry a naming
+// helper call each that the compiled code does not.
+//
+// explore: N runs of the explore bench's scenario through exploration's own run path
+//   (RunContext.runIndex, pct, lazy records), in batches of 20 alternating between the trees.
+// node:    M virtual minutes of the 110-pod node (src/bench/node.ts, trace hashed and streamed to a
+//   counting sink), both runs advanced in lockstep by 5-second slices, each slice timed.
+// kernel:  the kernel bench's two loops (1,000 sleepers against a bare heap of generators), K
+//   alternations; the figure is the kernel's ratio to the bare loop in each tree.
+// hunt:    --hunt r01,r10 [--hunt-runs 40]: each race's hunt form (scenarios/races/hunt/) as
+//   `explore` runs it (its swarm, every invariant, pct calibrated by a fifo run; a failing run
+//   runs again in full), in batches of 5 runs alternating between the trees. Not run by default.
+// Each line prints both trees' CPU milliseconds and new/old speed (old CPU / new CPU). Runs must do
+// the same work in both trees (the same events); the script says so when they do not.
+import { parseArgs } from "node:util";
+import { join, resolve } from "node:path";
+
+const { values } = parseArgs({
+  options: {
+    base: { type: "string" },
+    explore: { type: "string", default: "400" },
+    node: { type: "string", default: "20" },
+    kernel: { type: "string", default: "4" },
+    only: { type: "string" },
+    hunt: { type: "string" },
+    "hunt-runs": { type: "string", default: "40" },
+    dist: { type: "boolean", default: false },
+  },
+});
+if (values.base === undefined) {
+  process.stderr.write("usage: node --import tsx scripts/ab-cpu.ts --base DIR [--explore RUNS] [--node MINUTES] [--kernel REPS] [--only explore|node|kernel]\n");
+  process.exit(2);
+}
+const trees = [resolve(values.base), resolve(join(import.meta.dirname, ".."))];
+const cpuMs = (): number => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+};
+const ratio = (a: number, b: number) => (a / b).toFixed(2);
+/** A module of a tree: its source, or its compiled form with --dist (the benches' scenarios stay sources: dist has no bench/). */
+const mod = (tree: string, path: string) => import(values.dist ? join(tree, "dist", `${path}.js`) : join(tree, "src", `${path}.ts`));
+
+async function abExplore(runs: number): Promise<void> {
+  const ctxs = await Promise.all(trees.map(async (t) => {
+    const { EXPLORE_BENCH_SCENARIO } = await import(join(t, "src/bench/explore.ts"));
+    const { parseYaml } = await mod(t, "scenario/yaml");
+    const { makePlan } = await mod(t, "explore/plan");
+    const { RunContext } = await mod(t, "explore/context");
+    const y = parseYaml(EXPLORE_BENCH_SCENARIO, "bench-explore.yaml");
+    return new RunContext(makePlan({ source: { raw: y.value, label: "bench-explore.yaml" }, strategy: "pct" }));
+  }));
+  for (const c of ctxs) for (let i = 0; i < 60; i++) c.runIndex(100_000 + i); // warm-up
+  const spent = [0, 0];
+  const events = [0, 0];
+  const batch = 20;
+  for (let done = 0; done < runs; done += batch) {
+    for (const k of (done / batch) % 2 === 0 ? [0, 1] : [1, 0]) {
+      const t0 = cpuMs();
+      for (let i = done; i < Math.min(runs, done + batch); i++) events[k] += ctxs[k].runIndex(i).events;
+      spent[k] += cpuMs() - t0;
+    }
+  }
+  const same = events[0] === events[1] ? "" : `  (events differ: ${events[0]} / ${events[1]})`;
+  console.log(`explore ${runs} runs: old ${(spent[0]! / runs).toFixed(2)} ms/run, new ${(spent[1]! / runs).toFixed(2)} ms/run; new/old speed ${ratio(spent[0]!, spent[1]!)}x${same}`);
+}
+
+async function abNode(minutes: number): Promise<void> {
+  const handles = await Promise.all(trees.map(async (t) => {
+    const { nodeScenarioYaml } = await import(join(t, "src/bench/node.ts"));
+    const { loadScenarioText } = await mod(t, "scenario/index");
+    const { startSimulation } = await mod(t, "simulate");
+    const { scenario } = loadScenarioText(nodeScenarioYaml(110, `${minutes}m`), "node-110-pods.yaml");
+    return startSimulation(scenario, { sinks: [{ wantsLines: false, write() {} }], keepRecords: false });
+  }));
+  const spent = [0, 0];
+  const sliceMs = 5000;
+  for (let t = sliceMs, k = 0; t <= minutes * 60_000; t += sliceMs, k++) {
+    for (const i of k % 2 === 0 ? [0, 1] : [1, 0]) {
+      const t0 = cpuMs();
+      handles[i].sim.runUntil(t);
+      spent[i] += cpuMs() - t0;
+    }
+  }
+  const runs = handles.map((h) => h.finish().run);
+  const same = runs[0].traceHash === runs[1].traceHash ? "same trace hash" : `trace hashes differ: ${runs[0].traceHash} / ${runs[1].traceHash}`;
+  const speed = (ms: number) => Math.round((minutes * 60_000) / ms);
+  console.log(`node-110-pods ${minutes} virtual min: old ${spent[0]!.toFixed(0)} ms CPU (${speed(spent[0]!)}x), new ${spent[1]!.toFixed(0)} ms CPU (${speed(spent[1]!)}x); new/old speed ${ratio(spent[0]!, spent[1]!)}x (${same})`);
+}
+
+async function abKernel(reps: number): Promise<void> {
+  const PROCS = 1000;
+  const WAKES = 2000;
+  const mods = await Promise.all(trees.map(async (t) => ({ sim: await mod(t, "sim/index"), heap: await mod(t, "sim/heap") })));
+  type E = { dueMs: number; seq: number; cancelled: boolean; gen: Generator<number, void, unknown> };
+  const bare = (m: (typeof mods)[number]): void => {
+    const heap = new m.heap.TimerHeap();
+    let seq = 0;
+    for (let i = 0; i < PROCS; i++) {
+      const gen = (function* (period: number) {
+        for (let k = 0; k < WAKES; k++) yield period;
+      })(1 + (i % 7));
+      heap.push({ dueMs: 0, seq: seq++, cancelled: false, gen });
+    }
+    for (let e: E | undefined = heap.pop(); e !== undefined; e = heap.pop()) {
+      const r = e.gen.next();
+      if (r.done !== true) heap.push({ dueMs: e.dueMs + r.value, seq: seq++, cancelled: false, gen: e.gen });
+    }
+  };
+  const kernel = (m: (typeof mods)[number]): void => {
+    const sim = new m.sim.Sim({ seed: 1, strategy: { name: "fifo" }, hash: false });
+    const sleep = m.sim.sleep;
+    for (let i = 0; i < PROCS; i++) {
+      const period = 1 + (i % 7);
+      sim.go(`sleeper/${i}`, function* () {
+        for (let k = 0; k < WAKES; k++) yield* sleep(period);
+      });
+    }
+    sim.run();
+  };
+  const t = { bare: [0, 0], kernel: [0, 0] };
+  for (let r = 0; r < reps; r++) {
+    for (const i of r % 2 === 0 ? [0, 1] : [1, 0]) {
+      let t0 = cpuMs();
+      bare(mods[i]!);
+      t.bare[i]! += cpuMs() - t0;
+      t0 = cpuMs();
+      kernel(mods[i]!);
+      t.kernel[i]! += cpuMs() - t0;
+    }
+  }
+  const rate = (i: number) => ratio(t.bare[i]!, t.kernel[i]!);
+  console.log(`kernel (2,001,000 events, ${reps} alternations): ratio to the bare loop old ${rate(0)}x, new ${rate(1)}x; kernel new/old speed ${ratio(t.kernel[0]!, t.kernel[1]!)}x`);
+}
+
+async function abHunt(forms: readonly string[], runs: number): Promise<void> {
+  for (const form of forms) {
+    const ctxs = await Promise.all(trees.map(async (t) => {
+      const { makePlan } = await mod(t, "explore/plan");
+      const { RunContext } = await mod(t, "explore/context");
+      return new RunContext(makePlan({ source: { file: join(t, "scenarios/races/hunt", `${form}-hunt.yaml`) }, strategy: "pct" }));
+    }));
+    for (const c of ctxs) for (let i = 0; i < 10; i++) c.runIndex(100_000 + i); // warm-up
+    const spent = [0, 0];
+    const ids = [[], []] as string[][];
+    const batch = 5;
+    for (let done = 0; done < runs; done += batch) {
+      for (const k of (done / batch) % 2 === 0 ? [0, 1] : [1, 0]) {
+        const t0 = cpuMs();
+        for (let i = done; i < Math.min(runs, done + batch); i++) ids[k]!.push(ctxs[k].runIndex(i).identity);
+        spent[k] += cpuMs() - t0;
+      }
+    }
+    const same = ids[0]!.join() === ids[1]!.join() ? "same runs" : "runs differ";
+    console.log(`hunt ${form} ${runs} runs: old ${(spent[0]! / runs).toFixed(2)} ms/run (${Math.round((1000 * runs) / spent[0]!)} runs/s), new ${(spent[1]! / runs).toFixed(2)} ms/run (${Math.round((1000 * runs) / spent[1]!)} runs/s); new/old speed ${ratio(spent[0]!, spent[1]!)}x (${same})`);
+  }
+}
+
+console.log(`old: ${trees[0]}\nnew: ${trees[1]}\n(${values.dist ? "dist/, compiled" : "src/ through tsx"})`);
+const only = values.only;
+if (only === undefined || only === "kernel") await abKernel(Number(values.kernel));
+if (only === undefined || only === "explore") await abExplore(Number(values.explore));
+if (only === undefined || only === "node") await abNode(Number(values.node));
+if (values.hunt !== undefined) await abHunt(values.hunt.split(","), Number(values["hunt-runs"]));

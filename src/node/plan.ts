@@ -1,0 +1,72 @@
+// A node's compiled plan: everything a run's node is built from that depends on the scenario
+// alone, computed once. An exploration runs one scenario thousands of times; each run builds its
+// node's state (the kernel, the apiserver's store, the runtime's records, the kubelet) fresh from
+// the plan, and nothing in the plan changes during a run: it is frozen, so a run can share it
+// without another run seeing a trace of it.
+import type { Pod } from "../k8s/pod.ts";
+import { deepFreeze } from "../apiserver/objects.ts";
+import { cloneJSON } from "../k8s/json.ts";
+import { resolveRuntimeConfig, type RuntimeConfig } from "../cri/config.ts";
+import type { ContainerBehaviour } from "../cri/program.ts";
+import { generatePodName } from "../kubelet/config/index.ts";
+import { compileBehaviour } from "../scenario/compile.ts";
+import type { Scenario } from "../scenario/resolve.ts";
+import { kubeletSettings, type KubeletSettings } from "./settings.ts";
+
+/** One container's scripted program, under the name the runtime knows its pod by. */
+export interface PlannedBehaviour {
+  readonly podKey: string;
+  readonly container: string;
+  readonly behaviour: ContainerBehaviour;
+}
+
+export interface NodePlan {
+  /** The scenario the plan was compiled from (a run of another scenario must not use it). */
+  readonly scenario: Scenario;
+  readonly settings: KubeletSettings;
+  readonly runtimeConfig: RuntimeConfig;
+  readonly behaviours: readonly PlannedBehaviour[];
+  /** The API pods the timeline creates, by scenario key: as written, bound to this node. */
+  readonly manifests: ReadonlyMap<string, Pod>;
+  readonly skipApiValidation: ReadonlySet<string>;
+  readonly skipStaticPodValidation: ReadonlySet<string>;
+  readonly hasStaticPods: boolean;
+}
+
+/** Compiles the node half of a run plan (see the top of this file). */
+export function compileNodePlan(scenario: Scenario): NodePlan {
+  const settings = kubeletSettings(scenario);
+  const manifests = new Map<string, Pod>();
+  for (const p of scenario.pods) {
+    const m = p.manifest as Pod;
+    // Bound to this node as the scheduler would; frozen, so the apiserver can take it as it is.
+    manifests.set(p.key, deepFreeze(cloneJSON({ ...m, spec: { ...m.spec, nodeName: m.spec.nodeName ?? settings.nodeName } })));
+  }
+  return Object.freeze({
+    scenario,
+    settings: deepFreeze(cloneJSON(settings)),
+    runtimeConfig: deepFreeze(cloneJSON(resolveRuntimeConfig(scenario.runtime))),
+    behaviours: deepFreeze(plannedBehaviours(scenario, settings)),
+    manifests,
+    skipApiValidation: skippingValidation(scenario, "api"),
+    skipStaticPodValidation: skippingValidation(scenario, "file"),
+    hasStaticPods: scenario.pods.some((p) => p.source === "file"),
+  });
+}
+
+/** What each container does; static pods run under their node-suffixed name. */
+function plannedBehaviours(scenario: Scenario, settings: KubeletSettings): PlannedBehaviour[] {
+  const out: PlannedBehaviour[] = [];
+  for (const p of scenario.pods) {
+    const name = p.source === "file" ? generatePodName(p.name, settings.nodeName) : p.name;
+    for (const [container, behaviour] of Object.entries(p.behaviour).sort(([a], [b]) => (a < b ? -1 : 1))) {
+      out.push({ podKey: `${p.namespace}/${name}`, container, behaviour: compileBehaviour(behaviour) });
+    }
+  }
+  return out;
+}
+
+/** The pods of one source that the scenario lets past validation (skipApiValidation), by key. */
+function skippingValidation(scenario: Scenario, source: "api" | "file"): ReadonlySet<string> {
+  return new Set(scenario.pods.filter((p) => p.source === source && p.skipApiValidation === true).map((p) => p.key));
+}

@@ -1,0 +1,40 @@
+// A node's compiled plan (node/plan.ts): runs built from one shared plan are the runs built each
+// from its own, in any order (nothing of a run stays in the plan), and the plan is frozen.
+import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { simulate } from "../../src/simulate.ts";
+import { compileNodePlan } from "../../src/node/plan.ts";
+import { loadScenarioText, type Scenario } from "../../src/scenario/index.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const load = (file: string): Scenario => loadScenarioText(readFileSync(join(ROOT, file), "utf8"), file).scenario;
+const pct = { name: "pct", depth: 3, steps: 200 } as const;
+
+describe("a node's compiled plan", () => {
+  const files = [
+    "scenarios/basics/01-pod-starts.yaml",
+    "scenarios/races/r03-static-pod-uid-reuse.yaml",
+    "scenarios/races/r15-status-write-to-recreated-pod.yaml",
+  ];
+  for (const file of files) {
+    it(`runs from one shared plan are the runs from fresh plans, in any order: ${file}`, () => {
+      const scenario = load(file);
+      const plan = compileNodePlan(scenario);
+      const fresh = [1, 2, 3].map((seed) => simulate(scenario, { seed, strategy: pct }).run.traceHash);
+      const shared = [3, 1, 2, 1].map((seed) => simulate(scenario, { seed, strategy: pct, plan }).run.traceHash);
+      expect(shared).toEqual([fresh[2], fresh[0], fresh[1], fresh[0]]);
+    });
+  }
+
+  it("is frozen, and refuses to build another scenario's node", () => {
+    const scenario = load("scenarios/basics/01-pod-starts.yaml");
+    const plan = compileNodePlan(scenario);
+    expect(Object.isFrozen(plan)).toBe(true);
+    expect(Object.isFrozen(plan.settings)).toBe(true);
+    expect(Object.isFrozen(plan.runtimeConfig.latency)).toBe(true);
+    for (const m of plan.manifests.values()) expect(Object.isFrozen(m.spec.containers[0])).toBe(true);
+    const other = load("scenarios/races/r03-static-pod-uid-reuse.yaml");
+    expect(() => simulate(other, { plan })).toThrow(/another scenario/);
+  });
+});
