@@ -71,7 +71,7 @@ export function checkScenarioText(text: string, fileName = "<scenario>", opts: L
  */
 export function compileScenarioValue(raw: Record<string, unknown>, fileName = "<scenario>"): Scenario | null {
   const ref = { file: fileName, doc: new Document(null), lc: new LineCounter() };
-  const r = checkValue(raw, new Locator(ref, fileName), { read: undefined, built: null });
+  const r = checkValue(raw, new Locator(ref, fileName), { read: undefined, built: null, prior: [] });
   return r.ok ? r.scenario : null;
 }
 
