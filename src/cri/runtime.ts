@@ -96,16 +96,18 @@ export class SimRuntime implements RuntimeService, ImageManagerService, Containe
 
   *Version(_apiVersion: string): Proc<VersionResponse | CriError> {
     const name = this.core.options.runtimeName;
-    return yield* answer<VersionResponse>(this.core.call({ method: "Version", pod: null, container: null }, null, () => (
+    const op = this.core.call({ method: "Version", pod: null, container: null }, null, () => (
       { version: "0.1.0", runtimeName: name, runtimeVersion: "sim", runtimeApiVersion: "v1" }
-    )));
+    ));
+    return op instanceof CriError ? op : ((yield op) as VersionResponse | CriError);
   }
 
   *Status(): Proc<RuntimeStatus | CriError> {
-    return yield* answer<RuntimeStatus>(this.core.call({ method: "Status", pod: null, container: null }, null, () => {
+    const op = this.core.call({ method: "Status", pod: null, container: null }, null, () => {
       const ready = (type: "RuntimeReady" | "NetworkReady") => ({ type, status: true, reason: "", message: "" });
       return { conditions: [ready("RuntimeReady"), ready("NetworkReady")] };
-    }));
+    });
+    return op instanceof CriError ? op : ((yield op) as RuntimeStatus | CriError);
   }
 
   // Each method is one kernel operation (a call; core.ts): the caller's `yield*` resumes this
@@ -200,11 +202,6 @@ export class SimRuntime implements RuntimeService, ImageManagerService, Containe
     const op = networkRequest(this.core, containerId, { hook }, timeoutMs);
     return op instanceof Op ? ((yield op) as NetworkOutcome) : op;
   }
-}
-
-/** The result of a call built in this file: refused at once, or the call's own result. */
-function* answer<T>(op: Op | CriError): Proc<T | CriError> {
-  return op instanceof CriError ? op : ((yield op) as T | CriError);
 }
 
 /** The record created last; IDs break ties, since they are handed out in creation order. */

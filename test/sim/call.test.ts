@@ -2,8 +2,10 @@
 // another component's state. A small generic callee stands for the CRI and the apiserver here: a
 // service with a latency, faults, an unavailable window and a deadline for calls that hang.
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import {
-  callOp, invoke, recvOp, sleep, thenOp, type Chan, type Op, type Proc, type Sim,
+  MemorySink, Sim, callOp, invoke, recvOp, sleep, thenOp, type Chan, type Op, type Proc, type TraceRecord,
 } from "../../src/sim/index.ts";
 import { harness } from "./helpers.ts";
 
@@ -181,5 +183,58 @@ describe("callOp", () => {
     });
     h.run();
     expect(ran).toBe(false);
+  });
+});
+
+describe("docs/kernel.md's call example", () => {
+  const page = readFileSync(join(import.meta.dirname, "..", "..", "docs", "kernel.md"), "utf8");
+
+  /** The example as the page writes it; `cancelAtMs` closes ctxDone from another process. */
+  function example(cancelAtMs: number | null): { records: TraceRecord[]; latencyMs: number } {
+    const sink = new MemorySink();
+    const sim = new Sim({ seed: 7, strategy: { name: "fifo" }, bounds: { untilMs: 60_000 }, sinks: [sink] });
+    const running = ["app"];
+    const ctxDone = sim.chan<never>("ctx.Done");
+    let latencyMs = -1;
+    function listContainers() {
+      latencyMs = sim.rng("runtime").int(5, 15);
+      return callOp(latencyMs, "cri ListContainers", (cancelled) =>
+        cancelled ? { err: "Canceled" } : { names: [...running] }, null, ctxDone);
+    }
+    sim.go("kubelet", function* () {
+      const r = yield* invoke<{ names?: string[]; err?: string }>(listContainers());
+      sim.emit("kubelet", "Listed", { ...r });
+    });
+    if (cancelAtMs !== null) {
+      sim.go("canceller", function* () {
+        yield* sleep(cancelAtMs);
+        ctxDone.close();
+      });
+    }
+    expect(sim.run().verdict).toBe("completed");
+    return { records: sink.records, latencyMs };
+  }
+
+  it("is on the page as run here", () => {
+    for (const line of [
+      "const latencyMs = sim.rng(\"runtime\").int(5, 15);          // from the callee's named stream",
+      "return callOp(latencyMs, \"cri ListContainers\", (cancelled) =>",
+      "cancelled ? { err: \"Canceled\" } : { names: [...running] }, null, ctxDone);",
+      "const r = yield* invoke<{ names?: string[]; err?: string }>(listContainers());  // one yield",
+      "sim.run();   // a \"Listed\" record with names [\"app\"], 5 to 15 ms into the run",
+    ]) expect(page).toContain(line);
+  });
+
+  it("lists the container after the drawn latency, 5 to 15 ms in", () => {
+    const { records, latencyMs } = example(null);
+    const listed = records.find((r) => r.kind === "Listed");
+    expect(listed).toMatchObject({ t: latencyMs, names: ["app"] });
+    expect(latencyMs).toBeGreaterThanOrEqual(5);
+    expect(latencyMs).toBeLessThanOrEqual(15);
+  });
+
+  it("with ctx.Done() closed during the latency, the call ends Canceled then", () => {
+    const { records } = example(2);
+    expect(records.find((r) => r.kind === "Listed")).toMatchObject({ t: 2, err: "Canceled" });
   });
 });
