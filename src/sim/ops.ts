@@ -16,6 +16,14 @@ export const OP_POINT = 7;
 export const OP_GOSCHED = 8;
 export const OP_WLOCK = 9;
 
+/**
+ * A side channel for play mode (src/play/where.ts): when set, told of each operation as it is built,
+ * while the goroutine yielding it still has its own frames on the stack, so that play mode can say
+ * where in the model's code a goroutine stands. Null in every other run (one check per operation);
+ * nothing it sees enters the trace or its hash.
+ */
+export const opWatch: { onOp: ((op: Op) => void) | null } = { onOp: null };
+
 /** One shape for every operation keeps the kernel's dispatch monomorphic (and fast). */
 export class Op {
   constructor(
@@ -24,7 +32,9 @@ export class Op {
     readonly target: unknown,
     readonly value: unknown,
     readonly label: string,
-  ) {}
+  ) {
+    if (opWatch.onOp !== null) opWatch.onOp(this);
+  }
 }
 
 export interface RecvResult<T> {
