@@ -60,6 +60,8 @@ aside#details .invariant { color:var(--bad); font-weight:700; }
 aside#details a { color:var(--accent); cursor:pointer; text-decoration:underline; }
 aside#details ul { padding-left:16px; margin:4px 0; }
 .help { color:var(--muted); }
+/* Its own line, always there: the text the cursor writes never moves the timeline under the pointer. */
+#cursor-text { flex-basis:100%; height:1.35em; overflow:hidden; white-space:nowrap; text-overflow:ellipsis; }
 #details-toggle { display:none; }
 ol.same-instant { padding-left:20px; }
 @media (max-width: 760px) {

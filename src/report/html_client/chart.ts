@@ -127,7 +127,9 @@ export class Chart {
   }
 
   private wireEvents(): void {
-    this.main.addEventListener("click", (e) => this.onClick(e.target as Element));
+    // The element under the pointer when the click ends: a redraw between the press and the release
+    // replaces the marks, and the click's own target is then the common ancestor, the svg.
+    this.main.addEventListener("click", (e) => this.onClick(document.elementFromPoint(e.clientX, e.clientY) ?? (e.target as Element)));
     this.main.addEventListener("mousemove", (e) => this.onMove(e));
     this.axis.addEventListener("wheel", (e) => {
       e.preventDefault();
