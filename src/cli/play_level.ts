@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 import { RACES } from "../races/catalog.ts";
 import type { PlayLevel, PlayLevelChoice } from "../play/level.ts";
 import { playFile, playNotesFile, TUTORIAL_RACE, type PlayLevelEntry } from "../play/levels.ts";
-import { levelGoal } from "../play/goals.ts";
+import { levelCaveat, levelGoal } from "../play/goals.ts";
 import { lessonSteps } from "./play_lesson.ts";
 import { timingKnobs, type TimingKnob } from "../play/timing.ts";
 import { textSha256 } from "../record/run_record.ts";
@@ -40,6 +40,7 @@ export function resolveLevel(arg: string): PlayLevel {
     why: null,
     racePage: null,
     version: scenario.kubelet.version,
+    caveat: null,
     lesson: null,
     scenarioFile: arg,
     scenarioSha256: textSha256(text),
@@ -96,13 +97,14 @@ function raceLevel(arg: string): PlayLevel {
     id: race.id,
     title: race.title,
     goal: levelGoal(race.id, notes.mode, race.invariant),
-    brief: levelBrief(race.buggy.label, race.invariant, notes.mode),
+    brief: `${levelBrief(race.buggy.label, race.invariant, notes.mode)}${levelCaveat(race.id) === null ? "" : ` ${levelCaveat(race.id)}`}`,
     hint: `What the bug needs: ${race.hunt.needs}. ${winHint(notes, knobs)}`,
     invariant: race.invariant,
     mode: notes.mode,
     why: notes.why,
     racePage: { path: page, href: existsSync(pagePath) ? pathToFileURL(pagePath).href : null },
     version: loaded.scenario.kubelet.version,
+    caveat: levelCaveat(race.id),
     lesson: null,
     scenarioFile: file,
     scenarioSha256: textSha256(text),

@@ -40,3 +40,17 @@ export function levelGoal(raceId: string, mode: "order" | "timing" | "demo", inv
   const situation = SITUATIONS[raceId] ?? `the invariant ${invariant} breaks`;
   return `${WAY[mode]} ${situation} (the invariant ${invariant} breaks).`;
 }
+
+/**
+ * What the written timing shows that is not the race, where a level cannot avoid it: said on the
+ * page, so that an end without a win is not read as the harm the level asks for.
+ */
+const CAVEATS: Readonly<Record<string, string>> = {
+  R05:
+    "In kubelet 1.20 an evicted pod that is also being deleted ends Evicted and is never deleted whether or not the update is dropped: the kill's status is written from the pod's stale API status, and 1.20 stops syncing a Failed pod. The race is the dropped update itself: watch the pod worker's slot, not the pod's end.",
+  R07: "The runtime here is docker, which names a failed start ContainerCannotRun where containerd says StartError: the pod fails to start either way; the race is a second container.",
+};
+
+export function levelCaveat(raceId: string): string | null {
+  return CAVEATS[raceId] ?? null;
+}

@@ -26,6 +26,8 @@ export interface PlayLevel {
   racePage: { path: string; href: string | null } | null;
   /** The kubelet version the level runs (the upstream links point at its release tag). */
   version: string;
+  /** What the written timing shows that is not the race, said with an end without a win; null when nothing. */
+  caveat: string | null;
   /** The first level's three steps that teach the controls; null for every other level. */
   lesson: string[] | null;
   /** The scenario as `kubelet-sim replay` finds it (for a race, relative to the repository root). */

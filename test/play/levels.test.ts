@@ -10,6 +10,19 @@ import { claimSize, claimTimings, MAX_CLAIM_RUNS } from "../../src/play/claim.ts
 import { timedLevel } from "../../src/play/compile.ts";
 import { playToEnd } from "../../src/play/session.ts";
 import { ChoiceLog } from "../../src/sim/index.ts";
+import { sideOverrides } from "../../src/races/catalog.ts";
+import { loadScenarioTextWithOverrides } from "../../src/scenario/overrides.ts";
+import { simulate } from "../../src/simulate.ts";
+import type { Scenario } from "../../src/scenario/resolve.ts";
+
+/** Each pod as the run ends: gone, or its kubectl get columns. */
+function podsAtEnd(scenario: Scenario): string[] {
+  const last = new Map<string, string>();
+  for (const r of simulate(scenario, { strategy: { name: "fifo" } }).records!) {
+    if (r.kind === "PodView") last.set(String(r["pod"]), r["deleted"] === true ? "gone" : `${String(r["ready"])} ${String(r["status"])}`);
+  }
+  return [...last].map(([pod, v]) => `${pod} ${v}`).sort();
+}
 
 const ORDER = RACES.map((r) => r.id).filter((id) => levelNotes(id).mode === "order");
 
@@ -36,6 +49,15 @@ describe("every level", () => {
     if (level.mode === "demo") expect(end.broken).not.toBeNull();
     else expect(end.violations.map((v) => v.invariant)).toEqual([]);
     expect(level.why?.length ?? 0).toBeGreaterThan(80);
+  });
+
+  it.each(RACES.map((r) => r.id).filter((id) => levelNotes(id).mode !== "demo"))("%s: at its written timing every pod ends as under the fixed kubelet, or the page says why not", (id) => {
+    const level = resolveLevel(id);
+    const race = RACES.find((r) => r.id === id)!;
+    const fixed = loadScenarioTextWithOverrides(level.scenarioText!, level.scenarioFile, sideOverrides(race.fixed)).scenario;
+    const [buggyEnd, fixedEnd] = [podsAtEnd(level.scenario), podsAtEnd(fixed)];
+    if (level.caveat === null) expect(buggyEnd).toEqual(fixedEnd);
+    else expect(buggyEnd).not.toEqual(fixedEnd);
   });
 
   it("the first level teaches the controls in three steps, on a level won by order", () => {

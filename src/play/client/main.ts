@@ -39,8 +39,14 @@ let base: PlayLevel | PlayLevelChoice = data.level;
 let history: Stand[] = [{ values: {}, prefix: [] }];
 /** The level compiled at each timing tried, by the timing's JSON: a compile is the slow part of a new timing. */
 let compiled = new Map<string, ReturnType<typeof timedLevel>>();
-/** Runs already made (a preview's is the run after its option), by timing and tape. */
+/** Runs already made (a preview's is the run after its option), by timing and tape; the oldest go past RUNS_KEPT. */
 let runs = new Map<string, PlayOutcome>();
+const RUNS_KEPT = 300;
+function keepRun(key: string, run: PlayOutcome): void {
+  runs.delete(key);
+  runs.set(key, run);
+  if (runs.size > RUNS_KEPT) runs.delete(runs.keys().next().value!);
+}
 let outcome: PlayOutcome;
 let previews: (OptionPreview | undefined)[] = [];
 /** Bumped by every redraw: a preview scheduled for an older screen is dropped. */
@@ -71,7 +77,7 @@ function show(focusOptions = false): void {
   // How long a step takes (the level run again from the start): shown to tests, not to the sim.
   const startMs = performance.now(); // host-time-ok: the page's own timing for the browser test; the run never reads it
   outcome = runs.get(key) ?? playTo(level(), prefix);
-  runs.set(key, outcome);
+  keepRun(key, outcome);
   document.body.dataset["runMs"] = (performance.now() - startMs).toFixed(1); // host-time-ok: as above
   const away = deviations(prefix);
   const changes = changedKnobs(base.knobs, values).length;
@@ -125,7 +131,7 @@ function schedulePreviews(mine: number): void {
     }
     const p = previewOption(level(), prefix, pause, i, finder);
     previews[i] = p;
-    runs.set(runKey(values, p.tape), p.outcome);
+    keepRun(runKey(values, p.tape), p.outcome);
     const box = document.querySelector<HTMLElement>(`#options [data-option="${i}"]`);
     if (box !== null) fillOption(box, pause.options[i]!.who, pause.options[i]!.does, p, where);
     if (i === focusedOption) drawCode(sources, p, base.version);

@@ -33,7 +33,11 @@ export function drawOutcome(level: PlayLevel | PlayLevelChoice, outcome: PlayOut
     box.className = "ended";
     const end = outcome.kind === "end" ? `at t=${seconds(outcome.endMs)} (${outcome.verdict})` : "";
     const what = level.invariant === null ? "every invariant held" : `${level.invariant} held`;
-    box.replaceChildren(el("h3", `The run ended ${end}: ${what}`), el("p", `${awayWords(steps.length, timings.length)}. Undo, or restart, and try another order${level.mode === "order" ? "" : " or timing"}.`));
+    box.replaceChildren(
+      el("h3", `The run ended ${end}: ${what}`),
+      el("p", `${awayWords(steps.length, timings.length)}. Undo, or restart, and try another order${level.mode === "order" ? "" : " or timing"}.`),
+      ...(level.caveat === null ? [] : [el("p", level.caveat, { class: "help" })]),
+    );
     return `The run ended and ${what}.`;
   }
   const v = outcome.broken;
