@@ -83,6 +83,9 @@ describe(`the play page of ${LEVEL} in Chromium`, () => {
     expect(await pauseIndex()).toBe(0);
     expect(await page.locator("#options button").count()).toBeGreaterThan(1);
     expect(await state()).toContain("pod workers");
+    // Every input has a name a screen reader reads: a label around it, or its own aria-label.
+    const unnamed = await page.locator("input, select, textarea").evaluateAll((els) => els.filter((e) => e.closest("label") === null && !e.getAttribute("aria-label")).map((e) => e.id || e.outerHTML));
+    expect(unnamed).toEqual([]);
   });
 
   it("says what each option's step does and shows, in the code pane, the model's line its goroutine stands at", async () => {
