@@ -10,7 +10,8 @@
 //   3. a race neither wins falls back to its deterministic form, where fifo breaks the invariant.
 // Each level's notes carry the race page's "why" paragraph; each race page's "Play it" paragraph
 // is written from the notes.
-//   node --import tsx scripts/update-play-levels.ts [--races R05,R08] [--order-runs 6000] [--draws 400] [--seeds 300]
+//   node --import tsx scripts/update-play-levels.ts [--races R05,R08] [--order-runs 6000] [--prefer] [--draws 400] [--seeds 300]
+//   (--prefer also tries, at each instant, letting one goroutine go first at every choice there)
 //   node --import tsx scripts/update-play-levels.ts --docs-only   (the notes' why and the race pages' paragraphs)
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -40,12 +41,12 @@ function entry(level: Level, values: TimingValues, tape: readonly Choice[], foun
 }
 
 /** The order level: the win's timing written in, ranges narrowed, the win checked on the text as written. */
-function orderLevel(at: Level, tape: readonly Choice[], atMs: number): { level: Level; win: PlayLevelEntry } {
+function orderLevel(at: Level, tape: readonly Choice[], atMs: number, form: "hunt" | "demo"): { level: Level; win: PlayLevelEntry } {
   const { level, jitterMs } = narrowed(at, {});
   const doc = parseDocument(level.text);
   doc.commentBefore = [
     ` Play mode's level for ${level.race.id} (kubelet-sim play ${level.race.id.toLowerCase()}), written by`,
-    ` scripts/update-play-levels.ts from the hunt form ${level.race.hunt.file} on the buggy side, at a timing`,
+    ` scripts/update-play-levels.ts from ${form === "hunt" ? `the hunt form ${level.race.hunt.file}` : `the deterministic form ${level.race.file}`} on the buggy side, at a timing`,
     ` where fifo keeps the invariant and an interleaving breaks it. Its swarm section is narrowed to the`,
     ` timings a test runs every one of (${claimSize(level.knobs)}), each keeping the invariant under fifo.`,
   ].join("\n");
@@ -64,7 +65,13 @@ function findLevel(race: RaceEntry): { level: Level; win: PlayLevelEntry } {
   const bases: TimingValues[] = [{}];
   if (timed !== null) bases.push(Object.fromEntries(Object.entries(timed).filter(([k]) => k !== "seed")));
   const order = orderWin(hunt, bases, ORDER_RUNS);
-  if (order !== null) return orderLevel(order.level, order.tape, order.atMs);
+  if (order !== null) return orderLevel(order.level, order.tape, order.atMs, "hunt");
+  // The deterministic form is timed for the bug: near its timing the goroutines that matter meet.
+  // It has no swarm section; one with a step jitter gives the search its knobs to move.
+  const demoDoc = parseDocument(levelText(race, "demo"));
+  demoDoc.set("swarm", demoDoc.createNode({ jitter: "5s" }, { flow: true }));
+  const fromDemo = orderWin(makeLevel(race, demoDoc.toString({ lineWidth: 0 })), [{}], ORDER_RUNS);
+  if (fromDemo !== null) return orderLevel(fromDemo.level, fromDemo.tape, fromDemo.atMs, "demo");
   const values = timed ?? seedWin(hunt, SEEDS, DRAWS);
   if (values !== null) return { level: hunt, win: entry(hunt, values, runAt(hunt, values).tape, timed !== null ? "timing under fifo" : "another seed under fifo", "timing") };
   const demo = makeLevel(race, levelText(race, "demo"));

@@ -93,6 +93,22 @@ function postpone(level: Level, values: TimingValues, tape: readonly Choice[], i
   return prefix;
 }
 
+/**
+ * Prefers one goroutine from choice i on: at every later choice of that instant that offers it, it
+ * is taken (the goroutine "gets there first"). One move for a learner, several deviations.
+ */
+function prefer(level: Level, values: TimingValues, tape: readonly Choice[], i: number, who: string): Choice[] {
+  const prefix = tape.slice(0, i);
+  let p = pauseAt(level, values, prefix);
+  const t = p?.nowMs;
+  for (let guard = 0; guard < 40 && p !== null && p.nowMs === t; guard++) {
+    const at = p.pause.kind === "proc" && p.pause.procs !== null ? p.pause.procs.findIndex((q) => q.name === who) : -1;
+    prefix.push({ kind: p.pause.kind, n: p.pause.n, index: Math.max(0, at) });
+    p = pauseAt(level, values, prefix);
+  }
+  return prefix;
+}
+
 /** Choices away from fifo at one instant that break the invariant, at a timing where fifo keeps it. */
 function winAt(level: Level, atMs: number, budget: { runs: number }, windowMs: number): Choice[] | null {
   const values: TimingValues = {};
@@ -113,9 +129,19 @@ function winAt(level: Level, atMs: number, budget: { runs: number }, windowMs: n
       const r = runAt(level, values, moved);
       if (r.broken) return r.tape;
     }
+    if (!PREFER) continue;
+    const here = pauseAt(level, values, fifo.tape.slice(0, i));
+    for (const q of here?.pause.procs?.slice(1) ?? []) {
+      budget.runs -= 5;
+      const r = runAt(level, values, prefer(level, values, fifo.tape, i, q.name));
+      if (r.broken) return r.tape;
+    }
   }
   return null;
 }
+
+/** Whether the search also tries "prefer" moves (--prefer): more runs per instant, more wins of several deviations. */
+const PREFER = process.argv.includes("--prefer");
 
 /**
  * Two timeline steps at one instant: the scenario's timeline runs them one after the other, the
