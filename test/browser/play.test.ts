@@ -206,7 +206,7 @@ async function winByOrder(p: Page, id: string): Promise<void> {
   expect(await status(p).getAttribute("data-state")).toBe("broken");
   expect(await status(p).innerText()).toMatch(/^You won with \d+ choices? deviated from fifo\.$/);
   expect(await p.locator("#outcome.won h3").innerText()).toContain(`You won: ${resolveLevel(id).invariant} broke`);
-  expect(await p.locator("#live").innerText()).toMatch(/^You won: \S+ broke at t=\d+\.\d{3}s with \d+ choices? deviated from fifo\.$/);
+  expect(await p.locator("#live").textContent()).toMatch(/^You won: \S+ broke at t=\d+\.\d{3}s with \d+ choices? deviated from fifo\.$/);
   expect(await p.locator("#why a, #why code").first().innerText()).toBe(`docs/races/${id.toLowerCase()}.md`);
 }
 
