@@ -94,6 +94,8 @@ async function playPicture(browser: Browser, viewport: { width: number; height: 
     for (let i = fifoUntil(level, [], at.nowMs).length; i < dev; i++) await page.click("#options button[data-index='0']");
     await page.waitForFunction(() => (document as { body: { dataset: Record<string, string> } }).body.dataset["previewed"] !== "", undefined, { timeout: 120_000 });
     await page.locator(`#options button[data-index='${tape[dev]!.index}']`).focus();
+    // Focusing scrolls the option into view; the picture starts at the page's top.
+    await page.evaluate(() => window.scrollTo(0, 0));
   }
   await page.screenshot({ path: join(ROOT, path), fullPage: viewport.width < 700 });
   process.stdout.write(`wrote ${path}\n`);
