@@ -47,8 +47,10 @@ function orderLevel(at: Level, tape: readonly Choice[], atMs: number, form: "hun
   doc.commentBefore = [
     ` Play mode's level for ${level.race.id} (kubelet-sim play ${level.race.id.toLowerCase()}), written by`,
     ` scripts/update-play-levels.ts from ${form === "hunt" ? `the hunt form ${level.race.hunt.file}` : `the deterministic form ${level.race.file}`} on the buggy side, at a timing`,
-    ` where fifo keeps the invariant and an interleaving breaks it. Its swarm section is narrowed to the`,
-    ` timings a test runs every one of (${claimSize(level.knobs)}), each keeping the invariant under fifo.`,
+    ` where fifo keeps the invariant and an interleaving breaks it.${jitterMs === 0 ? "" : " Its swarm section is narrowed to the"}`,
+    jitterMs === 0
+      ? " It has no timing knob: its step a millisecond later already breaks the invariant under fifo."
+      : ` timings a test runs every one of (${claimSize(level.knobs)}), each keeping the invariant under fifo.`,
   ].join("\n");
   const final = makeLevel(level.race, doc.toString({ lineWidth: 0 }));
   const last = Math.max(-1, ...tape.flatMap((c, i) => (c.index === 0 ? [] : [i])));
