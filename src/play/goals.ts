@@ -48,6 +48,7 @@ export function levelGoal(raceId: string, mode: "order" | "timing" | "demo", inv
 const CAVEATS: Readonly<Record<string, string>> = {
   R05:
     "In kubelet 1.20 an evicted pod that is also being deleted ends Evicted and is never deleted whether or not the update is dropped: the kill's status is written from the pod's stale API status, and 1.20 stops syncing a Failed pod. The race is the dropped update itself: watch the pod worker's slot, not the pod's end.",
+  R10: "The slow pod's status call hangs in every run, so under the generic PLEG the slow pod's own status stays stale (Running) while the evented PLEG's reports its crash loop: that stall is the setting, not the race. The race is what the stalled relist does to the other pod, fast, whose deletion waits for a fresh status.",
   R07: "The runtime here is docker, which names a failed start ContainerCannotRun where containerd says StartError: the pod fails to start either way; the race is a second container.",
 };
 
