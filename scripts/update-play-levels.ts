@@ -11,7 +11,8 @@
 // Each level's notes carry the race page's "why" paragraph; each race page's "Play it" paragraph
 // is written from the notes.
 //   node --import tsx scripts/update-play-levels.ts [--races R05,R08] [--order-runs 6000] [--prefer] [--draws 400] [--seeds 300]
-//   (--prefer also tries, at each instant, letting one goroutine go first at every choice there)
+//   (--prefer also tries, at each instant, letting one goroutine go first at every choice there;
+//    --every-latency gives every CRI method the run calls a latency knob to make coincidences with)
 //   node --import tsx scripts/update-play-levels.ts --docs-only   (the notes' why and the race pages' paragraphs)
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,7 +23,7 @@ import { claimSize } from "../src/play/claim.ts";
 import { PLAY_DIR, playFile, playNotesFile, type PlayLevelEntry } from "../src/play/levels.ts";
 import { ChoiceLog, type Choice } from "../src/sim/index.ts";
 import { levelText, makeLevel, ROOT, runAt, type Level } from "./play-levels/level.ts";
-import { orderWin } from "./play-levels/order.ts";
+import { orderWin, withEveryLatency } from "./play-levels/order.ts";
 import { narrowed } from "./play-levels/narrow.ts";
 import { seedWin, timingWin } from "./play-levels/timing.ts";
 import { whyParagraph } from "./play-levels/why.ts";
@@ -66,7 +67,7 @@ function findLevel(race: RaceEntry): { level: Level; win: PlayLevelEntry } {
   const timed = timingWin(hunt, DRAWS);
   const bases: TimingValues[] = [{}];
   if (timed !== null) bases.push(Object.fromEntries(Object.entries(timed).filter(([k]) => k !== "seed")));
-  const order = orderWin(hunt, bases, ORDER_RUNS);
+  const order = orderWin(process.argv.includes("--every-latency") ? withEveryLatency(hunt) : hunt, bases, ORDER_RUNS);
   if (order !== null) return orderLevel(order.level, order.tape, order.atMs, "hunt");
   // The deterministic form is timed for the bug: near its timing the goroutines that matter meet.
   // It has no swarm section; one with a step jitter gives the search its knobs to move.

@@ -76,7 +76,7 @@ export function runAt(level: Level, values: TimingValues, tape: readonly Choice[
 }
 
 /** Every instant something happens in the fifo run at a timing (records and choices), and the calls made. */
-export function instantsAt(level: Level, values: TimingValues): { instants: number[]; calls: { label: string; startMs: number }[] } {
+export function instantsAt(level: Level, values: TimingValues): { instants: number[]; calls: { label: string; startMs: number; endMs: number }[] } {
   const log = new KernelLog();
   const r = simulate(scenarioAt(level, values), { strategy: { name: "fifo" }, observer: log });
   const instants = [...new Set([...log.choices.map((c) => c.t), ...(r.records ?? []).map((x) => x.t)])].sort((a, b) => a - b);

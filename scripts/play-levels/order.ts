@@ -43,7 +43,9 @@ export function coincidences(level: Level, base: TimingValues): Coincidence[] {
   const { instants, calls } = instantsAt(level, base);
   const out: Coincidence[] = [];
   for (const k of level.knobs) {
-    const cur = base[k.id] ?? k.writtenMs;
+    // A latency the scenario does not write is the runtime's default: the first call's takes it.
+    const first = k.kind === "latency" ? calls.find((c) => c.label === `cri ${k.id.slice("latency.".length)}`) : undefined;
+    const cur = base[k.id] ?? k.writtenMs ?? (first === undefined ? null : first.endMs - first.startMs);
     const seen = new Set<number>();
     const add = (ms: number, atMs: number) => {
       if (ms < k.minMs || ms > k.maxMs || ms === cur || seen.has(ms)) return;
@@ -165,6 +167,19 @@ export function mergedSteps(level: Level): { text: string; atMs: number }[] {
     }
   }
   return out;
+}
+
+/**
+ * The level with a latency knob for every CRI method its run calls (the hunt form's swarm names only
+ * the ones its race is about): more timings to make coincidences with. The order level's text
+ * keeps none of these ranges (narrow.ts); the latencies found are written into runtime.latency.
+ */
+export function withEveryLatency(level: Level, maxMs = 20_000): Level {
+  const { calls } = instantsAt(level, {});
+  const methods = [...new Set(calls.flatMap((c) => (/^cri (\w+)$/.exec(c.label)?.[1] ?? null) ?? []))].sort();
+  const doc = parseDocument(level.text);
+  for (const m of methods) if (!doc.hasIn(["swarm", "latency", m])) doc.setIn(["swarm", "latency", m], doc.createNode({ min: "1ms", max: `${maxMs}ms` }, { flow: true }));
+  return makeLevel(level.race, doc.toString({ lineWidth: 0 }));
 }
 
 /** The first win by order: merged steps first, then the coincidences of each base timing, within `maxRuns`. */
