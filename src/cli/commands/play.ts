@@ -1,6 +1,6 @@
 // `kubelet-sim play RACE-OR-FILE`: a race as a game in the browser, the learner as the scheduler.
 import type { ArgumentsCamelCase, Argv } from "yargs";
-import { EXIT_OK } from "../exit.ts";
+import { EXIT_OK, EXIT_USAGE, UserError } from "../exit.ts";
 import { processIo } from "../io.ts";
 import { stopSignal } from "../signals.ts";
 import type { CommandFactory } from "./index.ts";
@@ -27,12 +27,6 @@ export const playCommand: CommandFactory = (ctx) => ({
       .option("port", { type: "number", default: DEFAULT_PLAY_PORT, describe: "the port --serve listens on (0: any free port)" })
       .option("levels", { type: "boolean", default: false, describe: "list the levels instead: each race's level and what its stored shortest win changes" })
       .option("json", { type: "boolean", default: false, describe: "with --levels: one JSON object per line" })
-      .check((a) => {
-        if (a["levels"] === true && (a["level"] !== undefined || a["serve"] === true || a["out"] !== undefined)) throw new Error("--levels lists the levels; it takes no level, --out or --serve");
-        if (a["levels"] !== true && a["level"] === undefined) throw new Error("name a level (a race id r01 … r25, t0 for the controls, or a scenario file), or pass --levels");
-        if (a["json"] === true && a["levels"] !== true) throw new Error("--json goes with --levels");
-        return true;
-      })
       .example("$0 play r05", "write r05-play.html, then open it in a browser")
       .example("$0 play r05 --serve --port 0", "serve it on 127.0.0.1 until Ctrl-C")
       .example("$0 play scenarios/default.yaml --out default.html", "play any scenario file")
@@ -41,6 +35,9 @@ export const playCommand: CommandFactory = (ctx) => ({
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
     const io = processIo();
+    if (argv.levels && (argv.level !== undefined || argv.serve || argv.out !== undefined)) throw new UserError("--levels lists the levels; it takes no level, --out or --serve", EXIT_USAGE);
+    if (!argv.levels && argv.level === undefined) throw new UserError("name a level (a race id r01 … r25, t0 for the controls, or a scenario file), or pass --levels", EXIT_USAGE);
+    if (argv.json && !argv.levels) throw new UserError("--json goes with --levels", EXIT_USAGE);
     // Loaded here, not at the top: the models are needed only when something runs (--help stays fast).
     const { listLevels, servePlayPage, writePlayPage } = await import("../play.ts");
     if (argv.levels) {
