@@ -10,16 +10,17 @@
 //   3. a race neither wins falls back to its deterministic form, where fifo breaks the invariant.
 // Each level's notes carry the race page's "why" paragraph; each race page's "Play it" paragraph
 // is written from the notes.
-//   node --import tsx scripts/update-play-levels.ts [--races R05,R08] [--order-runs 6000] [--prefer] [--draws 400] [--seeds 300]
+//   node --import tsx scripts/update-play-levels.ts [--races R05,R08] [--order-runs 6000] [--prefer] [--every-latency] [--edge-runs 3000] [--draws 400] [--seeds 300]
 //   (--prefer also tries, at each instant, letting one goroutine go first at every choice there;
-//    --every-latency gives every CRI method the run calls a latency knob to make coincidences with)
+//    --every-latency gives every CRI method the run calls a latency knob to make coincidences with;
+//    --edge-runs N then searches the edges of the timing win with a budget of N runs: play-levels/edge.ts)
 //   node --import tsx scripts/update-play-levels.ts --docs-only   (the notes' why and the race pages' paragraphs)
+//   node --import tsx scripts/update-play-levels.ts --headers-only   (the order levels' opening comments)
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseDocument } from "yaml";
 import { RACES, type RaceEntry } from "../src/races/catalog.ts";
 import { changedKnobs, type TimingValues } from "../src/play/timing.ts";
-import { claimSize } from "../src/play/claim.ts";
 import { PLAY_DIR, playFile, playNotesFile, type PlayLevelEntry } from "../src/play/levels.ts";
 import { ChoiceLog, type Choice } from "../src/sim/index.ts";
 import { levelText, makeLevel, ROOT, runAt, type Level } from "./play-levels/level.ts";
@@ -27,12 +28,14 @@ import { orderWin, withEveryLatency } from "./play-levels/order.ts";
 import { narrowed } from "./play-levels/narrow.ts";
 import { seedWin, timingWin } from "./play-levels/timing.ts";
 import { whyParagraph } from "./play-levels/why.ts";
+import { orderHeader } from "./play-levels/header.ts";
 import { updateRacePage } from "./play-levels/docs.ts";
 
 const arg = (name: string, fallback: number) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback);
 const ORDER_RUNS = arg("--order-runs", 6000);
 const DRAWS = arg("--draws", 400);
 const SEEDS = arg("--seeds", 300);
+const EDGE_RUNS = arg("--edge-runs", 0);
 
 function entry(level: Level, values: TimingValues, tape: readonly Choice[], found: string, mode: PlayLevelEntry["mode"]): PlayLevelEntry {
   const log = ChoiceLog.from(tape);
@@ -45,14 +48,7 @@ function entry(level: Level, values: TimingValues, tape: readonly Choice[], foun
 function orderLevel(at: Level, tape: readonly Choice[], atMs: number, form: "hunt" | "demo"): { level: Level; win: PlayLevelEntry } {
   const { level, jitterMs } = narrowed(at, {});
   const doc = parseDocument(level.text);
-  doc.commentBefore = [
-    ` Play mode's level for ${level.race.id} (kubelet-sim play ${level.race.id.toLowerCase()}), written by`,
-    ` scripts/update-play-levels.ts from ${form === "hunt" ? `the hunt form ${level.race.hunt.file}` : `the deterministic form ${level.race.file}`} on the buggy side, at a timing`,
-    ` where fifo keeps the invariant and an interleaving breaks it.${jitterMs === 0 ? "" : " Its swarm section is narrowed to the"}`,
-    jitterMs === 0
-      ? " It has no timing knob: its step a millisecond later already breaks the invariant under fifo."
-      : ` timings a test runs every one of (${claimSize(level.knobs)}), each keeping the invariant under fifo.`,
-  ].join("\n");
+  doc.commentBefore = orderHeader(level.race, form, level, jitterMs, levelText(level.race, form));
   const final = makeLevel(level.race, doc.toString({ lineWidth: 0 }));
   const last = Math.max(-1, ...tape.flatMap((c, i) => (c.index === 0 ? [] : [i])));
   const won = runAt(final, {}, tape.slice(0, last + 1));
@@ -67,15 +63,20 @@ function findLevel(race: RaceEntry): { level: Level; win: PlayLevelEntry } {
   const timed = timingWin(hunt, DRAWS);
   const bases: TimingValues[] = [{}];
   if (timed !== null) bases.push(Object.fromEntries(Object.entries(timed).filter(([k]) => k !== "seed")));
-  const order = orderWin(process.argv.includes("--every-latency") ? withEveryLatency(hunt) : hunt, bases, ORDER_RUNS);
+  const values = timed ?? seedWin(hunt, SEEDS, DRAWS);
+  // The edges are searched from the timing win as found, its seed included: an order level may be
+  // written at another seed, as long as it is no knob there.
+  const edgeBases = values === null ? [] : [values];
+  const every = (l: Level) => (process.argv.includes("--every-latency") ? withEveryLatency(l) : l);
+  const order = orderWin(every(hunt), bases, ORDER_RUNS, EDGE_RUNS, edgeBases);
   if (order !== null) return orderLevel(order.level, order.tape, order.atMs, "hunt");
-  // The deterministic form is timed for the bug: near its timing the goroutines that matter meet.
-  // It has no swarm section; one with a step jitter gives the search its knobs to move.
+  // The deterministic form is timed for the bug: near its timing the goroutines that matter meet,
+  // and fifo breaks the invariant there, so its edges are searched too. It has no swarm section;
+  // one with a step jitter gives the search its knobs to move.
   const demoDoc = parseDocument(levelText(race, "demo"));
   demoDoc.set("swarm", demoDoc.createNode({ jitter: "5s" }, { flow: true }));
-  const fromDemo = orderWin(makeLevel(race, demoDoc.toString({ lineWidth: 0 })), [{}], ORDER_RUNS);
+  const fromDemo = orderWin(every(makeLevel(race, demoDoc.toString({ lineWidth: 0 }))), [{}], ORDER_RUNS, EDGE_RUNS, [{}]);
   if (fromDemo !== null) return orderLevel(fromDemo.level, fromDemo.tape, fromDemo.atMs, "demo");
-  const values = timed ?? seedWin(hunt, SEEDS, DRAWS);
   if (values !== null) return { level: hunt, win: entry(hunt, values, runAt(hunt, values).tape, timed !== null ? "timing under fifo" : "another seed under fifo", "timing") };
   const demo = makeLevel(race, levelText(race, "demo"));
   const r = runAt(demo, {});
@@ -87,6 +88,19 @@ const only = process.argv.includes("--races") ? process.argv[process.argv.indexO
 mkdirSync(join(ROOT, PLAY_DIR), { recursive: true });
 for (const race of RACES) {
   if (only !== null && !only.includes(race.id)) continue;
+  if (process.argv.includes("--headers-only")) {
+    // An order level's opening comment again (play-levels/header.ts), its text otherwise as it is.
+    const path = join(ROOT, playFile(race.id));
+    const text = readFileSync(path, "utf8");
+    const notes = JSON.parse(readFileSync(join(ROOT, playNotesFile(race.id)), "utf8")) as PlayLevelEntry;
+    if (notes.mode !== "order") continue;
+    const form = text.includes(`from the hunt form ${race.hunt.file}`) ? "hunt" : "demo";
+    const doc = parseDocument(text);
+    const jitterMs = doc.has("swarm") ? Number(/^(\d+)ms$/.exec(String(doc.getIn(["swarm", "jitter"])))?.[1] ?? 0) : 0;
+    doc.commentBefore = orderHeader(race, form, makeLevel(race, text), jitterMs, levelText(race, form));
+    writeFileSync(path, doc.toString({ lineWidth: 0 }));
+    continue;
+  }
   if (process.argv.includes("--docs-only")) {
     const notesPath = join(ROOT, playNotesFile(race.id));
     const notes = { ...(JSON.parse(readFileSync(notesPath, "utf8")) as PlayLevelEntry), why: whyParagraph(ROOT, race.id) };

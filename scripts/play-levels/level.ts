@@ -5,9 +5,11 @@ import { join } from "node:path";
 import { parseDocument } from "yaml";
 import { sideOverrides, type RaceEntry } from "../../src/races/catalog.ts";
 import { loadScenarioText, type LoadResult } from "../../src/scenario/index.ts";
+import { loadScenarioTextWithOverrides } from "../../src/scenario/overrides.ts";
+import { levelCaveat } from "../../src/play/goals.ts";
 import type { Scenario } from "../../src/scenario/resolve.ts";
 import { simulate } from "../../src/simulate.ts";
-import { ChoiceLog, KernelLog, type Choice } from "../../src/sim/index.ts";
+import { ChoiceLog, KernelLog, type CallSpan, type Choice } from "../../src/sim/index.ts";
 import { playFile } from "../../src/play/levels.ts";
 import { pinTiming, timingKnobs, type TimingKnob, type TimingValues } from "../../src/play/timing.ts";
 
@@ -76,9 +78,29 @@ export function runAt(level: Level, values: TimingValues, tape: readonly Choice[
 }
 
 /** Every instant something happens in the fifo run at a timing (records and choices), and the calls made. */
-export function instantsAt(level: Level, values: TimingValues): { instants: number[]; calls: { label: string; startMs: number; endMs: number }[] } {
+export function instantsAt(level: Level, values: TimingValues): { instants: number[]; calls: CallSpan[] } {
   const log = new KernelLog();
   const r = simulate(scenarioAt(level, values), { strategy: { name: "fifo" }, observer: log });
   const instants = [...new Set([...log.choices.map((c) => c.t), ...(r.records ?? []).map((x) => x.t)])].sort((a, b) => a - b);
   return { instants, calls: log.calls };
+}
+
+/** Each pod as a fifo run of the scenario ends: gone, or its kubectl get columns. */
+function podsAtEnd(scenario: Scenario): string[] {
+  const last = new Map<string, string>();
+  for (const r of simulate(scenario, { strategy: { name: "fifo" } }).records ?? []) {
+    if (r.kind === "PodView") last.set(String(r["pod"]), r["deleted"] === true ? "gone" : `${String(r["ready"])} ${String(r["status"])}`);
+  }
+  return [...last].map(([pod, v]) => `${pod} ${v}`).sort();
+}
+
+/**
+ * Whether the level's written timing shows no harm of its own: under fifo every pod ends as under
+ * the fixed kubelet (a stuck pod the invariant does not name would read as the harm asked for).
+ * A race whose page says why its level cannot (src/play/goals.ts) is exempt, as its test is.
+ */
+export function endsAsFixed(level: Level): boolean {
+  if (levelCaveat(level.race.id) !== null) return true;
+  const fixed = loadScenarioTextWithOverrides(level.text, playFile(level.race.id), sideOverrides(level.race.fixed)).scenario;
+  return podsAtEnd(level.loaded.scenario).join("\n") === podsAtEnd(fixed).join("\n");
 }
