@@ -12,3 +12,8 @@ module.exports.CLIENT_BUILD_OPTIONS = {
   legalComments: "eof",
   charset: "utf8",
 };
+
+// The play page's script also gets a source map, read at build time into the page's source index
+// (scripts/play_sources.cjs) so that a stack frame of the bundle finds the model's line. "external":
+// the script itself carries no reference to it.
+module.exports.PLAY_BUILD_OPTIONS = { sourcemap: "external" };

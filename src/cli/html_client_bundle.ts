@@ -5,11 +5,16 @@
 // sits in cli/, not report/, whose renderers stay pure: records in, a string out.
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { SourceIndex } from "../play/sources.ts";
 
 // The play page's script (src/play/client/: the kernel, the models and the controls) is made the
-// same way, into dist/play/play_client.js.
+// same way, into dist/play/play_client.js, with the source index that maps its stack frames to the
+// model's TypeScript (scripts/play_sources.cjs) in dist/play/play_sources.json: the two are made
+// together, from the same bundle, or the index's table would point at another script's lines.
 const scripts = new Map<string, string>();
+let playSources: SourceIndex | null = null;
 
 const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
 
@@ -35,10 +40,22 @@ function bundleFromSources(c: ClientScript): string {
   if (entry === undefined) throw new Error(`${c.what} is missing from this installation (dist/${c.built}; run npm run build)`);
   const require = createRequire(import.meta.url);
   const { buildSync } = require("esbuild") as typeof import("esbuild");
-  const { CLIENT_BUILD_OPTIONS } = require(here("../../scripts/html_client_options.cjs")) as { CLIENT_BUILD_OPTIONS: import("esbuild").BuildOptions };
-  const text = buildSync({ ...CLIENT_BUILD_OPTIONS, entryPoints: [entry], write: false }).outputFiles?.[0]?.text;
-  if (text === undefined) throw new Error(`bundling ${c.what} produced no output`);
-  return text;
+  const options = require(here("../../scripts/html_client_options.cjs")) as { CLIENT_BUILD_OPTIONS: import("esbuild").BuildOptions; PLAY_BUILD_OPTIONS: import("esbuild").BuildOptions };
+  if (c !== PLAY_CLIENT) {
+    const text = buildSync({ ...options.CLIENT_BUILD_OPTIONS, entryPoints: [entry], write: false }).outputFiles?.[0]?.text;
+    if (text === undefined) throw new Error(`bundling ${c.what} produced no output`);
+    return text;
+  }
+  // As scripts/build-html-client.mjs does: the bundle, and its source map read into the source index.
+  const root = join(here("../.."));
+  const outfile = join(root, "dist", c.built);
+  const out = buildSync({ ...options.CLIENT_BUILD_OPTIONS, ...options.PLAY_BUILD_OPTIONS, outfile, entryPoints: [entry], write: false }).outputFiles ?? [];
+  const js = out.find((f) => f.path.endsWith(".js"))?.text;
+  const map = out.find((f) => f.path.endsWith(".map"))?.text;
+  if (js === undefined || map === undefined) throw new Error(`bundling ${c.what} produced no output`);
+  const { buildSourceIndex } = require(here("../../scripts/play_sources.cjs")) as { buildSourceIndex: (root: string, js: string, map: unknown, mapDir: string) => SourceIndex };
+  playSources = buildSourceIndex(root, js, JSON.parse(map), join(root, "dist", "play"));
+  return js;
 }
 
 function clientScript(c: ClientScript): string {
@@ -58,4 +75,15 @@ export function htmlClientScript(): string {
 /** The play page's script, read or bundled once per process. */
 export function playClientScript(): string {
   return clientScript(PLAY_CLIENT);
+}
+
+/** The play page's source index, made with its script (read beside the built one, or made with the bundle). */
+export function playSourceIndex(): SourceIndex {
+  clientScript(PLAY_CLIENT);
+  if (playSources === null) {
+    const path = here("../play/play_sources.json");
+    if (!existsSync(path)) throw new Error("the play page's source index is missing from this installation (dist/play/play_sources.json; run npm run build)");
+    playSources = JSON.parse(readFileSync(path, "utf8")) as SourceIndex;
+  }
+  return playSources;
 }

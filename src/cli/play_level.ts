@@ -3,9 +3,12 @@
 // invariant wins. The scenario is loaded and compiled here, on the Node side, and handed to the page.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { RACES } from "../races/catalog.ts";
 import type { PlayLevel, PlayLevelChoice } from "../play/level.ts";
-import { playFile, playNotesFile, type PlayLevelEntry } from "../play/levels.ts";
+import { playFile, playNotesFile, TUTORIAL_RACE, type PlayLevelEntry } from "../play/levels.ts";
+import { levelCaveat, levelGoal } from "../play/goals.ts";
+import { lessonSteps } from "./play_lesson.ts";
 import { timingKnobs, type TimingKnob } from "../play/timing.ts";
 import { textSha256 } from "../record/run_record.ts";
 import { checkScenarioText, loadScenarioFile, type LoadResult } from "../scenario/index.ts";
@@ -18,6 +21,7 @@ const RACE_ARG = /^r\d+$/i;
 
 /** The level the user named; a UserError (one line, exit 2) for an unknown race or a bad file. */
 export function resolveLevel(arg: string): PlayLevel {
+  if (arg.toUpperCase() === TUTORIAL_ID && !existsSync(arg)) return tutorialLevel();
   if (RACE_ARG.test(arg) && !existsSync(arg)) return raceLevel(arg);
   const path = resolveScenarioArg(arg);
   if (!existsSync(path)) throw new UserError(`${arg}: no such race or scenario file (races: ${raceLevelIds().join(", ")})`);
@@ -28,9 +32,16 @@ export function resolveLevel(arg: string): PlayLevel {
   return {
     id: scenario.name,
     title: scenario.name,
+    goal: "Choose which goroutine runs (and, where the scenario has swarm ranges, set the timing) so that any invariant breaks.",
     brief: firstSentence(scenario.description) ?? `The scenario ${arg}, with you as the scheduler.`,
     hint: "Every choice is where Go leaves the order open: try the goroutines that touch the same pod.",
     invariant: null,
+    mode: "file",
+    why: null,
+    racePage: null,
+    version: scenario.kubelet.version,
+    caveat: null,
+    lesson: null,
     scenarioFile: arg,
     scenarioSha256: textSha256(text),
     scenario,
@@ -39,9 +50,19 @@ export function resolveLevel(arg: string): PlayLevel {
   };
 }
 
-/** Every race's level, for the page's picker: each compiled in the page when picked. */
+/** Every race's level, for the page's picker, the first level (the controls) first: each compiled in the page when picked. */
 export function raceLevelChoices(): PlayLevelChoice[] {
-  return RACES.map((r) => raceLevel(r.id)).sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true })).map(({ scenario: _s, scenarioText, ...rest }) => ({ ...rest, scenarioText: scenarioText! }));
+  const races = RACES.map((r) => raceLevel(r.id)).sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
+  return [tutorialLevel(), ...races].map(({ scenario: _s, scenarioText, ...rest }) => ({ ...rest, scenarioText: scenarioText! }));
+}
+
+/** The id of the first level, which teaches the controls on an easy race's level. */
+export const TUTORIAL_ID = "T0";
+
+/** The first level: the tutorial race's level, with the three steps that teach the controls. */
+export function tutorialLevel(): PlayLevel {
+  const race = raceLevel(TUTORIAL_RACE);
+  return { ...race, id: TUTORIAL_ID, title: `Learn the controls (${race.id}: ${race.title})`, lesson: lessonSteps(race, levelNotes(TUTORIAL_RACE)) };
 }
 
 /** A scenario that names no manifest file and is no manifest compiles from its text alone, as the page must. */
@@ -67,22 +88,36 @@ function raceLevel(arg: string): PlayLevel {
   const notes = levelNotes(race.id);
   const text = readFileSync(path, "utf8");
   const loaded = load(path);
-  const knobs = timingKnobs(loaded.raw, loaded.scenario);
-  const timed = knobs.length > 0;
+  // An order level's claim (fifo keeps the invariant at every timing the knobs allow) is checked over
+  // its narrowed ranges; the seed stays as written there.
+  const knobs = timingKnobs(loaded.raw, loaded.scenario).filter((k) => notes.mode !== "order" || k.kind !== "seed");
+  const page = `docs/races/${race.id.toLowerCase()}.md`;
+  const pagePath = join(PACKAGE_ROOT, page);
   return {
     id: race.id,
     title: race.title,
-    brief: timed
-      ? `The kubelet here is ${race.buggy.label}. As the scenario is timed, fifo keeps the invariant ${race.invariant}: set the timing, and choose who runs, so that it breaks.`
-      : `The kubelet here is ${race.buggy.label}. This level is the race's deterministic form, where fifo breaks ${race.invariant}: step through and watch the shared state go wrong.`,
+    goal: levelGoal(race.id, notes.mode, race.invariant),
+    brief: `${levelBrief(race.buggy.label, race.invariant, notes.mode)}${levelCaveat(race.id) === null ? "" : ` ${levelCaveat(race.id)}`}`,
     hint: `What the bug needs: ${race.hunt.needs}. ${winHint(notes, knobs)}`,
     invariant: race.invariant,
+    mode: notes.mode,
+    why: notes.why,
+    racePage: { path: page, href: existsSync(pagePath) ? pathToFileURL(pagePath).href : null },
+    version: loaded.scenario.kubelet.version,
+    caveat: levelCaveat(race.id),
+    lesson: null,
     scenarioFile: file,
     scenarioSha256: textSha256(text),
     scenario: loaded.scenario,
     scenarioText: text,
     knobs,
   };
+}
+
+function levelBrief(kubelet: string, invariant: string, mode: PlayLevelEntry["mode"]): string {
+  if (mode === "order") return `The kubelet here is ${kubelet}. At this level's timing fifo keeps the invariant ${invariant}, and so does every timing its knobs allow: only the order in which the goroutines run can break it.`;
+  if (mode === "timing") return `The kubelet here is ${kubelet}. As the scenario is timed, fifo keeps the invariant ${invariant}: set the timing, and choose who runs, so that it breaks.`;
+  return `The kubelet here is ${kubelet}. This level is the race's deterministic form, where fifo breaks ${invariant}: step through and watch the shared state go wrong.`;
 }
 
 /** The shortest win found, in words: which timings it changes (not their values) and how many choices. */

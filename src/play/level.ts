@@ -10,12 +10,26 @@ export interface PlayLevel {
   /** "R05", or the scenario's name for a file that is no catalogued race. */
   id: string;
   title: string;
+  /** The goal in one sentence a learner can act on ("Make the pod worker drop ..."). */
+  goal: string;
   /** What happens in the scenario and what the learner has to make go wrong. */
   brief: string;
   /** Where to look. */
   hint: string;
   /** The invariant whose violation wins the level; null: any invariant's. */
   invariant: string | null;
+  /** "order": only an interleaving wins (no knob's range lets fifo lose); "timing": set the timing; "demo": fifo loses; "file": any scenario. */
+  mode: "order" | "timing" | "demo" | "file";
+  /** Why the race breaks the kubelet, in a paragraph (from the race's page), shown with a win; null for a file. */
+  why: string | null;
+  /** The race's page: its path in the package and a link to it; null for a file. */
+  racePage: { path: string; href: string | null } | null;
+  /** The kubelet version the level runs (the upstream links point at its release tag). */
+  version: string;
+  /** What the written timing shows that is not the race, said with an end without a win; null when nothing. */
+  caveat: string | null;
+  /** The first level's three steps that teach the controls; null for every other level. */
+  lesson: string[] | null;
   /** The scenario as `kubelet-sim replay` finds it (for a race, relative to the repository root). */
   scenarioFile: string;
   /** The sha256 of the scenario file's text: an exported run record pins it. */

@@ -31,7 +31,17 @@ export interface PlayLevelEntry {
   deviations: number;
   /** How many choices the winning run made in all. */
   choices: number;
+  /**
+   * "order": the level's ranges are narrowed so that fifo keeps the invariant at every timing they
+   * allow, and the win changes no timing; "timing": the win sets a knob; "demo": fifo breaks it.
+   */
+  mode: "order" | "timing" | "demo";
+  /** Why the race breaks the kubelet: the first paragraph of its page's story, as plain text. */
+  why: string;
 }
+
+/** The race whose level is also the first level, the one that teaches the controls. */
+export const TUTORIAL_RACE = "R02";
 
 /** A win's size: the timings it changes and the choices it takes away from fifo. */
 export function winSize(entry: PlayLevelEntry): number {

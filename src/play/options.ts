@@ -30,10 +30,10 @@ export function describeOptions(pause: StrategyPause, current: Process | null): 
 
 /** A runnable goroutine's pending step, named by the resource it resumes from (see ProcRef.resumeOn). */
 function resumes(resource: unknown): string {
-  if (resource === null || resource === undefined) return "runs on (a timer fired, or it starts): its next step names no shared resource";
+  if (resource === null || resource === undefined) return "starts, or wakes from a sleep";
   if (typeof resource === "string") return `returns from ${resource}`;
   const name = (resource as { name?: unknown }).name;
-  return typeof name === "string" ? `resumes from ${name}` : "resumes";
+  return typeof name === "string" ? `wakes on ${name}` : "wakes";
 }
 
 /** The select's readiness as the kernel counted it, just before it asked (nothing ran since). */

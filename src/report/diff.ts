@@ -1,7 +1,10 @@
-// Where two runs of a scenario part ways: the first record at which their traces differ, compared
-// record by record in trace order without seq (which only counts). The kernel's run and end
-// records say how the runs were made, not what happened, and are skipped; so is a field that only
-// states the kubelet version each side was asked to run (KubeletStart's version).
+// Where two runs of a scenario part ways: the first step at which what the kubelet did differs,
+// compared step by step in trace order: the instant, the component, the kind, the pod, and every
+// field both sides record. A field only one side records is bookkeeping (the 1.22 pod worker's
+// UpdatePod names a `workType`, the 1.20 one does not): a record that differs only there is the
+// same step, and the headline says so in one line when such a field differed first. The
+// kernel's run and end records say how the runs were made, not what happened, and are skipped; so
+// is the kubelet version each side was asked to run (KubeletStart's version).
 import { phrase } from "./phrases.ts";
 import { fieldText, podOf, type TraceRecord } from "./records.ts";
 import { formatClock } from "./timefmt.ts";
@@ -29,8 +32,25 @@ function kubeletVersion(records: readonly TraceRecord[]): string | undefined {
   return start === undefined ? undefined : fieldText(start["version"]);
 }
 
-/** Whether two records say the same, seq aside and each side's own version aside. */
+/**
+ * The same step: the instant, the component, the kind and the pod, and every field both records
+ * carry. A field only one side records is bookkeeping one release added (a `workType`, a sync's
+ * `mode`), not a different step.
+ */
 function sameStep(a: TraceRecord, b: TraceRecord, versions: readonly [string | undefined, string | undefined]): boolean {
+  if (a.t !== b.t || a.component !== b.component || a.kind !== b.kind || podOf(a) !== podOf(b)) return false;
+  for (const k of Object.keys(a)) {
+    if (k === "seq" || !(k in b)) continue;
+    const va = a[k];
+    const vb = b[k];
+    if (k === "version" && va === versions[0] && vb === versions[1]) continue;
+    if (va !== vb && JSON.stringify(va) !== JSON.stringify(vb)) return false;
+  }
+  return true;
+}
+
+/** The same record, field for field (seq and each side's version aside). */
+function sameFields(a: TraceRecord, b: TraceRecord, versions: readonly [string | undefined, string | undefined]): boolean {
   const keys = Object.keys(a).filter((k) => k !== "seq");
   if (keys.join("\u0000") !== Object.keys(b).filter((k) => k !== "seq").join("\u0000")) return false;
   for (const k of keys) {
@@ -52,8 +72,7 @@ function line(label: string, rec: TraceRecord | undefined, width: number): strin
 function fieldDiffs(a: TraceRecord, b: TraceRecord): string {
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => k !== "seq");
   const show = (v: unknown) => (v === undefined ? "absent" : JSON.stringify(v));
-  const diffs = keys.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k])).map((k) => `${k} (A: ${show(a[k])}, B: ${show(b[k])})`);
-  return diffs.length === 0 ? "" : `  fields that differ: ${diffs.join("; ")}`;
+  return keys.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k])).map((k) => `${k} (A: ${show(a[k])}, B: ${show(b[k])})`).join("; ");
 }
 
 /** The index of the first pair the predicate calls different, or n when none is. */
@@ -64,37 +83,34 @@ function firstIndex(a: readonly TraceRecord[], b: readonly TraceRecord[], same: 
   return i;
 }
 
-/** What happened, without the details: the instant, who, what, about which pod. */
-function sameShape(a: TraceRecord, b: TraceRecord): boolean {
-  return a.t === b.t && a.component === b.component && a.kind === b.kind && a.pod === b.pod;
-}
-
-function section(title: string, a: readonly TraceRecord[], b: readonly TraceRecord[], i: number, labels: readonly [string, string]): string[] {
-  const ra = a[i];
-  const rb = b[i];
-  const atMs = Math.min(ra?.t ?? Infinity, rb?.t ?? Infinity);
-  const width = Math.max(labels[0].length, labels[1].length);
-  const out = [`${title} at ${formatClock(atMs)}, after ${i} identical record${i === 1 ? "" : "s"}:`, line(labels[0], ra, width), line(labels[1], rb, width)];
-  if (ra !== undefined && rb !== undefined && sameShape(ra, rb)) out.push(fieldDiffs(ra, rb));
-  return out;
-}
-
 /**
- * The first point where two traces differ, or null when they tell the same story. When that first
- * difference is only in a record's fields (one version records more), the first different step
- * (instant, component, kind or pod) is given as well.
+ * The first step where two traces differ, or null when they tell the same story. The headline is
+ * that step, once: each side's record there in words. When a field a step's words leave out
+ * differed earlier, one more line names the first such field.
  */
 export function firstDifference(left: readonly TraceRecord[], right: readonly TraceRecord[], labels: readonly [string, string]): FirstDifference | null {
   const a = steps(left);
   const b = steps(right);
   const versions = [kubeletVersion(left), kubeletVersion(right)] as const;
   const i = firstIndex(a, b, (x, y) => sameStep(x, y, versions));
-  if (i === Math.max(a.length, b.length)) return null;
+  const n = Math.max(a.length, b.length);
+  const f = firstIndex(a, b, (x, y) => sameFields(x, y, versions));
+  if (i === n && f === n) return null;
+  const width = Math.max(labels[0].length, labels[1].length);
+  const text: string[] = [];
+  let atMs: number;
+  if (i < n) {
+    const ra = a[i];
+    const rb = b[i];
+    atMs = Math.min(ra?.t ?? Infinity, rb?.t ?? Infinity);
+    text.push(`first difference at ${formatClock(atMs)}, after ${i} identical step${i === 1 ? "" : "s"}:`, line(labels[0], ra, width), line(labels[1], rb, width));
+  } else {
+    atMs = a[f]!.t;
+    text.push(`the two runs take the same steps; their records differ only in fields one side does not record:`);
+  }
+  if (f < i) text.push(`  (earlier, records differ only in bookkeeping fields: at ${formatClock(a[f]!.t)} ${a[f]!.component} ${a[f]!.kind}: ${fieldDiffs(a[f]!, b[f]!)})`);
+  else if (i === n) text.push(`  at ${formatClock(a[f]!.t)} ${a[f]!.component} ${a[f]!.kind}: ${fieldDiffs(a[f]!, b[f]!)}`);
   const ra = a[i];
   const rb = b[i];
-  const text = section("first difference", a, b, i, labels);
-  const j = firstIndex(a, b, sameShape);
-  if (j > i && j < Math.max(a.length, b.length)) text.push(...section("first different step", a, b, j, labels));
-  const atMs = Math.min(ra?.t ?? Infinity, rb?.t ?? Infinity);
   return { atMs, common: i, left: ra === undefined ? null : phrase(ra), right: rb === undefined ? null : phrase(rb), text: text.join("\n") };
 }

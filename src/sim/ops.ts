@@ -18,6 +18,14 @@ export const OP_WLOCK = 9;
 export const OP_CALL = 10;
 export const OP_THEN = 11;
 
+/**
+ * A side channel for play mode (src/play/where.ts): when set, told of each operation as it is built,
+ * while the goroutine yielding it still has its own frames on the stack, so that play mode can say
+ * where in the model's code a goroutine stands. Null in every other run (one check per operation);
+ * nothing it sees enters the trace or its hash.
+ */
+export const opWatch: { onOp: ((op: Op) => void) | null } = { onOp: null };
+
 /** One shape for every operation keeps the kernel's dispatch monomorphic (and fast). */
 export class Op {
   constructor(
@@ -28,7 +36,9 @@ export class Op {
     readonly label: string,
     /** A call's cancellation channel (the caller's ctx.Done()); null for every other operation. */
     readonly done: Chan<unknown> | null = null,
-  ) {}
+  ) {
+    if (opWatch.onOp !== null) opWatch.onOp(this);
+  }
 }
 
 /**

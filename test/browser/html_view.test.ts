@@ -1,8 +1,11 @@
 // The HTML view in a real browser (headless Chromium, see chromium.ts): the page of a race's buggy
 // run loads offline with no error, draws a lane per goroutine, shows the violation's invariant
-// when its mark is clicked, narrows to the goroutines involved; the diff page shows both kubelets;
-// the chrome-trace export made by the CLI is sound Trace Event Format. The race is R05 of the
-// catalog, whatever its scenario and sides say today.
+// when its mark is clicked, narrows to the goroutines involved; the diff page shows both kubelets,
+// each run's violation line in its own rows; the chrome-trace export made by the CLI is sound
+// Trace Event Format. On a phone (390x844) and a desktop (1440x900): the timeline keeps most of the
+// width, every record of a same-instant stack can be clicked, the badge of a run whose expectations
+// failed is not "ok", and the violation's ring is drawn. The race is R05 of the catalog, whatever
+// its scenario and sides say today.
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +21,10 @@ import { KernelLog } from "../../src/sim/index.ts";
 import { inProcess } from "../cli/helpers.ts";
 import { checkTraceEventFormat } from "../report/trace_event_format.ts";
 import { launchChromium, type Browser } from "./chromium.ts";
+
+// The page's globals, for the functions evaluated in the browser (this project's tsconfig has no DOM types).
+declare const document: { documentElement: { scrollWidth: number; clientWidth: number }; getElementById(id: string): { getBoundingClientRect(): { width: number }; getAttribute(n: string): string | null } | null };
+declare function getComputedStyle(e: unknown): { stroke: string };
 
 const race = RACES.find((r) => r.id === "R05")!;
 
@@ -60,22 +67,25 @@ async function open(file: string): Promise<Loaded> {
   return { page, errors, requests, ...times };
 }
 
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "kubelet-sim-browser-"));
+  runTo("html", join(dir, "r05.html"));
+  browser = await launchChromium();
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
 describe(`the HTML view of ${race.id} (${race.buggy.label}) in Chromium`, () => {
   let html: string;
   let view: Loaded;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "kubelet-sim-browser-"));
     html = join(dir, "r05.html");
-    runTo("html", html);
-    browser = await launchChromium();
     view = await open(html);
   }, 90_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   it("loads with no console error and no network request, and reports its size and time to first paint", () => {
     expect(view.errors).toEqual([]);
@@ -139,11 +149,61 @@ describe(`the HTML view of ${race.id} (${race.buggy.label}) in Chromium`, () => 
     expect(titles[0]).not.toBe(titles[1]);
     expect(await diff.page.locator("#diff-text").textContent()).toContain("first difference at");
     expect(await diff.page.locator(".diff-line").count()).toBe(1);
+    // The buggy side's badge is not ok; each run's violation line stays in its own rows.
+    const badges = await diff.page.locator(".verdict").evaluateAll((els) => els.map((e) => e.getAttribute("data-ok")));
+    expect(badges).toEqual(["false", "true"]);
+    const lines = await diff.page.locator(".violation-line").evaluateAll((els) => els.map((e) => ({ run: e.getAttribute("data-run"), y2: Number(e.getAttribute("y2")) })));
+    const bTop = await diff.page.locator(".section-title").nth(1).evaluate((e) => Number(e.getAttribute("y")));
+    for (const l of lines.filter((x) => x.run === "0")) expect(l.y2).toBeLessThan(bTop);
   });
 
   it("exports a chrome-trace that parses as Trace Event Format, every span nested within its track", () => {
     const file = join(dir, "r05.trace.json");
     runTo("chrome-trace", file);
     expect(checkTraceEventFormat(readFileSync(file, "utf8"))).toEqual([]);
+  });
+});
+
+describe.each([
+  { width: 390, height: 844 },
+  { width: 1440, height: 900 },
+])(`the HTML view of ${race.id} at $width x $height`, (viewport) => {
+  let page: Page;
+
+  beforeAll(async () => {
+    page = await browser.newPage(viewport);
+    await page.goto(pathToFileURL(join(dir, "r05.html")).href);
+    await page.waitForFunction(() => performance.getEntriesByName("kubelet-sim:drawn").length > 0, undefined, { timeout: 30_000 });
+  }, 60_000);
+
+  it("keeps the timeline on screen: no sideways scroll, and the plot most of the width", async () => {
+    const m = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: document.documentElement.clientWidth, chart: document.getElementById("chart")!.getBoundingClientRect().width, label: Number(document.getElementById("plot-clip-rect")!.getAttribute("x")) }));
+    expect(m.doc).toBeLessThanOrEqual(m.view);
+    expect(m.chart).toBeGreaterThanOrEqual(viewport.width < 700 ? m.view - 2 : m.view * 0.6);
+    expect(m.chart - m.label).toBeGreaterThanOrEqual(viewport.width < 700 ? 250 : 700);
+  });
+
+  it("says a run whose expectations failed is not ok, and draws the violation's ring", async () => {
+    const badge = page.locator(".verdict").first();
+    expect(await badge.getAttribute("data-ok")).toBe("false");
+    expect(await badge.textContent()).toMatch(/FAIL \d+ of \d+ expectations/);
+    const ring = page.locator("rect.ring").first();
+    expect(await ring.count()).toBe(1);
+    expect(await ring.evaluate((e) => getComputedStyle(e).stroke)).toBe("rgb(214, 47, 47)");
+  });
+
+  it("every record of a same-instant stack can be clicked", async () => {
+    const stack = page.locator("rect.mark.stack").first();
+    const seqs = (await stack.getAttribute("data-seqs"))!.split(",").map(Number);
+    expect(seqs.length).toBeGreaterThan(1);
+    await stack.click({ force: true });
+    const seen: number[] = [];
+    for (const seq of seqs) {
+      const link = page.locator(`#details ol.same-instant a[data-seq="${seq}"]`);
+      if ((await link.count()) > 0) await link.click();
+      await expect.poll(() => page.locator("#details pre").textContent(), { timeout: 10_000 }).toContain(`"seq": ${seq}`);
+      seen.push(seq);
+    }
+    expect(seen).toEqual(seqs);
   });
 });

@@ -23,7 +23,8 @@ describe("kubelet-sim diff", () => {
     expect(ran.code).toBe(1);
     expect(ran.out).toMatch(/^# A: kubelet 1\.21: kubelet-sim run .* --kubelet-version 1\.21\n/);
     expect(ran.out).toMatch(/\n# B: kubelet 1\.22: /);
-    expect(ran.out).toMatch(/first difference at \d+\.\d{3}s, after \d+ identical records:\n {2}A kubelet 1\.21 +\d/);
+    expect(ran.out).toMatch(/first difference at \d+\.\d{3}s, after \d+ identical steps:\n {2}A kubelet 1\.21 +\d/);
+    expect(ran.out.match(/first difference at/g)).toHaveLength(1);
   });
 
   it("takes a bundled scenario by name, as run does (r05: the catalog's buggy 1.20 against the fixed 1.22)", () => {

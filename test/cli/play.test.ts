@@ -1,6 +1,8 @@
-// `kubelet-sim play` from the real binary: a race id writes a self-contained page; an unknown race
-// or a bad file is one located line, exit 2, no stack trace and no page; --serve answers on
-// 127.0.0.1 and stops on SIGTERM with exit 0.
+// `kubelet-sim play` from the real binary: a race id writes a self-contained page (with the source
+// index its options show the model's code from); an unknown race or a bad file is one located line,
+// exit 2, no stack trace and no page; --serve answers on 127.0.0.1 and stops on SIGTERM with exit 0;
+// --levels lists every level with what its stored shortest win changes, ten or more of them won by
+// order alone.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,6 +21,41 @@ describe("kubelet-sim play", () => {
     expect(html).toContain("<title>Play R05: ");
     expect(html).toContain('"scenarioFile":"scenarios/races/play/r05-play.yaml"');
     expect(html).toContain("default-src 'none'");
+    const sources = JSON.parse(/<script type="application\/json" id="play-sources">(.*?)<\/script>/s.exec(html)![1]!) as { files: { path: string }[]; gen: number[]; mark: number };
+    expect(sources.files.map((f) => f.path)).toContain("src/kubelet/pod_workers_legacy.ts");
+    expect(sources.gen.length % 3).toBe(0);
+    expect(sources.mark).toBeGreaterThan(0);
+  });
+
+  it("t0 writes the first level, the one that teaches the controls", () => {
+    const out = join(tempDir(), "t0.html");
+    expect(cli(["play", "t0", "--out", out]).code).toBe(0);
+    const html = readFileSync(out, "utf8");
+    expect(html).toContain("<title>Play T0: Learn the controls");
+    expect(html).toMatch(/"lesson":\["Read the options/);
+  });
+
+  it("--levels --json prints one line per level: its race and its shortest win's timing changes and choices away from fifo", () => {
+    const r = cli(["play", "--levels", "--json"]);
+    expect([r.code, r.err]).toEqual([0, ""]);
+    const lines = r.out.trim().split("\n").map((l) => JSON.parse(l) as { race: string; mode: string; timingChanges: number; deviations: number; choices: number });
+    expect(lines.map((l) => l.race)).toEqual(Array.from({ length: 25 }, (_, i) => `R${String(i + 1).padStart(2, "0")}`));
+    const byOrder = lines.filter((l) => l.deviations >= 1 && l.timingChanges === 0);
+    expect(byOrder.length).toBeGreaterThanOrEqual(10);
+    expect(byOrder.every((l) => l.mode === "order")).toBe(true);
+    const text = cli(["play", "--levels"]);
+    expect(text.out).toContain(`${byOrder.length} won by order alone`);
+  });
+
+  it.each([
+    [["play", "--levels", "r05"], /--levels lists the levels/],
+    [["play", "--json"], /name a level|--json goes with --levels/],
+    [["play"], /name a level/],
+  ])("%j: a usage error, exit 2", (args, message) => {
+    const r = cli(args);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(message);
+    noStackTrace(r.err);
   });
 
   it.each([

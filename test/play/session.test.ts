@@ -24,6 +24,8 @@ describe("every catalogued race is a level", () => {
     // A level that promises a win of the learner's own makes fifo keep the invariant at the written timing.
     if (winSize(notes) > 0) expect(playToEnd(level, []).broken).toBeNull();
     for (const id of Object.keys(notes.knobs)) expect(level.knobs.map((k) => k.id)).toContain(id);
+    // A level won by order changes no timing, and offers no seed to change.
+    if (notes.mode === "order") expect([Object.keys(notes.knobs), notes.deviations > 0, level.knobs.some((k) => k.kind === "seed")]).toEqual([[], true, false]);
   });
 });
 
@@ -37,6 +39,16 @@ describe("a play-mode run", () => {
     expect(first.options).toHaveLength(first.choice.n);
     expect(first.options.every((o) => o.who !== "" && o.does !== "")).toBe(true);
     expect(first.state.map((s) => s.title)).toEqual(["API object", "pod workers", "PLEG records", "pod status cache"]);
+  });
+
+  it("shows what a prober race turns on (the probe workers) and what R24 does (the runtime's fault window)", () => {
+    const prober = playToEnd(resolveLevel("r16"), []);
+    expect(prober.state.map((s) => s.title)).toContain("probe workers");
+    const r24 = resolveLevel("r24");
+    const end = playToEnd(r24, []);
+    const faults = end.state.find((s) => s.title === "runtime faults")!;
+    expect(faults.rows.map(([who]) => who)).toEqual(r24.scenario.runtime.faults.map((f) => [f.method, f.pod ?? "any pod", f.container].filter((x) => x !== null).join(" ")));
+    expect(faults.rows[0]![1]).toMatch(/^fails every call, \d+ms to \d+ms · now (INSIDE|outside) the window$/);
   });
 
   it("undo is the shorter prefix run again: the identical pause", () => {
@@ -88,14 +100,6 @@ describe("a level at the learner's timing", () => {
     expect(() => parseRunRecord(edited, "edited.json")).toThrow(/edited\.json: scenarioText: its sha256 is not the record's scenarioSha256/);
   });
 
-  it("R05 is also won by order: at its delete moved onto the eviction's instant and another seed, fifo keeps the invariant and six choices break it", () => {
-    const r05 = resolveLevel("r05");
-    const timed = timedLevel(r05, { "step@5000": 9000, seed: 3372472412 }).level;
-    const win = ChoiceLog.decode(ORDER_WIN).toArray();
-    expect(playToEnd(timed, []).broken).toBeNull();
-    expect([deviations(win), playToEnd(timed, win).broken?.invariant]).toEqual([6, "lost-wakeup"]);
-  });
-
   it("at the written timing exports a record that names the file and carries no text", () => {
     const { level: same, text } = timedLevel(level, { "latency.PullImage": 8000 });
     expect(text).toBeNull();
@@ -113,9 +117,6 @@ describe("a level at the learner's timing", () => {
     expect(before.kind === "pause" && before.nowMs).toBeLessThan(10_000);
   });
 });
-
-/** The R05 win by order (test/browser/play.test.ts enters it through the page). */
-const ORDER_WIN = "p0/11 p0/10 p0/9 p0/8 p0/7 p0/6 p0/5 p0/4 p0/3 p0/2*2 p1/2 p0/2*3 p0/3 p0/2 p0/3*2 p0/2*15 p1/2 p0/3 p1/2 p0/2 p0/3 p0/2*8 p0/4 p2/3 p3/4 p4/5 p0/5 p0/6 p0/5 p0/4 p0/3 p0/2*3 p0/3 p0/2 p0/3 p0/2 p0/3 p0/2*12 p0/3 p0/2*13 p0/3 p0/2*13 p0/3 p0/2 p0/3 p0/2*8 p0/3 p0/2 p0/4*2 p0/3 p0/2*15";
 
 describe("a scenario file as a level", () => {
   it("wins on any invariant's violation: the deterministic R05 breaks lost-wakeup under fifo", () => {

@@ -1,4 +1,6 @@
-// Where two traces first differ: seq and each side's own kubelet version aside.
+// Where two traces first differ: the first step at which what the kubelet did differs (instant,
+// component, kind, pod and the fields both sides record), seq and each side's own kubelet version
+// aside; a field only one side records is bookkeeping, named in one line, never the headline.
 import { describe, expect, it } from "vitest";
 import { firstDifference, type TraceRecord } from "../../src/report/index.ts";
 
@@ -17,14 +19,30 @@ describe("firstDifference", () => {
     expect(firstDifference(a, b, labels)).toBeNull();
   });
 
-  it("names the first record that differs, and the fields when only they do", () => {
+  it("heads with the first step that differs, once, and names an earlier bookkeeping field in one line", () => {
     const a = run("1.21", rec(2, 20, "UpdatePod", { updateType: "create" }), rec(3, 30, "SyncBegin"));
     const b = run("1.22", rec(2, 20, "UpdatePod", { updateType: "create", workType: "sync" }), rec(3, 35, "TerminationRequested"));
     const d = firstDifference(a, b, labels)!;
-    expect(d.atMs).toBe(20);
-    expect(d.common).toBe(1);
-    expect(d.text).toContain('fields that differ: workType (A: absent, B: "sync")');
-    expect(d.text).toMatch(/first different step at 0\.030s, after 2 identical records:\n {2}A {2}0\.030s {2}podworker {2}default\/web {2}begins a sync\n {2}B {2}0\.035s/);
+    expect(d.atMs).toBe(30);
+    expect(d.common).toBe(2);
+    expect(d.text).toMatch(/^first difference at 0\.030s, after 2 identical steps:\n {2}A {2}0\.030s {2}podworker {2}default\/web {2}begins a sync\n {2}B {2}0\.035s/);
+    expect(d.text).toContain('(earlier, records differ only in bookkeeping fields: at 0.020s podworker UpdatePod: workType (A: absent, B: "sync"))');
+    expect(d.text.match(/first difference/g)).toHaveLength(1);
+  });
+
+  it("a field both sides record is part of the step: a kill is not a sync", () => {
+    const a = run("1.21", rec(2, 20, "UpdatePod", { updateType: "kill" }));
+    const b = run("1.21", rec(2, 20, "UpdatePod", { updateType: "sync" }));
+    const d = firstDifference(a, b, labels)!;
+    expect([d.atMs, d.left, d.right]).toEqual([20, "UpdatePod kill", "UpdatePod sync"]);
+  });
+
+  it("when only bookkeeping fields differ, the runs take the same steps and the text says which field", () => {
+    const a = run("1.21", rec(2, 20, "UpdatePod", { updateType: "create" }));
+    const b = run("1.22", rec(2, 20, "UpdatePod", { updateType: "create", workType: "sync" }));
+    const d = firstDifference(a, b, labels)!;
+    expect(d.text).toContain("the two runs take the same steps");
+    expect(d.text).toContain("workType");
   });
 
   it("says when one trace ended before the other", () => {

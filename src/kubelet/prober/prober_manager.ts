@@ -111,6 +111,11 @@ export class ProberManager implements WorkerHost {
     this.sim.go("prober/updateStartup", forward(this.startupManager, (u, c, ok) => sm.SetContainerStartup(u, c, ok)), { group: this.group, daemon: true });
   }
 
+  /** The workers and what each last saw, read-only (play mode's shared state). */
+  workersView(): { name: string; containerID: string; lastResult: string; resultRun: number; onHold: boolean }[] {
+    return [...this.workers.values()].map((w) => ({ name: w.name, ...w.workerState }));
+  }
+
   /** AddPod creates and starts a worker for every probe of every container (and sidecar, from 1.28), in upstream order. */
   AddPod(pod: Pod): void {
     const uid = pod.metadata.uid ?? "";

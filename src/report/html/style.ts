@@ -37,7 +37,9 @@ svg text { font-size:11px; fill:var(--fg); }
 .mark { cursor:pointer; }
 .mark.noisy { opacity:.28; }
 .mark-label { font-size:10px; fill:#3a4150; pointer-events:none; }
-.mark.linked { stroke:var(--bad); stroke-width:2; }
+.mark.linked { stroke:#fff; stroke-width:1; }
+.ring { fill:none; stroke:var(--bad); stroke-width:2; pointer-events:none; }
+.stack-count { font-size:8px; font-weight:700; fill:#3a4150; pointer-events:none; }
 .mark.selected, .span.selected rect { stroke:#000; stroke-width:2; }
 .arrow { fill:none; stroke:#5b6b8c; stroke-width:1; opacity:.55; marker-end:url(#arrowhead); }
 .arrow.violating { stroke:var(--bad); opacity:.9; }
@@ -58,4 +60,16 @@ aside#details .invariant { color:var(--bad); font-weight:700; }
 aside#details a { color:var(--accent); cursor:pointer; text-decoration:underline; }
 aside#details ul { padding-left:16px; margin:4px 0; }
 .help { color:var(--muted); }
+/* Its own line, always there: the text the cursor writes never moves the timeline under the pointer. */
+#cursor-text { flex-basis:100%; height:1.35em; overflow:hidden; white-space:nowrap; text-overflow:ellipsis; }
+#details-toggle { display:none; }
+ol.same-instant { padding-left:20px; }
+@media (max-width: 760px) {
+  main { flex-direction:column; }
+  #chart-wrap { min-height:60vh; }
+  aside#details { width:auto; border-left:0; border-top:1px solid var(--line); max-height:45vh; padding:4px 8px; }
+  aside#details:not(.open) #details-body { display:none; }
+  #details-toggle { display:block; width:100%; text-align:left; font:inherit; padding:4px; }
+  header h1 { font-size:13px; }
+}
 `;

@@ -7,7 +7,7 @@ import { indexRun, type PageData, type RunIndex } from "./data.ts";
 import { Controls } from "./controls.ts";
 import { Details } from "./details.ts";
 import { formatClock } from "./format.ts";
-import { axisMarkup, backgroundMarkup, LABEL_W, labelMarkup } from "./frame.ts";
+import { axisMarkup, backgroundMarkup, fitLabelColumn, LABEL_W, labelMarkup } from "./frame.ts";
 import { layout, type Layout, type ViewState } from "./layout.ts";
 import { plotMarkup } from "./plot.ts";
 
@@ -127,7 +127,9 @@ export class Chart {
   }
 
   private wireEvents(): void {
-    this.main.addEventListener("click", (e) => this.onClick(e.target as Element));
+    // The element under the pointer when the click ends: a redraw between the press and the release
+    // replaces the marks, and the click's own target is then the common ancestor, the svg.
+    this.main.addEventListener("click", (e) => this.onClick(document.elementFromPoint(e.clientX, e.clientY) ?? (e.target as Element)));
     this.main.addEventListener("mousemove", (e) => this.onMove(e));
     this.axis.addEventListener("wheel", (e) => {
       e.preventDefault();
@@ -135,6 +137,8 @@ export class Chart {
     }, { passive: false });
     window.addEventListener("keydown", (e) => this.onKey(e));
     window.addEventListener("resize", () => {
+      fitLabelColumn(window.innerWidth);
+      this.main.querySelector("#plot-clip-rect")!.setAttribute("x", String(LABEL_W));
       this.measure();
       this.relayout();
       this.draw();
@@ -172,6 +176,7 @@ export class Chart {
     }
     const hit = target.closest("[data-seq]");
     if (hit === null) return;
+    this.details.open();
     const run = Number(hit.getAttribute("data-run"));
     const seq = Number(hit.getAttribute("data-seq"));
     const spanName = hit.getAttribute("data-span");
@@ -229,6 +234,7 @@ export class Chart {
 
   showViolation(run: number, index: number, narrow: boolean): void {
     const v = this.runs[run]!.model.violations[index]!;
+    this.details.open();
     this.details.violation(run, index);
     if (narrow) {
       this.setNarrow(true);

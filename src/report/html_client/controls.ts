@@ -13,12 +13,28 @@ export interface ControlsHost {
   setNarrow(on: boolean): void;
 }
 
+/**
+ * The run's badge, as the CLI's verdict line judges it: "ok" only when the run ended normally, no
+ * invariant broke and every expectation of the scenario held.
+ */
+export function badgeOf(model: RunIndex["model"]): { ok: boolean; word: string; title: string } {
+  const { held, failed } = model.expectations;
+  const total = held + failed.length;
+  const n = model.violations.length;
+  const normal = /^(until|completed|quiescent)$/.test(model.verdict);
+  const ok = n === 0 && normal && failed.length === 0;
+  const parts: string[] = [];
+  if (!normal) parts.push(model.verdict);
+  if (n > 0) parts.push(`${n} violation${n === 1 ? "" : "s"}`);
+  if (failed.length > 0) parts.push(`FAIL ${failed.length} of ${total} expectation${total === 1 ? "" : "s"}`);
+  const title = `the run ended: ${model.verdict}${total === 0 ? "" : `; ${held} of ${total} expectations held`}${failed.length === 0 ? "" : `; failed: ${failed.join("; ")}`}`;
+  return { ok, word: ok ? "ok" : parts.join(", "), title };
+}
+
 function verdictBadge(idx: RunIndex, prefix: string): string {
-  const ok = idx.model.violations.length === 0 && /^(until|completed|quiescent)$/.test(idx.model.verdict);
+  const badge = badgeOf(idx.model);
   const deviations = idx.model.choices.length === 0 ? "" : `, ${idx.model.choices.length} choice points (${idx.model.deviations} not fifo)`;
-  const n = idx.model.violations.length;
-  const word = n > 0 ? `${n} violation${n === 1 ? "" : "s"}` : ok ? "ok" : idx.model.verdict;
-  return `<div class="sub"><span class="verdict ${ok ? "ok" : "bad"}" title="the run ended: ${escapeText(idx.model.verdict)}">${escapeText(prefix)}${escapeText(word)}</span>${escapeText(idx.model.title)}: ended at ${formatClock(idx.model.endMs)}, ${idx.model.lanes.filter((l) => l.proc !== null).length} goroutines, ${idx.model.records.length} records${deviations}</div>`;
+  return `<div class="sub"><span class="verdict ${badge.ok ? "ok" : "bad"}" data-ok="${badge.ok}" title="${escapeText(badge.title)}">${escapeText(prefix)}${escapeText(badge.word)}</span>${escapeText(idx.model.title)}: ended at ${formatClock(idx.model.endMs)}, ${idx.model.lanes.filter((l) => l.proc !== null).length} goroutines, ${idx.model.records.length} records${deviations}</div>`;
 }
 
 function violationBar(runs: readonly RunIndex[], isDiff: boolean): string {

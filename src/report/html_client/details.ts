@@ -19,6 +19,16 @@ the strategy took another option than fifo's).</p>
 message names (ringed in red). <b>Zoom</b>: ctrl/⌘ + wheel, pinch, the wheel over the time axis,
 the + and − buttons, or W/S; <b>pan</b>: drag, or A/D. Click any mark or bar to see its record.</p>`;
 
+/** The other records of the same lane at the same instant: drawn as one stack, each reachable from here. */
+function sameInstant(idx: RunIndex, run: number, seq: number): string {
+  const mark = idx.markBySeq.get(seq);
+  if (mark === undefined) return "";
+  const group = idx.marksOfLane[mark.lane]!.filter((m) => m.t === mark.t);
+  if (group.length < 2) return "";
+  const items = group.map((m) => (m.seq === seq ? `<li><b>${escapeText(m.label)}</b> (this one)</li>` : `<li><a data-run="${run}" data-seq="${m.seq}">${escapeText(m.label)}</a></li>`)).join("");
+  return `<p>${group.length} records of this goroutine at this instant, in trace order:</p><ol class="same-instant">${items}</ol>`;
+}
+
 function recordSection(idx: RunIndex, run: number, seq: number, label: string): string {
   const rec = idx.recordBySeq.get(seq);
   if (rec === undefined) return `<p>No record ${seq}.</p>`;
@@ -28,22 +38,38 @@ function recordSection(idx: RunIndex, run: number, seq: number, label: string): 
   const violations = idx.model.violations.filter((v) => v.links.includes(seq) || v.seq === seq);
   const named = violations.map((v) => `<p>Named by the violation of <span class="invariant">${escapeText(v.invariant)}</span>.</p>`).join("");
   return `<h2>${escapeText(label)}${formatClock(rec.t)} · record ${seq}</h2>
-<p>${escapeText(mark?.label ?? rec.kind)}${where}</p>${named}
+<p>${escapeText(mark?.label ?? rec.kind)}${where}</p>${named}${sameInstant(idx, run, seq)}
 <pre>${escapeText(JSON.stringify(rec, null, 2))}</pre>`;
 }
 
 export class Details {
+  private readonly body: HTMLElement;
+
   constructor(
     private readonly el: HTMLElement,
     private readonly page: PageData,
     private readonly runs: readonly RunIndex[],
     host: DetailsHost,
   ) {
+    // On a narrow screen the panel sits under the timeline, folded to this button until it has something to say.
+    el.innerHTML = '<button id="details-toggle" aria-expanded="false">details</button><div id="details-body"></div>';
+    this.body = el.querySelector<HTMLElement>("#details-body")!;
+    el.querySelector("#details-toggle")!.addEventListener("click", () => this.setOpen(!el.classList.contains("open")));
     el.addEventListener("click", (e) => {
       const a = (e.target as Element).closest("a[data-seq]");
       if (a === null) return;
       host.jumpTo(Number(a.getAttribute("data-run")), Number(a.getAttribute("data-seq")));
     });
+  }
+
+  /** Unfolds the panel (a phone shows it folded until a mark or a violation is clicked). */
+  open(): void {
+    this.setOpen(true);
+  }
+
+  private setOpen(on: boolean): void {
+    this.el.classList.toggle("open", on);
+    this.el.querySelector("#details-toggle")!.setAttribute("aria-expanded", String(on));
   }
 
   private runLabel(run: number): string {
@@ -52,17 +78,17 @@ export class Details {
 
   help(): void {
     const diff = this.page.diff === null ? "" : `<h2>First difference</h2><pre>${escapeText(this.page.diff.text)}</pre>`;
-    this.el.innerHTML = diff + HELP;
+    this.body.innerHTML = diff + HELP;
   }
 
   record(run: number, seq: number): void {
-    this.el.innerHTML = recordSection(this.runs[run]!, run, seq, this.runLabel(run));
+    this.body.innerHTML = recordSection(this.runs[run]!, run, seq, this.runLabel(run));
   }
 
   span(run: number, span: Span): void {
     const idx = this.runs[run]!;
     const body = span.seq >= 0 ? recordSection(idx, run, span.seq, this.runLabel(run)) : "";
-    this.el.innerHTML = `<h2>${escapeText(span.name)}</h2><p>${formatClock(span.startMs)} → ${formatClock(span.endMs)} (${span.endMs - span.startMs}ms)${span.open ? ", still going when the run ended" : ""}; from ${span.source === "call" ? "the kernel's call" : span.source === "activity" ? "the goroutine's work between two waits" : "the records"}.</p>${body}`;
+    this.body.innerHTML = `<h2>${escapeText(span.name)}</h2><p>${formatClock(span.startMs)} → ${formatClock(span.endMs)} (${span.endMs - span.startMs}ms)${span.open ? ", still going when the run ended" : ""}; from ${span.source === "call" ? "the kernel's call" : span.source === "activity" ? "the goroutine's work between two waits" : "the records"}.</p>${body}`;
   }
 
   violation(run: number, i: number): void {
@@ -76,7 +102,7 @@ export class Details {
       })
       .join("");
     const actors = v.lanes.map((l) => escapeText(idx.model.lanes[l]!.name)).join(", ");
-    this.el.innerHTML = `<h2>${escapeText(this.runLabel(run))}Invariant violated at ${formatClock(v.t)}</h2>
+    this.body.innerHTML = `<h2>${escapeText(this.runLabel(run))}Invariant violated at ${formatClock(v.t)}</h2>
 <p id="violation-invariant" class="invariant">${escapeText(v.invariant)}</p>
 <p>${escapeText(v.pod ?? "")}: ${escapeText(v.message)}</p>
 <p>Records the message names:</p><ul>${links || "<li>none found</li>"}</ul>

@@ -4,7 +4,13 @@ import { escapeText, formatClock, tickText } from "./format.ts";
 import { ROW, type Layout } from "./layout.ts";
 import type { RunIndex } from "./data.ts";
 
-export const LABEL_W = 240;
+/** The label column's width: narrower on a phone, so the timeline keeps most of the screen. */
+export let LABEL_W = 240;
+
+/** Sets the label column for a viewport this wide (before the chart mounts and on a resize). */
+export function fitLabelColumn(viewportPx: number): void {
+  LABEL_W = viewportPx < 700 ? 110 : 240;
+}
 
 /** Backgrounds, in plot coordinates (they depend on x for the dead parts of a lane). */
 export function backgroundMarkup(layout: Layout, runs: readonly RunIndex[], x: (ms: number) => number, width: number): string {
@@ -35,14 +41,15 @@ export function labelMarkup(layout: Layout, runs: readonly RunIndex[], height: n
   for (const section of layout.sections) {
     const model = runs[section.run]!.model;
     if (section.titleY !== null) {
-      out.push(`<text class="section-title" x="6" y="${section.titleY + 14}">${escapeText(`${String.fromCharCode(65 + section.run)}: ${model.label} · ${model.verdict}`)}</text>`);
+      out.push(`<text class="section-title" x="6" y="${section.titleY + 14}">${escapeText(`${String.fromCharCode(65 + section.run)}: ${model.label} · ${model.verdict}`)}<title>${escapeText(`${String.fromCharCode(65 + section.run)}: ${model.label} · ${model.verdict}`)}</title></text>`);
     }
     for (const b of section.bands) out.push(`<g class="row-label"><text x="6" y="${b.y + 12}">pod ${escapeText(b.pod)}</text></g>`);
     out.push(`<g class="row-label"><text x="6" y="${section.choicesY + 12}" fill="#6b7385">choice points (${model.choices.length}, ${model.deviations} not fifo)</text></g>`);
     for (const g of section.groups) out.push(`<g class="row-label"><text class="group" x="6" y="${g.y + 12}">${escapeText(g.group)}</text></g>`);
     for (const row of section.lanes) {
       const l = row.lane;
-      const name = l.name.length > 34 ? `${l.name.slice(0, 33)}…` : l.name;
+      const room = Math.max(8, Math.floor((LABEL_W - 20) / 6.4));
+      const name = l.name.length > room ? `${l.name.slice(0, room - 1)}…` : l.name;
       const style = l.outside ? ' font-style="italic"' : "";
       out.push(
         `<g class="lane-label" data-run="${section.run}" data-lane="${l.id}"${l.proc === null ? "" : ` data-proc="${l.proc}"`}>` +

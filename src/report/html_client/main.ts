@@ -3,6 +3,7 @@
 import { PAGE_DATA_ID } from "../html/page_data.ts";
 import { Chart } from "./chart.ts";
 import { readPage } from "./data.ts";
+import { fitLabelColumn } from "./frame.ts";
 
 function byId(id: string): HTMLElement {
   const el = document.getElementById(id);
@@ -10,6 +11,7 @@ function byId(id: string): HTMLElement {
   return el;
 }
 
+fitLabelColumn(window.innerWidth);
 const chart = new Chart(readPage(PAGE_DATA_ID), { header: byId("header"), axis: byId("axis"), chart: byId("chart"), details: byId("details") });
 chart.mount();
 // The browser test reads this mark: the timeline is on screen.

@@ -1,7 +1,7 @@
 // The time-dependent part of the view, redrawn on every zoom and pan: pod bands, choice points,
 // spans, marks, hand-off arrows and the violation lines. Only what falls inside the visible time
 // window is drawn, and at most one ordinary mark per pixel per lane, so a long run stays fast.
-import { lowerBound, type PageData, type RunIndex } from "./data.ts";
+import { lowerBound, type Mark, type PageData, type RunIndex } from "./data.ts";
 import { componentColour, escapeText, stateColour } from "./format.ts";
 import { ROW, type Layout, type LaneRow, type ViewState } from "./layout.ts";
 
@@ -72,24 +72,63 @@ function spans(ctx: PlotContext, row: LaneRow, idx: RunIndex, out: string[]): vo
 /** A mark's words beside it when there is room before the next mark (zoomed in far enough). */
 const LABEL_MIN_GAP_PX = 60;
 
+interface Drawn {
+  px: number;
+  markup: string;
+  label: string | null;
+  linked: boolean;
+}
+
+/**
+ * The records of one lane at one virtual instant, drawn as one stack (a wider mark with their
+ * count) whose click shows the first, with links to every other (details.ts): records at one
+ * millisecond never part however far one zooms, so each must stay reachable. The stack stands for
+ * the selected record when it holds it, else the one a violation names, else the first.
+ */
+function markMarkup(ctx: PlotContext, row: LaneRow, group: readonly Mark[], idx: RunIndex): Drawn {
+  const sel = ctx.state.selected;
+  const selected = group.find((m) => sel !== null && sel.run === row.run && sel.seq === m.seq);
+  const linked = group.find((m) => idx.linked.has(m.seq));
+  const lead = selected ?? linked ?? group[0]!;
+  const px = Math.round(ctx.x(lead.t));
+  const stack = group.length > 1;
+  const cls = `mark${lead.noisy && linked === undefined ? " noisy" : ""}${linked !== undefined ? " linked" : ""}${selected !== undefined ? " selected" : ""}${stack ? " stack" : ""}`;
+  const w = stack ? 5 : 3;
+  const title = stack ? `${group.length} records at ${lead.t}ms (click for each): ${group.map((m) => m.label).join(" | ")}` : lead.label;
+  const seqs = stack ? ` data-seqs="${group.map((m) => m.seq).join(",")}"` : "";
+  let markup = `<rect class="${cls}" data-run="${row.run}" data-seq="${lead.seq}"${seqs} x="${px - w / 2}" y="${row.y + 3}" width="${w}" height="${ROW.marks - 5}" fill="${componentColour(lead.component)}"><title>${escapeText(title)}</title></rect>`;
+  if (stack) markup += `<text class="stack-count" x="${px + 3.5}" y="${row.y + 6}">${group.length}</text>`;
+  // A ring apart from the mark, so it shows on a red mark too.
+  if (linked !== undefined) markup += `<rect class="ring" x="${px - w / 2 - 3}" y="${row.y + 0.5}" width="${w + 6}" height="${ROW.marks - 1}" rx="2"/>`;
+  const label = lead.noisy && linked === undefined ? null : stack ? `${lead.label} (+${group.length - 1})` : lead.label;
+  return { px, markup, label, linked: linked !== undefined };
+}
+
 function marks(ctx: PlotContext, row: LaneRow, idx: RunIndex, out: string[]): void {
   const list = idx.marksOfLane[row.lane.id]!;
   const sel = ctx.state.selected;
-  const drawn: { px: number; markup: string; label: string | null; linked: boolean }[] = [];
+  const drawn: Drawn[] = [];
+  let group: Mark[] = [];
+  const flush = () => {
+    if (group.length === 0) return;
+    const d = markMarkup(ctx, row, group, idx);
+    group = [];
+    const last = drawn[drawn.length - 1];
+    // Zoomed out, instants a pixel apart share it: the first is drawn, unless a later one is ringed or selected.
+    if (last !== undefined && d.px === last.px && !d.linked && !d.markup.includes(" selected")) return;
+    drawn.push(d);
+  };
   for (let i = lowerBound(list, ctx.t0, (m) => m.t); i < list.length && list[i]!.t <= ctx.t1; i++) {
     const m = list[i]!;
     const linked = idx.linked.has(m.seq);
-    // A periodic record a violation names (the relist that saw nothing) is drawn all the same.
-    if (m.noisy && !linked && !ctx.state.showNoisy) continue;
-    if (ctx.state.pod !== null && m.pod !== null && m.pod !== ctx.state.pod) continue;
     const selected = sel !== null && sel.run === row.run && sel.seq === m.seq;
-    const px = Math.round(ctx.x(m.t));
-    const last = drawn[drawn.length - 1];
-    if (last !== undefined && px === last.px && !linked && !selected) continue;
-    const cls = `mark${m.noisy ? " noisy" : ""}${linked ? " linked" : ""}${selected ? " selected" : ""}`;
-    const markup = `<rect class="${cls}" data-run="${row.run}" data-seq="${m.seq}" x="${px - 1.5}" y="${row.y + 3}" width="3" height="${ROW.marks - 5}" fill="${componentColour(m.component)}"><title>${escapeText(m.label)}</title></rect>`;
-    drawn.push({ px, markup, label: m.noisy && !linked ? null : m.label, linked });
+    // A periodic record a violation names (the relist that saw nothing) is drawn all the same.
+    if (m.noisy && !linked && !selected && !ctx.state.showNoisy) continue;
+    if (ctx.state.pod !== null && m.pod !== null && m.pod !== ctx.state.pod) continue;
+    if (group.length > 0 && group[0]!.t !== m.t) flush();
+    group.push(m);
   }
+  flush();
   const right = ctx.x(ctx.t1);
   for (let i = 0; i < drawn.length; ) {
     // The marks at one pixel share one label: the one a violation names, else the first.
@@ -124,13 +163,22 @@ function arrows(ctx: PlotContext, out: string[]): void {
   }
 }
 
+/** The top and bottom of one run's rows: a diff draws each run's violation line in its own lanes. */
+function sectionExtent(ctx: PlotContext, run: number): [number, number] {
+  const i = ctx.layout.sections.findIndex((s) => s.run === run);
+  const section = ctx.layout.sections[i];
+  if (section === undefined) return [0, ctx.layout.height];
+  const next = ctx.layout.sections[i + 1];
+  return [section.y, next === undefined ? ctx.layout.height : next.y - 4];
+}
+
 function verdictLines(ctx: PlotContext, out: string[]): void {
-  const h = ctx.layout.height;
   ctx.runs.forEach((idx, run) => {
+    const [top, bottom] = sectionExtent(ctx, run);
     idx.model.violations.forEach((v, i) => {
       const px = ctx.x(v.t);
       const row = ctx.layout.laneRow.get(`${run}:${idx.markBySeq.get(v.seq)?.lane ?? -1}`);
-      out.push(`<line class="violation-line" x1="${px}" x2="${px}" y1="0" y2="${h}"/>`);
+      out.push(`<line class="violation-line" data-run="${run}" x1="${px}" x2="${px}" y1="${top}" y2="${bottom}"/>`);
       if (row !== undefined) {
         const y = row.midY;
         out.push(`<path class="violation-mark" data-run="${run}" data-violation="${i}" data-invariant="${escapeText(v.invariant)}" d="M${px},${y - 7} L${px + 7},${y} L${px},${y + 7} L${px - 7},${y} Z"><title>${escapeText(`VIOLATED ${v.invariant}`)}</title></path>`);
@@ -139,7 +187,7 @@ function verdictLines(ctx: PlotContext, out: string[]): void {
   });
   if (ctx.page.diff !== null) {
     const px = ctx.x(ctx.page.diff.atMs);
-    out.push(`<line class="diff-line" x1="${px}" x2="${px}" y1="0" y2="${h}"><title>first difference</title></line>`);
+    out.push(`<line class="diff-line" x1="${px}" x2="${px}" y1="0" y2="${ctx.layout.height}"><title>first difference</title></line>`);
   }
 }
 

@@ -80,6 +80,8 @@ export interface TimelineModel {
   /** How many choice points deviated from fifo (took another option than the first). */
   deviations: number;
   violations: ViolationView[];
+  /** The scenario's expectations as the checker judged them: the view's badge says "ok" only when every one held. */
+  expectations: { held: number; failed: string[] };
   /** Kernel entries left out past its bound (a very long run). */
   dropped: number;
 }
@@ -179,7 +181,19 @@ export function buildTimeline(view: RunView): TimelineModel {
     choices,
     deviations: choices.filter((c) => c.index !== 0).length,
     violations,
+    expectations: expectationsOf(records),
     dropped: kernel?.dropped ?? 0,
   };
+}
+
+/** The checker's Expectation records: how many held, and the words of each that failed. */
+function expectationsOf(records: readonly TraceRecord[]): TimelineModel["expectations"] {
+  const out: TimelineModel["expectations"] = { held: 0, failed: [] };
+  for (const r of records) {
+    if (r.component !== CHECK_COMPONENT || r.kind !== "Expectation") continue;
+    if (r["ok"] === true) out.held++;
+    else out.failed.push(str(r, "expectation") ?? "?");
+  }
+  return out;
 }
 
