@@ -96,7 +96,8 @@ export class Trace {
       return null;
     }
     if (t > this.lastMs) this.lastMs = t;
-    const rec: TraceRecord = { t, seq: this.seq++, component, kind, ...fields };
+    // Object.assign copies the fields in their order, as a spread would, and is the cheaper of the two in V8.
+    const rec: TraceRecord = Object.assign({ t, seq: this.seq++, component, kind }, fields);
     if (this.sinks.length === 0 && this.hash === null) return rec;
     const line = this.wantsLines ? JSON.stringify(rec) : null;
     if (this.hash !== null) this.hash.add(rec);
