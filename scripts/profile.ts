@@ -3,6 +3,8 @@
 // inclusive time, or what one function's time is spent in.
 //
 //   npm run profile -- node [--until 60m]         the node-110-pods-1h scenario
+//   npm run profile -- steady [--until 20m]       the same node from minute 5 on: every pod running,
+//                                                 only the quiet loops (probes, relists, housekeeping)
 //   npm run profile -- explore [--runs 500]       pct runs of the explore bench's scenario, one thread
 //   npm run profile -- node --under relist        what relist's time is spent in, 3 levels deep
 //   npm run profile -- node --out prof.cpuprofile also keep the profile (Chrome DevTools opens it)
@@ -14,7 +16,7 @@ import { parseArgs } from "node:util";
 import { nodeScenarioYaml } from "../src/bench/node.ts";
 import { EXPLORE_BENCH_SCENARIO } from "../src/bench/explore.ts";
 import { loadScenarioText } from "../src/scenario/index.ts";
-import { simulate } from "../src/simulate.ts";
+import { simulate, startSimulation } from "../src/simulate.ts";
 import { exploreSync } from "../src/explore/index.ts";
 import { parseYaml } from "../src/scenario/yaml.ts";
 
@@ -24,15 +26,30 @@ interface Profile { nodes: ProfileNode[]; samples: number[] }
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { until: { type: "string", default: "60m" }, runs: { type: "string", default: "500" }, under: { type: "string" }, depth: { type: "string", default: "3" }, top: { type: "string", default: "30" }, out: { type: "string" } },
+  options: { until: { type: "string" }, runs: { type: "string", default: "500" }, under: { type: "string" }, depth: { type: "string", default: "3" }, top: { type: "string", default: "30" }, out: { type: "string" } },
 });
 const workload = positionals[0] ?? "node";
 
+/** steady: the node's start-up (pods created, containers started) runs before the profiler starts. */
+const STEADY_FROM_MS = 5 * 60_000;
+function startSteady(): ReturnType<typeof startSimulation> {
+  const { scenario } = loadScenarioText(nodeScenarioYaml(110, values.until ?? "20m"), "node-110-pods.yaml");
+  const handle = startSimulation(scenario, { sinks: [{ wantsLines: false, write() {} }], keepRecords: false });
+  handle.sim.runUntil(STEADY_FROM_MS);
+  return handle;
+}
+const steady = workload === "steady" ? startSteady() : null;
+
 function run(): string {
+  if (steady !== null) {
+    const r = steady.finish();
+    return `node-110-pods steady from 5m: ${r.run.events} events in all`;
+  }
   if (workload === "node") {
-    const { scenario } = loadScenarioText(nodeScenarioYaml(110, values.until), "node-110-pods.yaml");
+    const until = values.until ?? "60m";
+    const { scenario } = loadScenarioText(nodeScenarioYaml(110, until), "node-110-pods.yaml");
     const r = simulate(scenario, { sinks: [{ wantsLines: false, write() {} }], keepRecords: false });
-    return `node-110-pods ${values.until}: ${r.run.events} events`;
+    return `node-110-pods ${until}: ${r.run.events} events`;
   }
   if (workload === "explore") {
     const y = parseYaml(EXPLORE_BENCH_SCENARIO, "bench-explore.yaml");
@@ -40,7 +57,7 @@ function run(): string {
     const r = exploreSync({ source: { raw: y.value, label: "bench-explore.yaml" }, runs: Number(values.runs), strategy: "pct", shrink: false, outDir: null });
     return `explore: ${r.runs.length} pct runs`;
   }
-  throw new Error(`unknown workload ${workload}: node or explore`);
+  throw new Error(`unknown workload ${workload}: node, steady or explore`);
 }
 
 function profile(): Profile {

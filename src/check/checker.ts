@@ -10,7 +10,12 @@ import type { SimNode } from "../node/node.ts";
 import { formatDuration } from "../sim/duration.ts";
 import { describeCondition, holds, observe, type ObservedValue, type RecordedEvent, type WorldView } from "./conditions.ts";
 import { makeMonitors, type InvariantMonitor, type Violation } from "./invariants.ts";
-import { PodProgress, PROGRESS_KINDS, type PodNeverRan } from "./pod_progress.ts";
+import { PodProgress, PROGRESS_READS, type PodNeverRan } from "./pod_progress.ts";
+import { MonitorDispatch, type UndeclaredRead } from "./dispatch.ts";
+import type { RecordReads } from "./invariants/common.ts";
+
+/** What the checker itself reads of Event records: the expectations' `events` of a pod. */
+const EVENT_READS: RecordReads = { Event: ["pod", "type", "reason", "message"] };
 
 export interface ExpectationResult {
   index: number;
@@ -51,18 +56,26 @@ interface Pending {
   atDeadline: ObservedAt | null;
 }
 
+export interface CheckerOptions {
+  /**
+   * Deliver each record only to the monitors that read its kind (and the time to those that watch
+   * it), as exploration does. Off, every monitor is shown every record: the reference that
+   * test/check/lazy_records.test.ts holds dispatched runs to.
+   */
+  byKind?: boolean;
+  /** Strict reads (tests): called for each read of a record field that the reader did not declare. */
+  onUndeclaredRead?: (r: UndeclaredRead) => void;
+}
+
 export class Checker implements TraceSink, WorldView {
   readonly wantsLines = false;
-  /** Event records and what the monitors read; absent when a monitor reads every kind. */
+  /** The record kinds the checks read (Events, pod progress, the monitors'); absent when a monitor reads every kind. */
   readonly kinds?: ReadonlySet<string>;
-  /** Per record kind, the monitors that read it, in monitor order (built as kinds are met). */
-  private readonly readers = new Map<string, InvariantMonitor[]>();
-  private readonly advancers: InvariantMonitor[];
+  private readonly dispatch: MonitorDispatch;
   private readonly pods = new Map<string, Pod>();
   /** Every API key a pod object had during the run. */
   private readonly seenPods = new Set<string>();
   private readonly eventsByPod = new Map<string, RecordedEvent[]>();
-  private readonly monitors: InvariantMonitor[];
   private readonly violations: Violation[] = [];
   private readonly violatedIds = new Set<string>();
   private readonly pending: Pending[];
@@ -72,32 +85,26 @@ export class Checker implements TraceSink, WorldView {
   private readonly apiKeys: Map<string, string>;
   private readonly progress: PodProgress;
   private neverRan: PodNeverRan[] = [];
+  private readonly onViolation = (v: Violation): void => this.violation(v);
 
-  /**
-   * byKind: show each monitor only the kinds it names (and every record to those that watch the
-   * clock), as lazy records do anyway. Off, every monitor sees every record: the reference that
-   * test/check/lazy_records.test.ts holds the lazy runs to.
-   */
-  constructor(scenario: Scenario, invariantIds?: readonly string[], private readonly opts: { byKind?: boolean } = {}) {
+  constructor(scenario: Scenario, invariantIds?: readonly string[], opts: CheckerOptions = {}) {
     this.apiKeys = new Map(
       scenario.pods.map((p) => [p.key, p.source === "file" ? `${p.namespace}/${p.name}-${scenario.kubelet.nodeName.toLowerCase()}` : p.key]),
     );
     this.pending = scenario.expect.map((e, index) => ({ index, e, decided: null, atDeadline: null }));
     const named = scenario.expect.flatMap((e) => (e.condition.invariant === undefined ? [] : [e.condition.invariant]));
-    this.monitors = makeMonitors([...new Set([...named, ...(invariantIds ?? [])])].sort(), scenario);
+    const monitors = makeMonitors([...new Set([...named, ...(invariantIds ?? [])])].sort(), scenario);
     this.progress = new PodProgress(scenario, this.apiKeys);
-    this.advancers = this.monitors.filter((m) => m.advance !== undefined);
-    if (this.monitors.every((m) => m.kinds !== undefined)) this.kinds = new Set(["Event", ...PROGRESS_KINDS, ...this.monitors.flatMap((m) => m.kinds!)]);
-  }
-
-  /** The monitors that read records of this kind: those that name it, read every kind, or watch the clock. */
-  private readersOf(kind: string): InvariantMonitor[] {
-    let list = this.readers.get(kind);
-    if (list === undefined) {
-      list = this.monitors.filter((m) => m.kinds === undefined || m.advance !== undefined || m.kinds.includes(kind));
-      this.readers.set(kind, list);
-    }
-    return list;
+    // The checker's own readers go first, as they did before any monitor: pod progress, then Events.
+    const own: InvariantMonitor[] = [
+      { id: "pod-progress", reads: PROGRESS_READS, observe: (rec) => (this.progress.observe(rec), null) },
+      { id: "expectations", reads: EVENT_READS, observe: (rec) => (this.onEvent(rec), null) },
+    ];
+    this.dispatch = new MonitorDispatch([...own, ...monitors], {
+      everything: opts.byKind !== true,
+      ...(opts.onUndeclaredRead === undefined ? {} : { onUndeclaredRead: opts.onUndeclaredRead }),
+    });
+    if (this.dispatch.kinds !== undefined) this.kinds = this.dispatch.kinds;
   }
 
   attach(sim: Sim, node: SimNode): void {
@@ -122,26 +129,21 @@ export class Checker implements TraceSink, WorldView {
 
   write(rec: TraceRecord): void {
     if (rec.t > this.lastMs) this.settleAt(rec.t);
-    this.progress.observe(rec);
-    if (rec.kind === "Event" && typeof rec.pod === "string") {
-      const list = this.eventsByPod.get(rec.pod) ?? [];
-      list.push({ pod: rec.pod, type: String(rec.type), reason: String(rec.reason), message: String(rec.message ?? "") });
-      this.eventsByPod.set(rec.pod, list);
-      this.evaluate(rec.t);
-    }
-    for (const m of this.opts.byKind === true ? this.readersOf(rec.kind) : this.monitors) {
-      const v = m.observe(rec);
-      if (v !== null) this.onViolation(v);
-    }
+    this.dispatch.deliver(rec, this.onViolation);
+  }
+
+  private onEvent(rec: TraceRecord): void {
+    if (rec.kind !== "Event" || typeof rec.pod !== "string") return;
+    const list = this.eventsByPod.get(rec.pod) ?? [];
+    list.push({ pod: rec.pod, type: String(rec.type), reason: String(rec.reason), message: String(rec.message ?? "") });
+    this.eventsByPod.set(rec.pod, list);
+    this.evaluate(rec.t);
   }
 
   /** A record nobody reads was dropped at a new instant: what its write would have done. */
   advance(t: number): void {
     if (t > this.lastMs) this.settleAt(t);
-    for (const m of this.advancers) {
-      const v = m.advance!(t);
-      if (v !== null) this.onViolation(v);
-    }
+    this.dispatch.advance(t, this.onViolation);
   }
 
   private onApiWrite(e: StoredEvent): void {
@@ -149,14 +151,11 @@ export class Checker implements TraceSink, WorldView {
     if (e.type === "DELETED") this.pods.delete(key);
     else this.pods.set(key, e.object);
     this.seenPods.add(key);
-    for (const m of this.monitors) {
-      const v = m.observeApi?.(e, this.sim!.nowMs) ?? null;
-      if (v !== null) this.onViolation(v);
-    }
+    this.dispatch.observeApi(e, this.sim!.nowMs, this.onViolation);
     this.evaluate(this.sim!.nowMs);
   }
 
-  private onViolation(v: Violation): void {
+  private violation(v: Violation): void {
     this.violations.push(v);
     if (!this.violatedIds.has(v.invariant)) {
       this.violatedIds.add(v.invariant);

@@ -8,6 +8,7 @@ import type { TraceRecord } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import type { Scenario } from "../scenario/resolve.ts";
 import type { RecordedEvent } from "./conditions.ts";
+import type { RecordReads } from "./invariants/common.ts";
 
 export interface PodNeverRan {
   /** The scenario's name for the pod: "namespace/name". */
@@ -28,8 +29,15 @@ interface Progress {
 const CREATE_STEPS = new Set(["create", "staticAdd"]);
 const DELETE_STEPS = new Set(["delete", "forceDelete", "staticRemove", "evict"]);
 
-/** The record kinds observe() reads (lazy records build no others: sim/trace.ts). */
-export const PROGRESS_KINDS: readonly string[] = ["Step", "StepFailed", "ADD", "UPDATE", "RejectPod", "ContainerStarted"];
+/** What observe() reads, by record kind (lazy records build no others: sim/trace.ts). */
+export const PROGRESS_READS: RecordReads = {
+  Step: ["pod", "step"],
+  StepFailed: ["pod", "step", "err"],
+  ADD: ["pod", "incoming"],
+  UPDATE: ["pod", "incoming"],
+  RejectPod: ["pod", "reason", "message"],
+  ContainerStarted: ["pod"],
+};
 
 export class PodProgress {
   private readonly byKey = new Map<string, Progress>();

@@ -96,6 +96,7 @@ export function StartContainer(rt: RuntimeCore, id: string): Op | CriError {
       c.exitCode = EXIT_CODE_START_ERROR;
       c.reason = REASON_START_ERROR;
       c.message = desc;
+      rt.store.touch();
       rt.emit("ContainerExited", { pod: c.podKey, container: c.name, id, exitCode: c.exitCode, reason: c.reason });
       return new CriError("Unknown", desc);
     }

@@ -31,6 +31,7 @@ export function startProcess(rt: RuntimeCore, c: ContainerRecord): void {
   c.state = "CONTAINER_RUNNING";
   c.startedAtMs = rt.nowMs;
   c.exited = rt.sim.chan<void>(`exited ${c.id}`, 0);
+  rt.store.touch();
   rt.emit("ContainerStarted", { pod: c.podKey, container: c.name, id: c.id, attempt: c.config.metadata.attempt });
   rt.publishContainerEvent(c, "CONTAINER_STARTED_EVENT");
   const end = naturalEnd(c.program);
@@ -48,6 +49,7 @@ export function deliverSignal(rt: RuntimeCore, c: ContainerRecord, signal: Signa
   }
   if (c.sigtermAtMs !== null) return;
   c.sigtermAtMs = rt.nowMs;
+  rt.store.touch();
   const on = c.program.onSigterm;
   if (on.kind === "ignore") return;
   scheduleFor(rt, c, rt.nowMs + on.afterMs, () => exitProcess(rt, c, on.code, "", ""));
@@ -66,6 +68,7 @@ export function exitProcess(rt: RuntimeCore, c: ContainerRecord, code: number, r
   c.exitCode = code;
   c.reason = reason !== "" ? reason : code === 0 ? REASON_COMPLETED : REASON_ERROR;
   c.message = message;
+  rt.store.touch();
   c.exited?.close();
   rt.emit("ContainerExited", { pod: c.podKey, container: c.name, id: c.id, exitCode: code, reason: c.reason });
   rt.publishContainerEvent(c, "CONTAINER_STOPPED_EVENT");

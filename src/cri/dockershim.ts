@@ -23,6 +23,7 @@ export function dockerStartFailed(rt: RuntimeCore, c: ContainerRecord): CriError
   const daemonError = `OCI runtime create failed: ${c.program.startError}: unknown`;
   c.exitCode = EXIT_CODE_START_ERROR;
   c.message = daemonError;
+  rt.store.touch();
   rt.emit("ContainerStartFailed", { pod: c.podKey, container: c.name, id: c.id, exitCode: c.exitCode, state: c.state });
   return new CriError("Unknown", `failed to start container "${c.id}": Error response from daemon: ${daemonError}`);
 }

@@ -18,6 +18,7 @@ export function sandboxDies(rt: RuntimeCore, sandboxId: string): boolean {
   for (const c of rt.store.sandboxContainers(sandboxId)) exitProcess(rt, c, EXIT_CODE_SIGKILL, "", "");
   rec.ip = "";
   rec.state = "SANDBOX_NOTREADY";
+  rt.store.touch();
   return true;
 }
 
@@ -76,6 +77,7 @@ function loseAllTasks(rt: RuntimeCore): void {
     s.ip = "";
     s.state = "SANDBOX_NOTREADY";
   }
+  rt.store.touch();
 }
 
 /**

@@ -34,6 +34,11 @@ export class SimRuntime implements RuntimeService, ImageManagerService, Containe
     return this.core.options.runtimeName;
   }
 
+  /** How many changes the runtime's records have had (RuntimeService.generation). */
+  get generation(): number {
+    return this.core.store.generation;
+  }
+
   /** The runtime's state, read-only by convention: for tests and invariant checkers. */
   get store(): RuntimeStore {
     return this.core.store;

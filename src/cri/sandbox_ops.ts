@@ -98,6 +98,7 @@ export function stopSandbox(rt: RuntimeCore, rec: SandboxRecord): void {
   for (const c of rt.store.sandboxContainers(rec.id)) deliverSignal(rt, c, "SIGKILL");
   rec.ip = "";
   rec.state = "SANDBOX_NOTREADY";
+  rt.store.touch();
 }
 
 /** RemovePodSandbox: force-removes its containers, then the sandbox. An unknown ID is not an error. */

@@ -30,6 +30,11 @@ export interface RuntimeService {
   ExecSync(containerId: string, cmd: readonly string[], timeoutSeconds: number, purpose?: ExecPurpose): Proc<ExecSyncResponse | CriError>;
   /** A stream of container events (the Evented PLEG's GetContainerEvents). */
   GetContainerEvents(): Chan<ContainerEventResponse>;
+  /**
+   * Not part of the CRI: the simulated runtime's change count (RuntimeStore.generation), for
+   * host-side caches of what its listings report. Absent (fakes): nothing is reused.
+   */
+  readonly generation?: number;
 }
 
 /**

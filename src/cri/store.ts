@@ -57,11 +57,19 @@ export interface ImageRecord {
   readonly size: number;
 }
 
+/**
+ * The runtime's state. `generation` counts its changes: every sandbox, container or image added
+ * or removed (the maps count their own), and every change of what a record reports (the code that
+ * changes one calls touch(); its timers and exit channel are the runtime's own business). Host-side caches of what the runtime reports (the kubelet's relist)
+ * compare it to tell an unchanged runtime without looking at every record; it is not part of the
+ * CRI and no model decides anything on it. test/cri/generation.test.ts holds it to every change.
+ */
 export class RuntimeStore {
-  readonly sandboxes = new Map<string, SandboxRecord>();
-  readonly containers = new Map<string, ContainerRecord>();
+  private changes = 0;
+  readonly sandboxes = new CountedMap<string, SandboxRecord>(() => this.touch());
+  readonly containers = new CountedMap<string, ContainerRecord>(() => this.touch());
   /** By normalized image name. */
-  readonly images = new Map<string, ImageRecord>();
+  readonly images = new CountedMap<string, ImageRecord>(() => this.touch());
   /** containerd's name reservations: sandbox and container names to the ID holding them. */
   readonly reservedNames = new Map<string, string>();
   /** Pull attempts per image, for failures scripted to hit only the first N pulls. */
@@ -69,6 +77,16 @@ export class RuntimeStore {
   private nextSandbox = 1;
   private nextContainer = 1;
   private nextIp = 2;
+
+  /** How many changes the runtime's records have had: equal numbers, the same state. */
+  get generation(): number {
+    return this.changes;
+  }
+
+  /** A record's fields changed. */
+  touch(): void {
+    this.changes++;
+  }
 
   newSandboxId(): string {
     return `s-${this.nextSandbox++}`;
@@ -106,6 +124,26 @@ export class RuntimeStore {
 
   sandboxContainers(sandboxId: string): ContainerRecord[] {
     return [...this.containers.values()].filter((c) => c.sandboxId === sandboxId);
+  }
+}
+
+/** A Map that reports every change of its entries. */
+class CountedMap<K, V> extends Map<K, V> {
+  constructor(private readonly onChange: () => void) {
+    super();
+  }
+  override set(key: K, value: V): this {
+    this.onChange();
+    return super.set(key, value);
+  }
+  override delete(key: K): boolean {
+    const had = super.delete(key);
+    if (had) this.onChange();
+    return had;
+  }
+  override clear(): void {
+    if (this.size > 0) this.onChange();
+    super.clear();
   }
 }
 

@@ -14,6 +14,7 @@ import { compileNodePlan, type NodePlan } from "../node/plan.ts";
 import { formatStrategy, LineSink, type StrategySpec, type TraceRecord, type TraceSink } from "../sim/index.ts";
 import type { Scenario } from "../scenario/index.ts";
 import type { InvariantInfo, InvariantMonitor, Violation } from "../check/invariants.ts";
+import { kindsOf } from "../check/dispatch.ts";
 import { classifyFailure, sameFailure, type Failure } from "./failure.ts";
 import { compileRawOrThrow, type RawScenario } from "./raw.ts";
 import { runSeed } from "./seeds.ts";
@@ -76,7 +77,8 @@ export class ExtraMonitors implements TraceSink {
   readonly violations: Violation[] = [];
   private readonly seen = new Set<string>();
   constructor(private readonly monitors: InvariantMonitor[]) {
-    if (monitors.every((m) => m.kinds !== undefined)) this.kinds = new Set(monitors.flatMap((m) => m.kinds!));
+    const kinds = monitors.map(kindsOf);
+    if (kinds.every((k) => k !== undefined)) this.kinds = new Set(kinds.flatMap((k) => k!));
   }
   write(rec: TraceRecord): void {
     for (const m of this.monitors) this.note(m.observe(rec));

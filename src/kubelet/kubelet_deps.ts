@@ -69,6 +69,12 @@ export interface ContainerRuntime {
 export interface PodStatusGenerator {
   /** generateAPIPodStatus(pod, podStatus, podIsTerminal). */
   generateAPIPodStatus(pod: Pod, podStatus: PodStatus, podIsTerminal: boolean): APIPodStatus;
+  /**
+   * Not upstream: a change count of everything generateAPIPodStatus and the status manager's
+   * SetPodStatus read besides their arguments (kubelet/status_reuse.ts says what); undefined when
+   * the pod's status depends on the time, or absent (fakes): the status is generated every time.
+   */
+  generation?(pod: Pod): number | undefined;
 }
 
 export interface ReasonCacheWriter {

@@ -10,6 +10,7 @@ import type { PodSyncer } from "./pod_worker_loop.ts";
 import type { PodStatusFunc } from "./pod_sync_status.ts";
 import { NetworkNotReadyErrorMsg } from "./pod_workers_legacy.ts";
 import { ConvertPodStatusToRunningPod, isBackoffOnlyFailure, PodSetup } from "./kubelet_sync_common.ts";
+import { StatusReuse } from "./status_reuse.ts";
 
 /** Model switches of the v1.22+ syncer (scenario variants, src/scenario/schema/variants.ts). */
 export interface KubeletSyncerOptions {
@@ -31,6 +32,8 @@ export interface KubeletSyncerOptions {
 
 export class KubeletSyncer implements PodSyncer {
   readonly setup: PodSetup;
+  /** Not upstream: SyncPod's generated status, reused while nothing it comes from changes (status_reuse.ts). */
+  private readonly statusReuse: StatusReuse;
 
   constructor(
     private readonly kl: KubeletCore,
@@ -39,20 +42,22 @@ export class KubeletSyncer implements PodSyncer {
     private readonly options: KubeletSyncerOptions = {},
   ) {
     this.setup = new PodSetup(kl);
+    const generator = kl.deps.statusGenerator;
+    this.statusReuse = new StatusReuse((pod) => generator.generation?.(pod));
   }
 
   /** SyncPod: converge a pod towards its spec; returns isTerminal when its phase became terminal. */
   *SyncPod(ctx: SyncContext, updateType: SyncPodType, pod: Pod, mirrorPod: Pod | undefined, podStatus: PodStatus): Proc<[boolean, GoError]> {
     const { deps, config } = this.kl;
     this.kl.emit("SyncPod", pod, { updateType });
-    const apiPodStatus = deps.statusGenerator.generateAPIPodStatus(pod, podStatus, false);
+    const apiPodStatus = this.statusReuse.generate(pod, podStatus, () => deps.statusGenerator.generateAPIPodStatus(pod, podStatus, false));
     podStatus.ips = (apiPodStatus.podIPs ?? []).map((p) => p.ip);
     if (podStatus.ips.length === 0 && apiPodStatus.podIP) podStatus.ips = [apiPodStatus.podIP];
     if (apiPodStatus.phase === "Succeeded" || apiPodStatus.phase === "Failed") {
       deps.statusManager.SetPodStatus(pod, apiPodStatus);
       return [true, null];
     }
-    deps.statusManager.SetPodStatus(pod, apiPodStatus);
+    this.statusReuse.SetPodStatus(pod, apiPodStatus, () => deps.statusManager.SetPodStatus(pod, apiPodStatus));
     if (!config.networkReady() && pod.spec.hostNetwork !== true) {
       deps.recorder.Eventf(pod, "Warning", "NetworkNotReady", `${NetworkNotReadyErrorMsg}: container runtime network not ready`);
       return [false, new Error(`${NetworkNotReadyErrorMsg}: container runtime network not ready`)];

@@ -26,6 +26,16 @@ export const maxReasonCacheEntries = 1000;
 
 export class ReasonCache {
   private readonly cache = new Map<string, reasonItem>();
+  private changes = 0;
+
+  /**
+   * Not upstream: how many changes the cache has had, its recency order included (every add, every
+   * removal of an entry, every Get that found one). Equal numbers, the same cache: a host-side
+   * cache of what was derived from it (kubelet_sync.ts's status reuse) compares them.
+   */
+  get generation(): number {
+    return this.changes;
+  }
 
   constructor(private readonly maxEntries = maxReasonCacheEntries) {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`ReasonCache: bad size ${maxEntries}`);
@@ -38,6 +48,7 @@ export class ReasonCache {
   /** add adds error reason into the cache, evicting the least recently used entry past the limit. */
   private add(uid: string, name: string, reason: string, message: string): void {
     const key = this.composeKey(uid, name);
+    this.changes++;
     this.cache.delete(key);
     this.cache.set(key, { Err: reason, Message: message });
     if (this.cache.size > this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
@@ -58,7 +69,7 @@ export class ReasonCache {
 
   /** Remove removes error reason from the cache. */
   Remove(uid: string, name: string): void {
-    this.cache.delete(this.composeKey(uid, name));
+    if (this.cache.delete(this.composeKey(uid, name))) this.changes++;
   }
 
   /** Get gets error reason from the cache (and marks it recently used), or undefined. */
@@ -66,6 +77,7 @@ export class ReasonCache {
     const key = this.composeKey(uid, name);
     const item = this.cache.get(key);
     if (item === undefined) return undefined;
+    this.changes++;
     this.cache.delete(key);
     this.cache.set(key, item);
     return item;

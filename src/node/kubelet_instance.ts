@@ -197,6 +197,9 @@ export class KubeletInstance {
             hostIPs: [settings.nodeIP],
             nodeIPs: [settings.nodeIP],
           }),
+        // What the two read besides their arguments (kubelet/status_reuse.ts); an active deadline reads the time.
+        generation: (pod) =>
+          pod.spec.activeDeadlineSeconds == null ? statusManager.generation + prober.generation + reasonCache.generation : undefined,
       },
       reasonCache,
       probeManager: prober,

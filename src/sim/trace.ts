@@ -28,9 +28,10 @@ export interface TraceSink {
   readonly kinds?: ReadonlySet<string>;
   write(rec: TraceRecord, line: string | null): void;
   /**
-   * A record this sink does not read was dropped at a later instant than any before it: time moved
-   * to t (sinks that act on time passing, like the checker's deadlines, act here as they would on
-   * that record). Only called when records are dropped.
+   * A record this sink does not read was dropped at t, no earlier than any record before it: time
+   * is t (sinks that act on time passing, like the checker's deadlines, act here as they would on
+   * that record; at an instant they have already acted on, they usually have nothing to do). Only
+   * called when records are dropped.
    */
   advance?(t: number): void;
   /** Called once after the "end" record. */
@@ -69,11 +70,10 @@ export class Trace {
     return false;
   }
 
-  /** A record was dropped at t: the sinks that act on time passing see time move. */
+  /** A record was dropped at t: the sinks that act on time passing see the time, as its delivery would show it. */
   private drop(t: number): void {
-    if (t <= this.lastMs) return;
-    this.lastMs = t;
-    for (const s of this.advancers) s.advance!(t);
+    if (t > this.lastMs) this.lastMs = t;
+    for (let i = 0; i < this.advancers.length; i++) this.advancers[i]!.advance!(t);
   }
 
   /** Records built so far (all of them unless records are lazy). */
@@ -81,8 +81,8 @@ export class Trace {
     return this.seq;
   }
 
-  /** Records emitted while another is being delivered (a checker reacting to one), in seq order. */
-  private readonly pending: { rec: TraceRecord; line: string | null }[] = [];
+  /** Records emitted while another is being delivered (a checker reacting to one), in seq order: record, line, record, line... */
+  private readonly pending: (TraceRecord | string | null)[] = [];
   private delivering = false;
 
   /**
@@ -96,23 +96,28 @@ export class Trace {
       return null;
     }
     if (t > this.lastMs) this.lastMs = t;
-    const rec: TraceRecord = { t, seq: this.seq++, component, kind, ...fields };
+    // Object.assign copies the fields in their order, as a spread would, and is the cheaper of the two in V8.
+    const rec: TraceRecord = Object.assign({ t, seq: this.seq++, component, kind }, fields);
     if (this.sinks.length === 0 && this.hash === null) return rec;
     const line = this.wantsLines ? JSON.stringify(rec) : null;
     if (this.hash !== null) this.hash.add(rec);
-    this.pending.push({ rec, line });
-    if (this.delivering) return rec;
+    if (this.delivering) {
+      this.pending.push(rec, line);
+      return rec;
+    }
     this.delivering = true;
     try {
-      for (let i = 0; i < this.pending.length; i++) {
-        const p = this.pending[i]!;
-        for (const s of this.sinks) s.write(p.rec, p.line);
-      }
+      this.deliver(rec, line);
+      for (let i = 0; i < this.pending.length; i += 2) this.deliver(this.pending[i] as TraceRecord, this.pending[i + 1] as string | null);
     } finally {
       this.pending.length = 0;
       this.delivering = false;
     }
     return rec;
+  }
+
+  private deliver(rec: TraceRecord, line: string | null): void {
+    for (let i = 0; i < this.sinks.length; i++) this.sinks[i]!.write(rec, line);
   }
 
   /** The digest of every record so far (16 hex digits, see digest.ts), or "" when hashing is off. */

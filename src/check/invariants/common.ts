@@ -11,20 +11,33 @@ export interface Violation {
   message: string;
 }
 
+/**
+ * What a monitor reads of the trace: per record kind, the fields it reads besides t, seq, component
+ * and kind (those every record has). Only records of these kinds reach its `observe`, and in
+ * exploration no other kind is built at all (sim/trace.ts, lazy records).
+ */
+export type RecordReads = Readonly<Record<string, readonly string[]>>;
+
 export interface InvariantMonitor {
   readonly id: string;
   /**
-   * The record kinds `observe` reads: for any other kind it returns null and changes nothing.
-   * Absent: every kind (the checker then has every record built). Exploration builds only the
-   * kinds some monitor reads (sim/trace.ts, lazy records), so a missing kind here is a missed bug:
-   * test/check/lazy_records.test.ts compares every monitor's findings with and without.
+   * The record kinds `observe` reads, each with the fields it reads: for any other kind it would
+   * return null and change nothing. A kind missing here is a missed bug, so every bundled scenario
+   * holds the dispatched runs to runs that show every monitor every record
+   * (test/check/lazy_records.test.ts), and a read of an undeclared field is caught
+   * (test/check/dispatch.test.ts).
+   */
+  readonly reads?: RecordReads;
+  /**
+   * The coarser, older form (monitors written before `reads`): the kinds only, any of their
+   * fields. With neither, the monitor is shown every record and every record is built.
    */
   readonly kinds?: readonly string[];
   observe(rec: TraceRecord): Violation | null;
   /**
    * For monitors that act on time passing (deadlines): time moved to nowMs at a record this
-   * monitor does not read; act as `observe` would at the first record of that instant. A monitor
-   * with `advance` is also shown every record that is built, whatever its kinds.
+   * monitor does not read; act as `observe` would on such a record. Called again at the same
+   * instant only after it returned a violation or the monitor saw something since.
    */
   advance?(nowMs: number): Violation | null;
   /** Optional: every apiserver write, for rules about fields the trace records do not carry (conditions). */
@@ -75,4 +88,11 @@ export function isSyncPodBegin(rec: TraceRecord): boolean {
 export function staticPodKeys(scenario: Scenario): Set<string> {
   const node = scenario.kubelet.nodeName.toLowerCase();
   return new Set(scenario.pods.filter((p) => p.source === "file").map((p) => `${p.namespace}/${p.name}-${node}`));
+}
+
+/** Declarations merged: every kind of each, with the union of their fields. */
+export function mergeReads(...parts: RecordReads[]): RecordReads {
+  const out: Record<string, string[]> = {};
+  for (const p of parts) for (const [kind, fields] of Object.entries(p)) out[kind] = [...new Set([...(out[kind] ?? []), ...fields])];
+  return out;
 }

@@ -6,7 +6,7 @@
 // pod whose SyncPod (the only sync that starts containers) began last under that key, which tells a
 // static pod's old and new UID apart (their API object is one mirror pod).
 import type { TraceRecord } from "../../sim/index.ts";
-import { isSyncPodBegin } from "./common.ts";
+import { isSyncPodBegin, type RecordReads } from "./common.ts";
 
 export interface RunningContainer {
   id: string;
@@ -19,14 +19,24 @@ export interface RunningContainer {
   startedAtMs: number;
 }
 
-/** The record kinds RuntimeContainers.observe reads. */
-export const RUNTIME_CONTAINER_KINDS: readonly string[] = ["PodView", "ContainerStarted", "ContainerExited"];
+/** What RuntimeContainers.observe reads. */
+export const RUNTIME_CONTAINER_READS: RecordReads = {
+  PodView: ["pod", "deleted", "uid"],
+  ContainerStarted: ["pod", "id", "container"],
+  ContainerExited: ["pod", "id"],
+};
 
 /**
  * The kinds RuntimeContainers("call") reads: the start is the CRI StartContainer, and each
  * container's kubelet UID comes from the SyncPod that began last under its pod key.
  */
-export const CALL_CONTAINER_KINDS: readonly string[] = ["PodView", "SyncBegin", "SyncPod", "StartContainer", "ContainerExited"];
+export const CALL_CONTAINER_READS: RecordReads = {
+  PodView: ["pod", "deleted", "uid"],
+  SyncBegin: ["pod", "mode", "uid"],
+  SyncPod: ["pod", "uid"],
+  StartContainer: ["pod", "id", "result", "container"],
+  ContainerExited: ["pod", "id"],
+};
 
 export class RuntimeContainers {
   private readonly uidByPod = new Map<string, string>();

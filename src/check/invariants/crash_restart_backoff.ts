@@ -12,7 +12,7 @@
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Pod } from "../../k8s/pod.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
-import { podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
+import { podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type RecordReads, type Violation } from "./common.ts";
 
 const ID = "crash-restart-before-backoff";
 
@@ -24,9 +24,17 @@ interface Track {
   pending: { id: string; exitMs: number; delayMs: number; n: number } | null;
 }
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = {
+  KubeletStart: [],
+  StopContainer: ["pod", "id"],
+  ContainerExited: ["pod", "id", "exitCode"],
+  StartContainer: ["pod", "id", "result", "container"],
+};
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["KubeletStart", "StopContainer", "ContainerExited", "StartContainer"];
+  readonly reads = READS;
   private kubeletStartMs = 0;
   /** "pod|container" → its count. */
   private readonly tracks = new Map<string, Track>();

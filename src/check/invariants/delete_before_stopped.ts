@@ -8,14 +8,23 @@
 // pod runs on, which is how mirror pods work.
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
-import { staticPodKeys, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
-import { RUNTIME_CONTAINER_KINDS, RuntimeContainers } from "./containers.ts";
+import { mergeReads, staticPodKeys, type InvariantInfo, type InvariantMonitor, type RecordReads, type Violation } from "./common.ts";
+import { RUNTIME_CONTAINER_READS, RuntimeContainers } from "./containers.ts";
 
 const ID = "api-delete-before-containers-stopped";
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = mergeReads(RUNTIME_CONTAINER_READS, {
+  PodView: ["uid"],
+  ContainerStarted: ["uid"],
+  ContainerExited: ["uid"],
+  DeletePod: ["pod", "uid", "result"],
+  Delete: ["pod", "uid", "actor", "result", "gracePeriodSeconds"],
+});
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = [...RUNTIME_CONTAINER_KINDS, "DeletePod", "Delete"];
+  readonly reads = READS;
   private readonly containers = new RuntimeContainers();
   /** "pod|uid" deletes already judged (the apiserver's record and the status manager's name the same delete). */
   private readonly judged = new Set<string>();

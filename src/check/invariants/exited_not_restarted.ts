@@ -16,7 +16,7 @@
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Pod } from "../../k8s/pod.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
-import { podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
+import { podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type RecordReads, type Violation } from "./common.ts";
 
 const ID = "exited-container-not-restarted";
 
@@ -28,12 +28,22 @@ interface Dead {
   deadlineMs: number;
 }
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = {
+  PodView: ["pod", "uid"],
+  StartContainer: ["pod", "result", "id", "container", "type"],
+  ContainerDied: ["pod", "containerID", "exitCode"],
+  computePodActions: ["pod", "actions"],
+  TerminationRequested: ["pod"],
+  UpdatePod: ["pod", "updateType"],
+  SyncLoopDELETE: ["pod", "pods"],
+  SyncLoopREMOVE: ["pod", "pods"],
+  KubeletStart: ["pod"],
+};
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = [
-    "PodView", "StartContainer", "ContainerDied", "computePodActions", "StartContainer", "TerminationRequested", "UpdatePod",
-    "SyncLoopDELETE", "SyncLoopREMOVE", "KubeletStart",
-  ];
+  readonly reads = READS;
   /** Container ID → its pod key and name, from the runtime's successful StartContainer calls. */
   private readonly names = new Map<string, { pod: string; container: string }>();
   /** "pod|container" → a death no sync has taken up yet. */
@@ -146,10 +156,19 @@ function isTerminationObserved(rec: TraceRecord): boolean {
 
 /** "ContainersToStart: [0 2]" → [0, 2]. */
 function listOf(actions: string, field: string): number[] {
-  const m = new RegExp(`(?:^|, )${field}: \\[([^\\]]*)\\]`).exec(actions);
+  const m = listPattern(field).exec(actions);
   if (m === null || m[1]!.trim() === "") return [];
   return m[1]!.trim().split(/\s+/).map(Number);
 }
+
+/** The pattern of a list field of computePodActions' text, compiled once per field. */
+function listPattern(field: string): RegExp {
+  let re = listPatterns.get(field);
+  if (re === undefined) listPatterns.set(field, (re = new RegExp(`(?:^|, )${field}: \\[([^\\]]*)\\]`)));
+  return re;
+}
+
+const listPatterns = new Map<string, RegExp>();
 
 /** The longest a sidecar's startup probe may take to succeed (initialDelay + period x failureThreshold). */
 function sidecarStartupBudgetMs(pod: Pod): number {

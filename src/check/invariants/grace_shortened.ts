@@ -18,8 +18,8 @@
 // mirror pod does not stop its static pod.
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
-import { staticPodKeys, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
-import { CALL_CONTAINER_KINDS, RuntimeContainers } from "./containers.ts";
+import { mergeReads, staticPodKeys, type InvariantInfo, type InvariantMonitor, type RecordReads, type Violation } from "./common.ts";
+import { CALL_CONTAINER_READS, RuntimeContainers } from "./containers.ts";
 import { minimumGracePeriodInSeconds } from "../../kubelet/kuberuntime/kill_container.ts";
 
 const ID = "shortened-grace-period-honoured";
@@ -34,9 +34,12 @@ interface Deletion {
   reported: boolean;
 }
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = mergeReads(CALL_CONTAINER_READS, { Delete: ["result", "deletionGracePeriodSeconds", "uid", "pod"] });
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = [...CALL_CONTAINER_KINDS, "Delete"];
+  readonly reads = READS;
   private readonly containers = new RuntimeContainers("call");
   private readonly deletions = new Map<string, Deletion>();
 

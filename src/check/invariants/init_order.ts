@@ -5,13 +5,20 @@
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Pod } from "../../k8s/pod.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
-import { callStartMs, isOkCall, podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
+import { callStartMs, isOkCall, podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type RecordReads, type Violation } from "./common.ts";
 
 const ID = "init-containers-out-of-order";
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = {
+  RunPodSandbox: ["pod", "result"],
+  ContainerExited: ["pod", "exitCode", "container"],
+  StartContainer: ["pod", "result", "container", "tookMs"],
+};
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["RunPodSandbox", "ContainerExited", "StartContainer"];
+  readonly reads = READS;
   /** Pod key → the init containers that exited 0 in the current sandbox. */
   private readonly done = new Map<string, Set<string>>();
 

@@ -9,7 +9,7 @@
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Pod } from "../../k8s/pod.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
-import { callStartMs, isOkCall, podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
+import { callStartMs, isOkCall, podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type RecordReads, type Violation } from "./common.ts";
 
 const ID = "init-rerun-after-app-started";
 
@@ -19,9 +19,15 @@ interface SandboxState {
   appStarted: { name: string; atMs: number } | null;
 }
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = {
+  RunPodSandbox: ["pod", "result", "newId"],
+  StartContainer: ["pod", "result", "container", "tookMs"],
+};
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["RunPodSandbox", "StartContainer"];
+  readonly reads = READS;
   /** Pod key → its newest sandbox and whether a regular container started in it. */
   private readonly sandboxes = new Map<string, SandboxState>();
 

@@ -12,14 +12,21 @@
 // interleaved could hide a violation (never report a false one: a later Get can only have seen the
 // object that holds the name now).
 import type { TraceRecord } from "../../sim/index.ts";
-import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
+import type { InvariantInfo, InvariantMonitor, RecordReads, Violation } from "./common.ts";
 
 const ID = "kubelet-write-to-other-uid";
 const KUBELET = "kubelet";
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = {
+  Get: ["actor", "result", "pod", "uid"],
+  PatchStatus: ["actor", "result", "pod", "uid", "uidPrecondition"],
+  Delete: ["actor", "result", "pod", "uid", "uidPrecondition"],
+};
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["Get", "PatchStatus", "Delete"];
+  readonly reads = READS;
   /** "ns/name" → the UID the kubelet's last successful Get of that name returned. */
   private readonly seen = new Map<string, string>();
 

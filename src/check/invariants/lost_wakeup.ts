@@ -23,7 +23,7 @@
 // ever syncing what that update reported.
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
-import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
+import type { InvariantInfo, InvariantMonitor, RecordReads, Violation } from "./common.ts";
 
 const ID = "lost-wakeup";
 
@@ -41,9 +41,22 @@ interface Worker {
   updates: Update[];
 }
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = {
+  KubeletStop: [],
+  SyncLoopREMOVE: ["pods"],
+  UpdatePod: ["uid", "pod", "updateType"],
+  UpdateDropped: ["uid", "pod"],
+  SyncBegin: ["uid", "pod"],
+  SyncEnd: ["uid", "pod"],
+  Finished: ["uid", "pod"],
+  WorkerForgotten: ["uid", "pod"],
+  WorkerRemoved: ["uid", "pod"],
+};
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["KubeletStop", "SyncLoopREMOVE", "UpdatePod", "UpdateDropped", "SyncBegin", "SyncEnd", "Finished", "WorkerForgotten", "WorkerRemoved"];
+  readonly reads = READS;
   private readonly workers = new Map<string, Worker>();
 
   constructor(private readonly boundMs: number) {}

@@ -13,13 +13,21 @@
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Pod } from "../../k8s/pod.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
-import { podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
+import { podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type RecordReads, type Violation } from "./common.ts";
 
 const ID = "never-policy-created-twice";
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = {
+  KubeletStart: [],
+  PodView: ["pod", "deleted", "uid"],
+  RunPodSandbox: ["pod", "result"],
+  CreateContainer: ["pod", "result", "container", "newId"],
+};
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["KubeletStart", "PodView", "RunPodSandbox", "CreateContainer"];
+  readonly reads = READS;
   private readonly uidByPod = new Map<string, string>();
   /** "pod|uid|container" → the first container's ID, since the pod's last sandbox or kubelet start. */
   private readonly created = new Map<string, string>();

@@ -5,14 +5,14 @@
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Pod } from "../../k8s/pod.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
-import { podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
-import { CALL_CONTAINER_KINDS, RuntimeContainers } from "./containers.ts";
+import { podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type RecordReads, type Violation } from "./common.ts";
+import { CALL_CONTAINER_READS, RuntimeContainers } from "./containers.ts";
 
 const ID = "never-policy-runs-twice";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = [...CALL_CONTAINER_KINDS];
+  readonly reads: RecordReads = CALL_CONTAINER_READS;
   // A start is the CRI StartContainer that succeeded: the record the default timeline shows.
   private readonly containers = new RuntimeContainers("call");
   /** "pod|uid|container" → when it first started. */

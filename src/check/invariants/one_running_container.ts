@@ -4,14 +4,14 @@
 // updated to the cache by PLEG"); races R07 (#23636) and R09 (#121003: duplicate containers in one
 // sandbox with Evented PLEG).
 import type { TraceRecord } from "../../sim/index.ts";
-import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
-import { CALL_CONTAINER_KINDS, RuntimeContainers } from "./containers.ts";
+import type { InvariantInfo, InvariantMonitor, RecordReads, Violation } from "./common.ts";
+import { CALL_CONTAINER_READS, RuntimeContainers } from "./containers.ts";
 
 const ID = "at-most-one-running-container";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = CALL_CONTAINER_KINDS;
+  readonly reads: RecordReads = CALL_CONTAINER_READS;
   // The start as the kubelet sees it (the CRI StartContainer), which the default timeline shows.
   private readonly containers = new RuntimeContainers("call");
 

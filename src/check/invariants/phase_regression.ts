@@ -10,13 +10,21 @@
 // doesn't handle suddenly missing data properly" ("Unknown statuses could cause transitions from
 // Running->Pending"), PR #95364; issues #102821, #54499; race R13.
 import type { TraceRecord } from "../../sim/index.ts";
-import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
+import type { InvariantInfo, InvariantMonitor, RecordReads, Violation } from "./common.ts";
 
 const ID = "phase-regressed-to-pending";
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = {
+  RunPodSandbox: ["result", "pod"],
+  Terminated: ["pod"],
+  SyncPod: ["pod", "uid"],
+  PodView: ["uid", "deleted", "phase", "pod"],
+};
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["RunPodSandbox", "Terminated", "SyncPod", "PodView"];
+  readonly reads = READS;
   /** UID → when the API first showed it Running, and the kubelet's pod UID (its last SyncPod) then. */
   private readonly runningSince = new Map<string, { atMs: number; kubeletUid: string }>();
   /** Pod key → the UID of the kubelet's pod whose SyncPod began last (a static pod's differs from its mirror's). */

@@ -18,7 +18,7 @@
 //   nothing yet; such a record may name the pod only by UID (its sandbox vanished mid-relist).
 // A kubelet restart starts a new PLEG with no records: nothing is owed across it.
 import type { TraceRecord } from "../../sim/index.ts";
-import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
+import type { InvariantInfo, InvariantMonitor, RecordReads, Violation } from "./common.ts";
 
 const ID = "pleg-missed-container-change";
 
@@ -31,9 +31,24 @@ interface Owed {
   atMs: number;
 }
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = {
+  KubeletStop: [],
+  CreateContainer: ["result", "newId", "pod", "container"],
+  ContainerExited: ["result", "id"],
+  ContainerRemovedExternally: ["result", "id"],
+  RemoveContainer: ["result", "id"],
+  RemovePodSandbox: ["result", "pod"],
+  Set: ["uid", "pod", "err"],
+  ...Object.fromEntries([...PLEG_CONTAINER_EVENTS].map((k) => [k, ["containerID"]])),
+  // The runtime writes ContainerStarted too: onRuntime reads its result.
+  ContainerStarted: ["containerID", "result"],
+  relist: ["durationMs", "err"],
+};
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["KubeletStop", "CreateContainer", "ContainerExited", "ContainerRemovedExternally", "RemoveContainer", "RemovePodSandbox", "Set", ...PLEG_CONTAINER_EVENTS, "relist"];
+  readonly reads = READS;
   /** Container ID → its pod key and name, for every container the runtime created. */
   private readonly containers = new Map<string, { pod: string; name: string }>();
   /** Container IDs the PLEG has named in an event. */

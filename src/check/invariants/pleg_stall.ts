@@ -12,7 +12,7 @@
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
 import { globalCacheUpdatePeriodMs } from "../../kubelet/pleg/evented.ts";
-import { callStartMs, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
+import { callStartMs, type InvariantInfo, type InvariantMonitor, type RecordReads, type Violation } from "./common.ts";
 
 const ID = "pleg-stall-delays-other-pods";
 /**
@@ -31,9 +31,16 @@ interface SlowCall {
   endMs: number;
 }
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = {
+  PodView: ["uid", "pod"],
+  GetNewerThan: ["waitedMs", "uid", "pod"],
+  ...Object.fromEntries([...INSPECTION].map((k) => [k, ["pod", "tookMs"]])),
+};
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["PodView", "GetNewerThan", ...INSPECTION];
+  readonly reads = READS;
   private readonly podByUid = new Map<string, string>();
   private readonly slow: SlowCall[] = [];
 

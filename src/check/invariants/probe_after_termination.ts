@@ -6,7 +6,7 @@
 // ../shared/races.md (#52817, #107473). Readiness is left out on purpose: it keeps running during
 // termination so endpoints see the pod go unready (#110309).
 import type { TraceRecord } from "../../sim/index.ts";
-import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
+import type { InvariantInfo, InvariantMonitor, RecordReads, Violation } from "./common.ts";
 
 const ID = "probe-after-termination-requested";
 const GATED_PROBES = new Set(["liveness", "startup"]);
@@ -19,9 +19,22 @@ interface Request {
   why: string;
 }
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = {
+  TerminationRequested: ["pod", "uid", "why"],
+  UpdatePod: ["pod", "uid", "updateType"],
+  WorkerRemoved: ["pod"],
+  WorkerForgotten: ["pod"],
+  SyncLoopDELETE: ["pod", "pods"],
+  SyncLoopREMOVE: ["pod", "pods"],
+  PodView: ["pod", "uid"],
+  ProbeRun: ["pod", "probeType", "uid", "container"],
+  Event: ["pod", "reason", "message"],
+};
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["TerminationRequested", "UpdatePod", "WorkerRemoved", "WorkerForgotten", "SyncLoopDELETE", "SyncLoopREMOVE", "PodView", "ProbeRun", "Event"];
+  readonly reads = READS;
   /** Pod key → when the kubelet observed its termination. */
   private readonly requested = new Map<string, Request>();
 

@@ -14,7 +14,7 @@
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Pod } from "../../k8s/pod.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
-import { podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
+import { podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type RecordReads, type Violation } from "./common.ts";
 
 const ID = "probe-before-startup-success";
 const GATED = new Set(["liveness", "readiness"]);
@@ -25,9 +25,18 @@ export function bareContainerID(id: string): string {
   return i < 0 ? id : id.slice(i + 3);
 }
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = {
+  KubeletStart: [],
+  StartContainer: ["result", "id"],
+  ResultSet: ["probeType", "result", "containerID"],
+  ProbeResult: ["probeType", "result", "containerID"],
+  ProbeRun: ["probeType", "containerID", "pod", "container"],
+};
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["KubeletStart", "StartContainer", "ResultSet", "ProbeResult", "ProbeRun"];
+  readonly reads = READS;
   /** Container IDs (bare) whose startup probe reached Success. */
   private readonly startedOk = new Set<string>();
   /** Container ID (bare) → when it started. */

@@ -15,7 +15,7 @@
 // the first record past the deadline, so a run that ends earlier reports nothing.
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
-import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
+import type { InvariantInfo, InvariantMonitor, RecordReads, Violation } from "./common.ts";
 import { DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from "../../k8s/defaults.ts";
 
 const ID = "readded-pod-restarted";
@@ -26,9 +26,12 @@ interface Readd {
   pod: string;
 }
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = { KubeletStop: [], REMOVE: ["uid"], ADD: ["uid", "pod"], SyncPod: ["uid"] };
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["KubeletStop", "REMOVE", "ADD", "SyncPod"];
+  readonly reads = READS;
   private readonly removed = new Set<string>();
   private readonly pending = new Map<string, Readd>();
 

@@ -18,7 +18,7 @@
 import type { TraceRecord } from "../../sim/index.ts";
 import type { StoredEvent } from "../../apiserver/index.ts";
 import type { Container, Pod } from "../../k8s/pod.ts";
-import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
+import type { InvariantInfo, InvariantMonitor, RecordReads, Violation } from "./common.ts";
 import { bareContainerID } from "./probe_before_startup.ts";
 
 const ID = "ready-before-readiness-success";
@@ -32,6 +32,9 @@ interface Shown {
   graceMs: number;
 }
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = { ResultSet: ["probeType", "result", "containerID"], Partition: ["toMs", "actors"] };
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
   /** Container IDs (bare) whose readiness probe reached Success. */
@@ -41,7 +44,7 @@ class Monitor implements InvariantMonitor {
   private readonly reported = new Set<string>();
   /** When the kubelet's partitions from the apiserver end. */
   private readonly partitionEnds: number[] = [];
-  readonly kinds: readonly string[] = ["ResultSet", "Partition"];
+  readonly reads = READS;
 
   constructor(private readonly statusSyncMs: number) {}
 

@@ -7,13 +7,16 @@
 // race R12 (#108594, a pod left Ready while evicted or terminal).
 import type { StoredEvent } from "../../apiserver/index.ts";
 import type { Pod } from "../../k8s/pod.ts";
-import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
+import type { InvariantInfo, InvariantMonitor, RecordReads, Violation } from "./common.ts";
 
 const ID = "ready-while-container-not-running";
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = {};
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = [];
+  readonly reads = READS;
   /** "pod|uid" pairs already reported, so one bad status counts once. */
   private readonly reported = new Set<string>();
 

@@ -14,15 +14,18 @@ import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
 import { canAdmitPod, type AdmitContext } from "../../kubelet/lifecycle/admission.ts";
 import { nodeOf } from "../../scenario/resolve_node.ts";
-import { podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
+import { podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type RecordReads, type Violation } from "./common.ts";
 
 const ID = "rejected-for-resources-of-terminal-pod";
 
 const isTerminal = (phase: string) => phase === "Succeeded" || phase === "Failed";
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = { PodView: ["pod", "deleted", "phase"], RejectPod: ["pod", "reason"] };
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["PodView", "RejectPod"];
+  readonly reads = READS;
   /** Pod key → its phase in the apiserver and when the view showed it, for pods that exist. */
   private readonly phases = new Map<string, { phase: string; atMs: number }>();
 

@@ -2,13 +2,16 @@
 // container of that pod starts again. Source: pod_workers.go ("A pod that is terminated will
 // never be restarted"); races R13, R22.
 import type { TraceRecord } from "../../sim/index.ts";
-import { callStartMs, isOkCall, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
+import { callStartMs, isOkCall, type InvariantInfo, type InvariantMonitor, type RecordReads, type Violation } from "./common.ts";
 
 const ID = "restart-after-terminal-phase";
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = { PodView: ["pod", "uid", "phase"], StartContainer: ["pod", "result", "tookMs", "container"] };
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["PodView", "StartContainer"];
+  readonly reads = READS;
   /** Pod key → the UID and time at which its API phase became terminal. */
   private readonly terminal = new Map<string, { uid: unknown; atMs: number; phase: string }>();
 

@@ -5,13 +5,16 @@
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Pod } from "../../k8s/pod.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
-import { podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
+import { podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type RecordReads, type Violation } from "./common.ts";
 
 const ID = "sidecar-stopped-before-main-containers";
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = { ContainerStarted: ["pod", "container"], ContainerExited: ["pod", "container"], Signal: ["pod", "container", "signal"] };
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["ContainerStarted", "ContainerExited", "Signal"];
+  readonly reads = READS;
   /** Pod key → names of its regular containers running now. */
   private readonly running = new Map<string, Set<string>>();
 

@@ -13,8 +13,8 @@
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Pod } from "../../k8s/pod.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
-import { callStartMs, podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
-import { CALL_CONTAINER_KINDS, RuntimeContainers } from "./containers.ts";
+import { callStartMs, mergeReads, podSpecsByRuntimeKey, type InvariantInfo, type InvariantMonitor, type RecordReads, type Violation } from "./common.ts";
+import { CALL_CONTAINER_READS, RuntimeContainers } from "./containers.ts";
 
 const ID = "sidecar-termination-stalled";
 const EPSILON_MS = 2_000;
@@ -29,9 +29,18 @@ interface Awaited {
   readyAtMs: number;
 }
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = mergeReads(CALL_CONTAINER_READS, {
+  SyncBegin: ["pod", "mode"],
+  Finished: ["pod"],
+  Signal: ["pod", "id"],
+  StopContainer: ["pod", "id", "tookMs"],
+  ContainerExited: ["pod", "id", "container"],
+});
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = [...CALL_CONTAINER_KINDS, "Finished", "Signal", "StopContainer"];
+  readonly reads = READS;
   private readonly containers = new RuntimeContainers("call");
   /** Pod keys whose termination began, so a later terminating sync does not start it over. */
   private readonly begun = new Set<string>();

@@ -3,13 +3,20 @@
 // race R02 (PR #102344): before 1.22, cleanup loops took "not started yet" for "terminated",
 // let the pod be deleted, and the in-flight sync then started its containers.
 import type { TraceRecord } from "../../sim/index.ts";
-import { callStartMs, isOkCall, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
+import { callStartMs, isOkCall, type InvariantInfo, type InvariantMonitor, type RecordReads, type Violation } from "./common.ts";
 
 const ID = "container-start-after-pod-deleted";
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = {
+  PodView: ["pod", "deleted", "uid"],
+  CreateContainer: ["pod", "result", "tookMs", "container"],
+  StartContainer: ["pod", "result", "tookMs", "container"],
+};
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["PodView", "CreateContainer", "StartContainer"];
+  readonly reads = READS;
   /** Pod key → when its object left the apiserver, and its UID. */
   private readonly deleted = new Map<string, { atMs: number; uid: unknown }>();
 

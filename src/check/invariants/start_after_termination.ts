@@ -16,7 +16,7 @@
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
 import { isLegacyEra } from "../../kubelet/kubelet_core.ts";
-import { callStartMs, isOkCall, isSyncPodBegin, staticPodKeys, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
+import { callStartMs, isOkCall, isSyncPodBegin, staticPodKeys, type InvariantInfo, type InvariantMonitor, type RecordReads, type Violation } from "./common.ts";
 
 const ID = "start-after-termination-requested";
 
@@ -27,12 +27,23 @@ interface Request {
   uid: string | null;
 }
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = {
+  SyncBegin: ["pod", "uid", "mode"],
+  SyncPod: ["pod", "uid"],
+  TerminationRequested: ["pod", "uid", "why"],
+  UpdatePod: ["pod", "uid", "updateType"],
+  WorkerRemoved: ["pod", "uid"],
+  WorkerForgotten: ["pod", "uid"],
+  SyncLoopDELETE: ["pod", "uid", "pods", "source"],
+  SyncLoopREMOVE: ["pod", "uid", "pods", "source"],
+  CreateContainer: ["pod", "uid", "result", "tookMs", "container"],
+  StartContainer: ["pod", "uid", "result", "tookMs", "container"],
+};
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = [
-    "SyncBegin", "SyncPod", "TerminationRequested", "UpdatePod", "WorkerRemoved", "WorkerForgotten", "SyncLoopDELETE", "SyncLoopREMOVE",
-    "CreateContainer", "StartContainer",
-  ];
+  readonly reads = READS;
   /** Pod UID → when its termination was first requested. */
   private readonly byUid = new Map<string, Request>();
   /** Pod key → UID: the pod whose SyncPod began last under that name. */

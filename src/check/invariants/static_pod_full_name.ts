@@ -13,14 +13,14 @@
 // waits for the old object to be gone), not the pod worker's.
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
-import { staticPodKeys, type InvariantInfo, type InvariantMonitor, type Violation } from "./common.ts";
-import { CALL_CONTAINER_KINDS, RuntimeContainers } from "./containers.ts";
+import { staticPodKeys, type InvariantInfo, type InvariantMonitor, type RecordReads, type Violation } from "./common.ts";
+import { CALL_CONTAINER_READS, RuntimeContainers } from "./containers.ts";
 
 const ID = "one-static-pod-per-full-name";
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = CALL_CONTAINER_KINDS;
+  readonly reads: RecordReads = CALL_CONTAINER_READS;
   private readonly containers = new RuntimeContainers("call");
   /** Pod keys already reported. */
   private readonly reported = new Set<string>();

@@ -5,15 +5,25 @@
 // A kubelet restart starts a new status manager, and a status the manager forgot (its pod deleted,
 // recreated or orphaned) starts again at 1: both reset the count.
 import type { TraceRecord } from "../../sim/index.ts";
-import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
+import type { InvariantInfo, InvariantMonitor, RecordReads, Violation } from "./common.ts";
 
 const ID = "status-version-monotonic";
 /** The records updateStatusInternal writes when it caches a new version, named by their cause. */
 const MINTED = new Set(["SetPodStatus", "SetContainerReadiness", "SetContainerStartup", "TerminatePod"]);
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = {
+  KubeletStart: [],
+  RemoveOrphanedStatuses: ["uids", "uid", "version"],
+  DeletePod: ["uid", "version", "result", "pod"],
+  PodRecreated: ["uid", "version"],
+  ...Object.fromEntries([...MINTED].map((k) => [k, ["uid", "version", "pod"]])),
+  PatchStatus: ["uid", "version", "result", "pod"],
+};
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["KubeletStart", "RemoveOrphanedStatuses", "DeletePod", "PodRecreated", ...MINTED, "PatchStatus"];
+  readonly reads = READS;
   /** UID → the last version cached, and the last version written to the apiserver. */
   private readonly minted = new Map<string, number>();
   private readonly written = new Map<string, number>();

@@ -3,13 +3,16 @@
 // generateAPIPodStatus ("pods are not allowed to transition out of terminal phases": "Pod attempted
 // illegal phase transition", forced back to the API's phase); race R13 (#58711, guard PR #59767).
 import type { TraceRecord } from "../../sim/index.ts";
-import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
+import type { InvariantInfo, InvariantMonitor, RecordReads, Violation } from "./common.ts";
 
 const ID = "terminal-phase-never-changes";
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = { PodView: ["uid", "phase", "pod"] };
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["PodView"];
+  readonly reads = READS;
   /** UID → the terminal phase the API first showed for it, and when. */
   private readonly terminal = new Map<string, { phase: string; atMs: number }>();
 

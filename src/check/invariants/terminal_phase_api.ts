@@ -16,18 +16,21 @@
 import type { StoredEvent } from "../../apiserver/index.ts";
 import type { Pod } from "../../k8s/pod.ts";
 import type { TraceRecord } from "../../sim/index.ts";
-import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
-import { CALL_CONTAINER_KINDS, RuntimeContainers } from "./containers.ts";
+import type { InvariantInfo, InvariantMonitor, RecordReads, Violation } from "./common.ts";
+import { CALL_CONTAINER_READS, RuntimeContainers } from "./containers.ts";
 
 const TERMINAL_BEFORE_STOPPED = "terminal-phase-before-containers-stopped";
 const READY_TERMINAL = "ready-with-terminal-phase";
+
+/** ready-with-terminal-phase reads API objects only. */
+const NO_RECORDS: RecordReads = {};
 
 const isTerminal = (pod: Pod) => pod.status?.phase === "Succeeded" || pod.status?.phase === "Failed";
 const keyOf = (pod: Pod) => `${pod.metadata.namespace ?? "default"}/${pod.metadata.name}`;
 
 class TerminalBeforeStopped implements InvariantMonitor {
   readonly id = TERMINAL_BEFORE_STOPPED;
-  readonly kinds: readonly string[] = CALL_CONTAINER_KINDS;
+  readonly reads: RecordReads = CALL_CONTAINER_READS;
   private readonly containers = new RuntimeContainers("call");
   private readonly reported = new Set<string>();
 
@@ -56,7 +59,7 @@ class TerminalBeforeStopped implements InvariantMonitor {
 
 class ReadyTerminal implements InvariantMonitor {
   readonly id = READY_TERMINAL;
-  readonly kinds: readonly string[] = [];
+  readonly reads: RecordReads = NO_RECORDS;
   private readonly reported = new Set<string>();
 
   observe(): Violation | null {

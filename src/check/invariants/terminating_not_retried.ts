@@ -11,7 +11,7 @@
 // Not owed once the worker terminated or finished the pod, or the kubelet stopped.
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
-import type { InvariantInfo, InvariantMonitor, Violation } from "./common.ts";
+import type { InvariantInfo, InvariantMonitor, RecordReads, Violation } from "./common.ts";
 
 const ID = "terminating-sync-not-retried";
 
@@ -21,9 +21,18 @@ interface Failed {
   err: string;
 }
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
+const READS: RecordReads = {
+  KubeletStop: [],
+  SyncEnd: ["uid", "mode", "err", "pod"],
+  SyncBegin: ["uid", "mode"],
+  Terminated: ["uid"],
+  Finished: ["uid"],
+};
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly kinds: readonly string[] = ["KubeletStop", "SyncEnd", "SyncBegin", "Terminated", "Finished"];
+  readonly reads = READS;
   /** UID → the failed terminating sync that awaits a retry. */
   private readonly failed = new Map<string, Failed>();
 

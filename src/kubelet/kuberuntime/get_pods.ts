@@ -2,7 +2,8 @@
 // containers the runtime lists, grouped by pod. The PLEG's relist calls it every second for every
 // pod of the node, so what it derives from the runtime's frozen views is kept per view, and an
 // unchanged listing gives back the same frozen pods (host work only: the CRI calls, their latency
-// and the records are those of upstream's GetPods).
+// and the records are those of upstream's GetPods). A listing is known unchanged at once when the
+// runtime's generation (a change count, not part of the CRI) is the one of the last listing.
 import type { Proc } from "../../sim/index.ts";
 import type { Container as CriContainer, PodSandbox } from "../../cri/api.ts";
 import { CriError } from "../../cri/errors.ts";
@@ -21,11 +22,17 @@ import { toKubeContainerState } from "./pod_status.ts";
 export function* GetPods(m: ManagerContext, all: boolean): Proc<RuntimePod[] | CriError> {
   const sandboxes = yield* getKubeletSandboxes(m, all);
   if (sandboxes instanceof CriError) return sandboxes;
+  const sandboxesGeneration = m.runtimeService.generation;
   const containers = yield* m.runtimeService.ListContainers(all ? null : { state: "CONTAINER_RUNNING" });
   if (containers instanceof CriError) return containers;
   const memory = listingMemory(m, all);
-  // The runtime hands out the same frozen views while nothing changed: then so is the result.
-  if (sameFrozenItems(sandboxes, memory.sandboxes) && sameFrozenItems(containers, memory.containers)) return [...memory.sorted];
+  // Both listings taken at the generation of the last ones: the runtime did not change, nor did
+  // what it lists (same filters), so neither did the result. Otherwise the runtime hands out the
+  // same frozen views for unchanged records: the same views, the same result.
+  const generation = sandboxesGeneration === m.runtimeService.generation ? sandboxesGeneration : undefined;
+  const unchanged = generation !== undefined && generation === memory.generation;
+  memory.generation = generation;
+  if (unchanged || (sameFrozenItems(sandboxes, memory.sandboxes) && sameFrozenItems(containers, memory.containers))) return [...memory.sorted];
   const pods = new Map<string, RuntimePod>();
   const podOf = (uid: string, name: string, namespace: string): RuntimePod => {
     let p = pods.get(uid);
@@ -52,13 +59,15 @@ interface ListingMemory {
   containers: readonly CriContainer[];
   byUID: Map<string, RuntimePod>;
   sorted: readonly RuntimePod[];
+  /** The runtime's generation when both were listed; undefined when unknown or it changed in between. */
+  generation: number | undefined;
 }
 
 function listingMemory(m: ManagerContext, all: boolean): ListingMemory {
   let byAll = lastListings.get(m);
   if (byAll === undefined) lastListings.set(m, (byAll = new Map()));
   let memory = byAll.get(all);
-  if (memory === undefined) byAll.set(all, (memory = { sandboxes: [], containers: [], byUID: new Map(), sorted: [] }));
+  if (memory === undefined) byAll.set(all, (memory = { sandboxes: [], containers: [], byUID: new Map(), sorted: [], generation: undefined }));
   return memory;
 }
 

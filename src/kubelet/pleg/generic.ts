@@ -77,6 +77,12 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
   private discarded = 0;
   /** kubelet_running_containers and kubelet_running_pods, as the last successful relist set them. */
   readonly metrics = new RunningPodAndContainerMetrics();
+  /**
+   * The listing of the last relist when it found no events (a cache beside upstream's code): the
+   * records were left as they were, so the same listing again gives the same records and no
+   * events, and setCurrent and computeEvents are skipped. Null after any relist with events.
+   */
+  private quietListing: readonly RuntimePod[] | null = null;
 
   constructor(
     private readonly sim: Sim,
@@ -173,8 +179,7 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
     this.relistTime = timestampMs;
     // Update running pod and container count.
     this.metrics.update(podList);
-    this.podRecords.setCurrent(podList, this.opts.setCurrentKeepsMissingPods === true);
-    const eventsByPodID = computeEventsByPodID(this.podRecords);
+    const eventsByPodID = this.eventsOf(podList);
     const needsReinspection = new Map<string, RuntimePod | null>();
     let sent = 0;
     // If there are events associated with a pod, we should update the podCache. Go ranges over a map.
@@ -203,6 +208,20 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
       this.podsToReinspect = needsReinspection;
     }
     this.sim.emit(COMPONENT, "relist", { durationMs: this.sim.nowMs - timestampMs, pods: podList.length, events: sent });
+  }
+
+  /**
+   * setCurrent, then computeEvents for every record. A listing of the same (frozen) pods as the
+   * last relist's, when that one found no events, leaves the records as they are and gives no
+   * events again (both are functions of the records and the listing alone): skipped then, as the
+   * PLEG relists every pod of the node every second and most seconds nothing changed.
+   */
+  private eventsOf(podList: readonly RuntimePod[]): Map<string, PodLifecycleEvent[]> {
+    if (this.quietListing !== null && sameItems(this.quietListing, podList)) return new Map();
+    this.podRecords.setCurrent(podList, this.opts.setCurrentKeepsMissingPods === true);
+    const eventsByPodID = computeEventsByPodID(this.podRecords);
+    this.quietListing = eventsByPodID.size === 0 && podList.every((p) => Object.isFrozen(p)) ? podList : null;
+    return eventsByPodID;
   }
 
   /** cacheEnabled: the kubelet always gives the PLEG a cache; upstream's relist tests may not. */
@@ -286,6 +305,12 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
     // For pods with no ready containers or sandboxes (like exited pods) use the old status' pod IP.
     return oldStatus.ips;
   }
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function byString(a: string, b: string): number {

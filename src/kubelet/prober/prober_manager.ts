@@ -76,6 +76,8 @@ export class ProberManager implements WorkerHost {
   private readonly livenessManager: ResultsManager;
   private readonly readinessManager: ResultsManager;
   private readonly startupManager: ResultsManager;
+  /** What `generation` counts besides the results managers' own changes. */
+  private changes = 0;
 
   constructor(
     readonly sim: Sim,
@@ -91,6 +93,16 @@ export class ProberManager implements WorkerHost {
     this.livenessManager = opts.livenessManager;
     this.readinessManager = opts.readinessManager;
     this.startupManager = opts.startupManager;
+  }
+
+  /**
+   * Not upstream: a change count of what UpdatePodStatus reads (the workers, the results) and of
+   * what it did besides setting fields (a manual trigger, a mismatch record). Equal numbers, the
+   * same answers for the same statuses, with nothing else done: the kubelet's status reuse
+   * (kubelet/status_reuse.ts) compares them.
+   */
+  get generation(): number {
+    return this.changes + this.livenessManager.generation + this.readinessManager.generation + this.startupManager.generation;
   }
 
   /**
@@ -132,6 +144,7 @@ export class ProberManager implements WorkerHost {
         }
         const w = new Worker(this, probeType, pod, c);
         this.workers.set(key, w);
+        this.changes++;
         this.sim.go(w.name, () => w.run(), { group: this.group, daemon: true });
       }
     }
@@ -212,6 +225,7 @@ export class ProberManager implements WorkerHost {
       const initContainer = inits[i];
       if (initContainer === undefined || initContainer.name !== c.name) {
         // "Mismatch between pod spec and status, likely programmer error".
+        this.changes++;
         this.sim.emit("prober", "StatusSpecMismatch", { uid: podUID, container: c.name });
         return;
       }
@@ -263,6 +277,7 @@ export class ProberManager implements WorkerHost {
     // No readiness probe: always ready.
     if (w === undefined) return true;
     // Trigger an immediate run of the readiness probe to update the ready state (non-blocking).
+    if (w.manualTriggerCh !== null) this.changes++;
     if (w.manualTriggerCh !== null && !w.manualTriggerCh.trySend(null)) {
       this.sim.emit("prober", "ManualTriggerFailed", { uid: podUID, container: containerName, probeType: "readiness" });
     }
@@ -275,7 +290,7 @@ export class ProberManager implements WorkerHost {
 
   /** Called by a worker after exiting. */
   removeWorker(podUID: string, containerName: string, probeType: ProbeType): void {
-    this.workers.delete(probeKey(podUID, containerName, probeType));
+    if (this.workers.delete(probeKey(podUID, containerName, probeType))) this.changes++;
   }
 
   workerCount(): number {

@@ -14,6 +14,7 @@ import {
   newWorkerState,
   workerExitOps,
   type DoProbeOutput,
+  type PrepareOutput,
   type ProbeOutcome,
   type ProbeType,
   type ResultOp,
@@ -56,6 +57,8 @@ export class Worker {
   private readonly coreSpec: WorkerSpec;
   private readonly resultsManager: ResultsManager;
   private state: WorkerState = newWorkerState();
+  /** The inputs of the last pass when it decided to probe with nothing to change first (see reusablePrepare). */
+  private lastProbed: { status: PodStatus; podDeleted: boolean; containerID: string; onHold: boolean } | null = null;
 
   constructor(
     private readonly m: WorkerHost,
@@ -133,16 +136,10 @@ export class Worker {
   private *doProbe(): Proc<boolean> {
     const uid = this.pod.metadata.uid ?? "";
     const status = this.m.GetPodStatus(uid);
-    const inputs = {
-      podStatus: status === undefined ? undefined : toWorkerPodStatus(status),
-      // Graceful shutdown check (≥1.21) reads the worker's own pod snapshot, as upstream (#107473);
-      // with proberReadsLatestPod, the pod manager's current copy (#107514), the snapshot if gone.
-      podDeleted: this.m.era.stopOnPodDeletion && this.podForShutdownCheck(uid).metadata.deletionTimestamp != null,
-      nowMs: this.m.sim.nowMs,
-      kubeletStartMs: this.m.startMs,
-      apiContainerID: apiContainerID(this.pod, this.container.name),
-    };
-    const prepared = doProbePrepare(this.coreSpec, this.state, inputs);
+    // Graceful shutdown check (≥1.21) reads the worker's own pod snapshot, as upstream (#107473);
+    // with proberReadsLatestPod, the pod manager's current copy (#107514), the snapshot if gone.
+    const podDeleted = this.m.era.stopOnPodDeletion && this.podForShutdownCheck(uid).metadata.deletionTimestamp != null;
+    const prepared = this.reusablePrepare(status, podDeleted) ?? this.prepare(status, podDeleted);
     if (prepared.phase === "done") {
       this.state = prepared.output.newState;
       yield* this.apply(prepared.output.resultOps);
@@ -155,6 +152,36 @@ export class Worker {
     this.state = out.newState;
     yield* this.apply(out.resultOps.slice(prepared.resultOps.length));
     return out.keepGoing;
+  }
+
+  private prepare(status: PodStatus | undefined, podDeleted: boolean): PrepareOutput {
+    const inputs = {
+      podStatus: status === undefined ? undefined : toWorkerPodStatus(status),
+      podDeleted,
+      nowMs: this.m.sim.nowMs,
+      kubeletStartMs: this.m.startMs,
+      apiContainerID: apiContainerID(this.pod, this.container.name),
+    };
+    const prepared = doProbePrepare(this.coreSpec, this.state, inputs);
+    const steady = prepared.phase === "probe" && prepared.resultOps.length === 0 && prepared.state === this.state;
+    this.lastProbed = steady && status !== undefined && Object.isFrozen(status)
+      ? { status, podDeleted, containerID: this.state.containerID, onHold: this.state.onHold }
+      : null;
+    return prepared;
+  }
+
+  /**
+   * A cache beside doProbe's checks: the last pass decided to probe, changing nothing first, from
+   * the same frozen status (the status manager replaces, never changes, a status), the same
+   * deletion answer and a state with the same container ID and hold, the only parts of the state
+   * the checks read. Then they decide the same now: time enters only through the initial delay,
+   * which that pass found over, and it stays over. Every probe tick of a running container asks.
+   */
+  private reusablePrepare(status: PodStatus | undefined, podDeleted: boolean): PrepareOutput | null {
+    const last = this.lastProbed;
+    if (last === null || last.status !== status || last.podDeleted !== podDeleted) return null;
+    if (last.containerID !== this.state.containerID || last.onHold !== this.state.onHold) return null;
+    return { phase: "probe", state: this.state, resultOps: [] };
   }
 
   /**

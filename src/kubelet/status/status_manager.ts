@@ -80,6 +80,7 @@ export class StatusManager {
   readonly patchWithoutUIDPrecondition: boolean;
   private readonly generateOpts: GenerateOptions;
   private readonly group: string;
+  private changes = 0;
 
   constructor(
     readonly sim: Sim,
@@ -100,6 +101,16 @@ export class StatusManager {
   Start(): void {
     if (this.kubeClient === null) return;
     this.sim.go("status-manager", () => statusSyncLoop(this), { group: this.group, daemon: true });
+  }
+
+  /**
+   * Not upstream: how many times the status cache changed (a status cached, removed) or an update
+   * was refused (StatusUpdateAborted). Equal numbers, the same cache, and every SetPodStatus between
+   * them found its status equal to the cached one and did nothing: the kubelet's status reuse
+   * (kubelet/status_reuse.ts) compares them.
+   */
+  get generation(): number {
+    return this.changes;
   }
 
   /** GetPodStatus: the cached status (frozen) for the pod UID, or undefined when none. */
@@ -159,12 +170,13 @@ export class StatusManager {
   RemoveOrphanedStatuses(podUIDs: ReadonlySet<string>): void {
     const removed = [...this.podStatuses.keys()].filter((uid) => !podUIDs.has(uid)).sort();
     for (const uid of removed) this.podStatuses.delete(uid);
+    this.changes += removed.length;
     if (removed.length > 0) this.sim.emit("status", "RemoveOrphanedStatuses", { uids: removed });
   }
 
   /** deletePodStatus simply removes the given pod from the status cache. */
   deletePodStatus(uid: string): void {
-    this.podStatuses.delete(uid);
+    if (this.podStatuses.delete(uid)) this.changes++;
   }
 
   private cachedContainer(podUID: string, containerID: string, what: string): { pod: Pod; cached: VersionedPodStatus } | undefined {
@@ -198,6 +210,7 @@ export class StatusManager {
         ? checkInitContainerStateTransition(oldStatus.initContainerStatuses, status.initContainerStatuses, pod)
         : checkContainerStateTransition(oldStatus.initContainerStatuses, status.initContainerStatuses, pod.spec.restartPolicy));
     if (err !== null) {
+      this.changes++;
       this.sim.emit("status", "StatusUpdateAborted", { pod: podRef(pod), uid, cause, error: err });
       return false;
     }
@@ -216,6 +229,7 @@ export class StatusManager {
       podIsFinished,
     };
     this.podStatuses.set(uid, next);
+    this.changes++;
     this.sim.emit("status", cause, { pod: podRef(pod), uid, version: next.version, phase: status.phase ?? null });
     return this.notify({ podUID: uid, status: next });
   }

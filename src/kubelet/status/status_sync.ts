@@ -104,8 +104,13 @@ export function* syncPod(m: StatusManager, uid: string, status: VersionedPodStat
     ? yield* PatchPodStatusWithoutUID(client, pod.metadata.namespace ?? "", pod.metadata.name, apiStatus, merged)
     : yield* PatchPodStatus(client, pod.metadata.namespace ?? "", pod.metadata.name, apiUID, apiStatus, merged);
   const result = r.err !== null ? r.err.message : r.unchanged ? "unchanged" : "patched";
-  const fields = { pod: podRef(pod), uid, version: status.version, phase: merged.phase ?? null, uidPrecondition: pre118 ? null : apiUID };
-  m.sim.emit("status", "PatchStatus", { ...fields, result });
+  // The record's fields are written out rather than spread from a shared object (a spread costs a
+  // record more than its building does); DeletePod repeats them as they were at the patch.
+  const ref = podRef(pod);
+  const version = status.version;
+  const phase = merged.phase ?? null;
+  const uidPrecondition = pre118 ? null : apiUID;
+  m.sim.emit("status", "PatchStatus", { pod: ref, uid, version, phase, uidPrecondition, result });
   if (r.err !== null) return;
   if (!r.unchanged && r.pod !== null) pod = r.pod;
   m.apiStatusVersions.set(pod.metadata.uid ?? "", status.version);
@@ -116,7 +121,7 @@ export function* syncPod(m: StatusManager, uid: string, status: VersionedPodStat
     gracePeriodSeconds: 0,
     preconditions: { uid: pod.metadata.uid ?? "" },
   });
-  m.sim.emit("status", "DeletePod", { ...fields, gracePeriodSeconds: 0, result: d.err === null ? "deleted" : d.err.message });
+  m.sim.emit("status", "DeletePod", { pod: ref, uid, version, phase, uidPrecondition, gracePeriodSeconds: 0, result: d.err === null ? "deleted" : d.err.message });
   if (d.err !== null) return;
   m.deletePodStatus(uid);
 }

@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { sleep } from "../../../src/sim/index.ts";
 import { CriError } from "../../../src/cri/errors.ts";
 import type { RuntimePod } from "../../../src/kubelet/kuberuntime/running_pod.ts";
+import type { RuntimeService } from "../../../src/cri/services.ts";
+import { KubeGenericRuntimeManager } from "../../../src/kubelet/kuberuntime/kuberuntime_manager_sync.ts";
 import { driver, webPod } from "./sync/driver.ts";
 
 const present = { present: true, pullTime: null, fail: null };
@@ -46,5 +48,44 @@ describe("GetPods", () => {
     });
     expect(out[2]![0]).toBe(out[0]![0]);
     expect(out[1]![0]).not.toBe(out[0]![0]);
+  });
+
+  // A runtime service that lists fresh copies of the runtime's views, so that only its generation
+  // can tell GetPods the listing is unchanged; with `hideGeneration`, nothing can.
+  function copyingManager(d: ReturnType<typeof driver>, hideGeneration: boolean): KubeGenericRuntimeManager {
+    const svc = Object.create(d.rt) as RuntimeService;
+    Object.defineProperty(svc, "ListContainers", {
+      value: function* (filter: Parameters<RuntimeService["ListContainers"]>[0]) {
+        const r = yield* d.rt.ListContainers(filter);
+        return r instanceof CriError ? r : r.map((c) => Object.freeze({ ...c }));
+      },
+    });
+    if (hideGeneration) Object.defineProperty(svc, "generation", { value: undefined });
+    return new KubeGenericRuntimeManager({ sim: d.sim, runtimeService: svc, imageService: d.rt, network: d.rt });
+  }
+
+  it("an unchanged runtime generation reuses the last result; a changed one compares the listings again", () => {
+    const d = driver({ runtime: { images: { "nginx:1.25": present } } });
+    const counted = copyingManager(d, false);
+    const blind = copyingManager(d, true);
+    const out: Record<string, RuntimePod[]> = {};
+    d.run(function* () {
+      yield* d.syncOnce(webPod());
+      const list = function* (m: KubeGenericRuntimeManager, name: string) {
+        const pods = yield* m.GetPods(true);
+        if (pods instanceof CriError) throw new Error(pods.message);
+        out[name] = pods;
+      };
+      yield* list(counted, "first");
+      yield* list(counted, "same generation");
+      d.rt.store.touch(); // a change the listing does not show: a new generation, fresh copies
+      yield* list(counted, "new generation");
+      yield* list(blind, "blind 1");
+      yield* list(blind, "blind 2");
+    });
+    expect(out["same generation"]![0]).toBe(out["first"]![0]);
+    expect(out["new generation"]![0]).not.toBe(out["first"]![0]);
+    expect(out["new generation"]).toEqual(out["first"]);
+    expect(out["blind 2"]![0]).not.toBe(out["blind 1"]![0]);
   });
 });

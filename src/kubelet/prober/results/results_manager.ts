@@ -23,6 +23,7 @@ export const updatesChannelCapacity = 20;
 export class ResultsManager {
   private readonly cache = new Map<string, Result>();
   private readonly updates: Chan<Update>;
+  private changes = 0;
 
   /** `name` ("liveness", "readiness", "startup") only names the channel and the trace records. */
   constructor(
@@ -30,6 +31,11 @@ export class ResultsManager {
     readonly name: string,
   ) {
     this.updates = sim.chan<Update>(`prober/${name}Updates`, updatesChannelCapacity);
+  }
+
+  /** Not upstream: how many changes the cached results have had (equal numbers, the same results). */
+  get generation(): number {
+    return this.changes;
   }
 
   /** Get returns the cached result for the container ID, or undefined when there is none. */
@@ -46,7 +52,7 @@ export class ResultsManager {
 
   /** Remove clears the cached result for the container ID. */
   Remove(containerID: string): void {
-    this.cache.delete(containerID);
+    if (this.cache.delete(containerID)) this.changes++;
   }
 
   /** Updates: the channel of changed results (a single reader, as upstream notes). */
@@ -57,6 +63,7 @@ export class ResultsManager {
   private setInternal(containerID: string, result: Result): boolean {
     const prev = this.cache.get(containerID);
     if (prev !== undefined && prev === result) return false;
+    this.changes++;
     this.cache.set(containerID, result);
     return true;
   }
