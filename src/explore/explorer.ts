@@ -8,6 +8,8 @@ import { checkDeterminism, sampleIndices, type DeterminismReport } from "./deter
 import { sameFailure } from "./failure.ts";
 import { makePlan, type PlanRequest } from "./plan.ts";
 import { runPool } from "./pool.ts";
+import { makeRunner, type Runner } from "./runner.ts";
+import { islandOf, guidedShardIndices } from "./guided.ts";
 import { writeRepro, type WrittenRepro } from "./repro.ts";
 import { shardIndices, type Shard } from "./seeds.ts";
 import { shrinkFailure, type Found, type ShrinkOptions, type ShrinkResult } from "./shrink.ts";
@@ -31,6 +33,8 @@ export interface ExploreOptions extends PlanRequest {
   onProgress?: (p: ExploreProgress) => void;
   /** Monitors outside the registry (a test's own); only with jobs 1. */
   extraInvariants?: readonly InvariantInfo[];
+  /** Measure coverage (coverage.ts) under random, pct and pos too; guided always does. */
+  coverage?: boolean;
 }
 
 export interface ExploreProgress {
@@ -91,7 +95,10 @@ export function exploreParallel(opts: ExploreOptions, done: (err: Error | null, 
   if (!started.ok) return done(started.err, null);
   const s = started.value;
   const launched = attempt(() =>
-    runPool(s.plan, { jobs, indices: s.indices, keepLines: s.keepLines, shouldStop: () => s.shouldStop(), onSummary: (r) => s.collect(r) }, (err) => {
+    runPool(s.plan, {
+      jobs, indices: s.indices, keepLines: s.keepLines, coverage: s.coverage, shouldStop: () => s.shouldStop(), onSummary: (r) => s.collect(r),
+      ...(s.plan.strategy.name === "guided" ? { affinity: s.affinity, limit: () => s.limit() } : {}),
+    }, (err) => {
       if (err !== null) return done(err, null);
       const r = attempt(() => s.finish());
       return r.ok ? done(null, r.value) : done(r.err, null);
@@ -105,13 +112,15 @@ export function exploreSync(opts: ExploreOptions): ExploreReport {
   const s = new Session(makePlan(opts), opts);
   for (const i of s.indices) {
     if (s.shouldStop()) break;
-    s.collect(s.ctx.runIndex(i, s.keepLines.has(i)));
+    s.collect(s.runner.runIndex(i, s.keepLines.has(i)));
   }
   return s.finish();
 }
 
 class Session {
   readonly ctx: RunContext;
+  readonly runner: Runner;
+  readonly coverage: boolean;
   readonly indices: number[];
   readonly keepLines: Set<number>;
   private readonly clock: Clock;
@@ -127,7 +136,10 @@ class Session {
   ) {
     if (!(Number.isInteger(opts.runs) && opts.runs >= 0)) throw new RangeError(`bad runs ${opts.runs}: expected a whole number >= 0`);
     this.ctx = new RunContext(plan, opts.extraInvariants ?? []);
-    this.indices = shardIndices(opts.runs, opts.shard);
+    this.coverage = plan.strategy.name === "guided" || opts.coverage === true;
+    this.runner = makeRunner(this.ctx, this.coverage);
+    const s = plan.strategy;
+    this.indices = s.name === "guided" ? guidedShardIndices(opts.runs, s.islands, opts.shard ?? { index: 1, count: 1 }) : shardIndices(opts.runs, opts.shard);
     this.keepLines = new Set(opts.checkDeterminism === true ? sampleIndices(this.indices) : []);
     this.clock = opts.clock ?? NO_CLOCK;
     this.startMs = this.clock();
@@ -135,6 +147,28 @@ class Session {
 
   private get elapsedMs(): number {
     return this.clock() - this.startMs;
+  }
+
+  /** Guided runs go to threads by island: every run of an island in the thread that ran its first. */
+  readonly affinity = (index: number): number => islandOf(index, this.plan.strategy.name === "guided" ? this.plan.strategy.islands : 1);
+
+  /**
+   * The run indices still worth handing out are those below this: below the first failure (unless
+   * keep going), none once the time budget is spent. (Guided threads run their own islands, so a
+   * thread may still owe runs below a failure another thread met.)
+   */
+  limit(): number {
+    if (this.timeIsUp()) return -1;
+    if (this.opts.keepGoing === true) return Infinity;
+    let first = Infinity;
+    for (const r of this.runs) if (r.failure !== null && r.index < first) first = r.index;
+    return first;
+  }
+
+  private timeIsUp(): boolean {
+    const budget = this.opts.timeBudgetMs;
+    if (budget !== undefined && budget !== null && this.elapsedMs >= budget) this.timedOut = true;
+    return this.timedOut;
   }
 
   shouldStop(): boolean {
@@ -164,24 +198,31 @@ class Session {
       exploreMs: this.elapsedMs,
       timeToFirstFailureMs: this.firstFailureMs,
     };
+    if (this.plan.strategy.name === "guided" && this.failures > 0 && this.opts.keepGoing !== true) {
+      // Threads own islands, so some ran past the first failure: keep what the first thread would have run.
+      const f = collected.runs.find((r) => r.failure !== null)!.index;
+      collected.runs = collected.runs.filter((r) => r.index <= f);
+    }
     const first = collected.runs.find((r) => r.failure !== null) ?? null;
     const determinism = this.opts.checkDeterminism === true ? this.determinism(collected.runs) : null;
     const { found, shrink, repro } = first === null ? { found: null, shrink: null, repro: null } : this.followUp(first);
     return {
-      plan: this.plan, strategy: this.ctx.label, ...collected, failures: this.failures, first, found, shrink, repro, determinism,
+      plan: this.plan, strategy: this.ctx.label, ...collected, failures: collected.runs.filter((r) => r.failure !== null).length, first, found, shrink, repro, determinism,
     };
   }
 
   private determinism(runs: readonly RunSummary[]): DeterminismReport {
     const sampled = runs.filter((r) => this.keepLines.has(r.index));
     this.progress("determinism", 0, sampled.length);
-    return checkDeterminism(this.ctx, sampled);
+    return checkDeterminism(this.runner, sampled);
   }
 
   /** The first failure: run again here for its tape, shrunk, written. */
   private followUp(first: RunSummary): { found: Found; shrink: ShrinkResult | null; repro: WrittenRepro | null } {
-    const { raw, scenario } = this.ctx.scenarioFor(first.index);
-    const again = this.ctx.run(scenario, first.seed);
+    const { scenario: inputs, strategy } = this.runner.inputsOf(first);
+    const { scenario } = inputs;
+    const raw = inputs.raw();
+    const again = this.ctx.run(scenario, first.seed, strategy === undefined ? {} : { strategy });
     if (!sameFailure(again.failure, first.failure) || again.result.run.traceHash !== first.traceHash) {
       throw new Error(`run ${first.index} (seed ${first.seed}) did not fail the same way when run again: kubelet-sim is not deterministic (a bug)`);
     }

@@ -3,7 +3,12 @@ export { exploreParallel, exploreSync, type ExploreOptions, type ExploreProgress
 export { makePlan, calibratePctSteps, type PlanRequest } from "./plan.ts";
 export { RunContext, type ExplorePlan, type ExploreStrategy, type RunSummary } from "./context.ts";
 export { runSeed, parseShard, shardIndices, type Shard } from "./seeds.ts";
-export { applySwarm } from "./swarm.ts";
+export { applySwarm, knobSpaceFor, type SwarmMode } from "./swarm.ts";
+export { applyKnobs, applyKnobsRaw, drawKnobs, redrawKnob, describeKnobs, type Knobs, type KnobSpace, type KnobDef, type KnobValue } from "./knobs.ts";
+export { autoKnobSpace } from "./swarm_auto.ts";
+export { CoverageSink, COVERAGE_KINDS } from "./coverage.ts";
+export { GuidedRunner, runGenome, guidedShardIndices, islandOf, DEFAULT_ISLANDS, MAX_ISLANDS, type Genome } from "./guided.ts";
+export { makeRunner, type Runner } from "./runner.ts";
 export { classifyFailure, sameFailure, describeFailure, type Failure, type FailureKind } from "./failure.ts";
 export { shrinkFailure, deviationCount, type Found, type ShrinkOptions, type ShrinkResult } from "./shrink.ts";
 export { ddmin } from "./ddmin.ts";

@@ -2,7 +2,7 @@
 // may draw a run's latencies and faults from.
 import { z } from "zod";
 import { DEFAULT_PCT_DEPTH, DEFAULT_PCT_STEPS } from "../../sim/strategy/index.ts";
-import { duration, durationRange, obj } from "./common.ts";
+import { duration, durationRange, obj, type RangeMs } from "./common.ts";
 import { CRI_METHODS, faultSchema } from "./runtime.ts";
 
 export type ScenarioStrategy = { name: "fifo" } | { name: "random" } | { name: "pct"; depth: number; steps: number } | { name: "pos" };
@@ -49,7 +49,7 @@ const swarmFault = obj({
   fault: faultSchema.describe("The fault, as under runtime.faults."),
 });
 
-export const swarmSchema = obj({
+const swarmRanges = obj({
   latency: z
     .partialRecord(z.enum(CRI_METHODS), durationRange("The bounds a run's latency for this method is drawn from."))
     .default({})
@@ -57,6 +57,15 @@ export const swarmSchema = obj({
   faults: z.array(swarmFault).default([]).describe("Faults each run may switch on, each with its own chance."),
   jitter: duration("Each timeline step is delayed by a draw from 0 to this.").prefault("0s"),
   apiserverLatency: durationRange("The bounds a run's apiserver round trip is drawn from, replacing apiserver.latency.").optional(),
-}).describe("Ranges that exploration (`kubelet-sim explore`) draws each run's knobs from, as in swarm testing.");
+}).transform((s) => ({ ...s, auto: false }));
 
+/** `swarm: auto`: the generic knobs of `explore --swarm auto` (docs/exploring.md), no ranges of the file's own. */
+const AUTO = { auto: true, latency: {} as Partial<Record<(typeof CRI_METHODS)[number], RangeMs>>, faults: [], jitterMs: 0, apiserverLatency: undefined };
+
+export const swarmSchema = z
+  .preprocess((v) => (v === "auto" ? { __auto: true } : v), z.union([z.strictObject({ __auto: z.literal(true) }).transform(() => AUTO), swarmRanges]))
+  .meta({
+    description: "Ranges that exploration (`kubelet-sim explore`) draws each run's knobs from, as in swarm testing; `auto` derives them from the scenario.",
+    shorthand: "the string `auto`: every CRI latency, step time, the apiserver and the watch, drawn around what the scenario says",
+  });
 export type SwarmConfig = z.output<typeof swarmSchema>;
