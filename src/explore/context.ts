@@ -42,6 +42,8 @@ export interface ExplorePlan {
   invariants: string[];
   /** Which knobs each run draws: none, the file's `swarm` ranges, or the generic ones (`--swarm auto`). */
   swarm: SwarmMode;
+  /** Whether runs measure coverage (coverage.ts): always under guided, on request otherwise. */
+  coverage: boolean;
   /** The --kubelet-version, --variant and --feature-gate flags the runs were explored under ("" for none): replay keys carry them. */
   overrideFlags: string;
 }

@@ -11,7 +11,9 @@
 //   mode, phase), not by time, so a feature says what was ordered, not when.
 // - abstract pod states: per pod, the API object (live, deleting, gone), kubectl's STATUS and
 //   READY columns, the pod worker's mode, and each container's runtime state; each state reached
-//   and each transition between two.
+//   and each transition between two; and the state in which each of the world's actions (a
+//   timeline step, a reboot) and each lifecycle call of the runtime (a pull, a sandbox, a start)
+//   landed, which is what the timing knobs move.
 //
 // The observer is a trace sink that reads a fixed set of record kinds, so a run without it builds
 // none of them (lazy records) and pays nothing; no kernel or model code knows it exists.
@@ -27,9 +29,16 @@ export const COVERAGE_KINDS: ReadonlySet<string> = new Set([
   "Set", "GetNewerThan", "ContainerStarted", "ContainerDied", "ContainerRemoved", "ContainerChanged",
   // the status manager's cache
   "SetPodStatus", "TerminatePod", "DeletePod",
-  // the runtime's containers
+  // the runtime's containers, and the calls that change a pod's sandbox or containers
   "CreateContainer", "ContainerExited", "ContainerRemovedExternally", "OOMKill", "ExitNow",
+  "RunPodSandbox", "StopPodSandbox", "RemovePodSandbox", "PullImage", "StartContainer", "StopContainer", "RemoveContainer",
+  "SandboxDied", "NodeReboot", "RuntimeRestart",
+  // what the world does (timeline steps)
+  "Step",
 ]);
+
+/** The runtime calls whose completion, in the pod's state of the moment, is a feature ("call ... while ..."). */
+const LIFECYCLE_CALLS = new Set(["RunPodSandbox", "StopPodSandbox", "RemovePodSandbox", "PullImage", "CreateContainer", "StartContainer", "StopContainer", "RemoveContainer"]);
 
 const PLEG_EVENTS = new Set(["ContainerStarted", "ContainerDied", "ContainerRemoved", "ContainerChanged"]);
 
@@ -94,7 +103,23 @@ export class CoverageSink implements TraceSink {
         return this.statusCache(rec);
       case "runtime":
         return this.runtime(rec);
+      case "scenario":
+        if (rec.kind === "Step") this.step(rec);
+        return;
     }
+  }
+
+  /**
+   * What the world did, in the state it found: a step names its pod, or (a reboot, a kubelet
+   * restart, a partition, watch trouble) acts on every pod. These tie the timing knobs to what
+   * they reach: a delete that lands during the pull, a reboot after the app was created.
+   */
+  private step(rec: TraceRecord): void {
+    const action = str(rec["step"]);
+    const pod = rec["pod"];
+    const pods = typeof pod === "string" ? [pod] : [...this.pods.keys()];
+    if (pods.length === 0) return this.add(`world ${action} before any pod`);
+    for (const p of pods) this.add(`world ${action} while ${this.pods.get(p)?.last.slice(p.length + 1) ?? "none"}${pods.length > 1 ? ` (${p})` : ""}`);
   }
 
   private add(feature: string): void {
@@ -213,6 +238,16 @@ export class CoverageSink implements TraceSink {
   // ---- containers in the runtime ---------------------------------------------------------------
 
   private runtime(rec: TraceRecord): void {
+    const pod = str(rec["pod"]);
+    if (LIFECYCLE_CALLS.has(rec.kind)) {
+      const result = rec["result"] === "ok" || rec["result"] === undefined ? "ok" : "err";
+      this.add(`call ${rec.kind}=${result} while ${this.pods.get(pod)?.last.slice(pod.length + 1) ?? "none"}`);
+      if (rec.kind !== "CreateContainer") return;
+    }
+    if (rec.kind === "SandboxDied" || rec.kind === "NodeReboot" || rec.kind === "RuntimeRestart") {
+      for (const [p, s] of this.pods) this.add(`world ${rec.kind} while ${s.last.slice(p.length + 1)}`);
+      return;
+    }
     const container = str(rec["container"]);
     let state: string | null = null;
     if (rec.kind === "CreateContainer") state = rec["result"] === "ok" ? "created" : null;
@@ -222,7 +257,7 @@ export class CoverageSink implements TraceSink {
     else if (rec.kind === "ContainerRemovedExternally") state = "removed";
     if (state === null || container === "-") return;
     const s = state;
-    this.podState(str(rec["pod"]), (p) => void p.containers.set(container, s));
+    this.podState(pod, (p) => void p.containers.set(container, s));
   }
 
   // ---- abstract pod states -------------------------------------------------------------------

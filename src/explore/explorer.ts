@@ -33,8 +33,6 @@ export interface ExploreOptions extends PlanRequest {
   onProgress?: (p: ExploreProgress) => void;
   /** Monitors outside the registry (a test's own); only with jobs 1. */
   extraInvariants?: readonly InvariantInfo[];
-  /** Measure coverage (coverage.ts) under random, pct and pos too; guided always does. */
-  coverage?: boolean;
 }
 
 export interface ExploreProgress {
@@ -136,7 +134,7 @@ class Session {
   ) {
     if (!(Number.isInteger(opts.runs) && opts.runs >= 0)) throw new RangeError(`bad runs ${opts.runs}: expected a whole number >= 0`);
     this.ctx = new RunContext(plan, opts.extraInvariants ?? []);
-    this.coverage = plan.strategy.name === "guided" || opts.coverage === true;
+    this.coverage = plan.coverage;
     this.runner = makeRunner(this.ctx, this.coverage);
     const s = plan.strategy;
     this.indices = s.name === "guided" ? guidedShardIndices(opts.runs, s.islands, opts.shard ?? { index: 1, count: 1 }) : shardIndices(opts.runs, opts.shard);

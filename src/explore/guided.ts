@@ -17,7 +17,7 @@ import { Rng, streamSeed } from "../sim/rng.ts";
 import type { StrategySpec } from "../sim/index.ts";
 import type { ContextRun, RunContext, RunScenario, RunSummary } from "./context.ts";
 import { CoverageSink } from "./coverage.ts";
-import { drawKnobs, redrawKnob, type Knobs } from "./knobs.ts";
+import { drawKnobs, redrawKnob, type KnobDef, type Knobs } from "./knobs.ts";
 import { runSeed } from "./seeds.ts";
 
 /** How a guided run is made; with the plan, enough to run it again anywhere. */
@@ -33,21 +33,31 @@ export interface Genome {
   parent: number | null;
 }
 
-export const DEFAULT_ISLANDS = 8;
+export const DEFAULT_ISLANDS = 4;
 export const MAX_ISLANDS = 256;
 /** The most entries an island's corpus keeps; past it, the entry of lowest weight goes. */
 export const CORPUS_LIMIT = 128;
 
-/** Mutation weights: fresh, flip, knob, splice, reseed (tuned on the discovery table's small runs). */
+/** One run in this many starts afresh (a pos run with knobs drawn from its own seed); the others mutate an entry. */
+const FRESH_ONE_IN = 4;
+/**
+ * Mutation weights (tuned on the discovery table's small runs): for a parent whose new features
+ * point at knobs (HINTED: a step or a lifecycle call that landed in a new state), mostly knob
+ * moves; otherwise schedule moves as much as knob moves.
+ */
 const MUTATIONS = ["fresh", "flip", "knob", "splice", "reseed"] as const;
 type Mutation = (typeof MUTATIONS)[number];
-const WEIGHTS: Readonly<Record<Mutation, number>> = { fresh: 2, flip: 3, knob: 3, splice: 1, reseed: 1 };
+const WEIGHTS: Readonly<Record<Mutation, number>> = { fresh: 0, flip: 3, knob: 3, splice: 1, reseed: 1 };
+const HINTED_WEIGHTS: Readonly<Record<Mutation, number>> = { fresh: 0, flip: 2, knob: 6, splice: 1, reseed: 1 };
 
 interface Entry {
   index: number;
   genome: Genome;
   tape: ChoiceLog;
-  features: readonly string[];
+  /** The features this entry reached first in its island (its weight: their rarity). */
+  brought: readonly string[];
+  /** The knobs (indices in the space) its new features point at: the steps, the calls that landed somewhere new. */
+  hints: readonly number[];
 }
 
 interface Island {
@@ -56,6 +66,8 @@ interface Island {
   corpus: Entry[];
   /** How many of the island's runs reached each feature. */
   hits: Map<string, number>;
+  /** Per knob: how often moving it was tried, and how often that reached a new feature. */
+  knobs: Map<string, { tries: number; wins: number }>;
 }
 
 /** The island of run i. */
@@ -86,35 +98,47 @@ export class GuidedRunner {
     const k = islandOf(index, this.count);
     let island = this.islands.get(k);
     if (island === undefined) {
-      island = { next: k, corpus: [], hits: new Map() };
+      island = { next: k, corpus: [], hits: new Map(), knobs: new Map() };
       this.islands.set(k, island);
     }
     if (index !== island.next) throw new Error(`guided: run ${index} of island ${k} asked for before run ${island.next} (a guided island's runs run in order, in one thread)`);
     island.next += this.count;
-    const genome = this.genomeFor(index, island);
+    const { genome, moved } = this.genomeFor(index, island);
     const coverage = new CoverageSink();
     const { summary, run } = runGenome(this.ctx, index, genome, full, coverage);
     const fresh = this.learn(island, index, genome, run, coverage.features);
+    for (const id of moved) {
+      const st = island.knobs.get(id) ?? { tries: 0, wins: 0 };
+      st.tries++;
+      if (fresh.length > 0) st.wins++;
+      island.knobs.set(id, st);
+    }
     if (fresh.length > 0) summary.newFeatures = fresh;
     if (summary.failure !== null || full) summary.genome = genome;
     return summary;
   }
 
-  private genomeFor(index: number, island: Island): Genome {
+  private genomeFor(index: number, island: Island): { genome: Genome; moved: string[] } {
+    const moved: string[] = [];
+    const genome = this.make(index, island, moved);
+    return { genome, moved };
+  }
+
+  private make(index: number, island: Island, moved: string[]): Genome {
     const rng = new Rng("explore-guided", streamSeed(this.ctx.plan.seed, `explore/guided/${index}`));
     const space = this.ctx.space;
-    const weights = MUTATIONS.map((m) => {
-      if (island.corpus.length === 0) return m === "fresh" ? 1 : 0;
-      if (m === "knob" && (space === null || space.defs.length === 0)) return 0;
-      if (m === "splice" && island.corpus.length < 2) return 0;
-      return WEIGHTS[m];
-    });
-    const mutation = MUTATIONS[rng.weighted(weights)]!;
-    if (mutation === "fresh") {
+    if (island.corpus.length === 0 || rng.below(FRESH_ONE_IN) === 0) {
       const seed = runSeed(this.ctx.plan.seed, index);
       return { seed, knobs: space === null ? null : drawKnobs(space, seed), tape: null, how: "fresh", parent: null };
     }
     const parent = this.pick(island, rng);
+    const hinted = space !== null && parent.hints.length > 0;
+    const weights = MUTATIONS.map((m) => {
+      if (m === "knob" && (space === null || space.defs.length === 0)) return 0;
+      if (m === "splice" && island.corpus.length < 2) return 0;
+      return (hinted ? HINTED_WEIGHTS : WEIGHTS)[m];
+    });
+    const mutation = MUTATIONS[rng.weighted(weights)]!;
     const base = { seed: parent.genome.seed, knobs: parent.genome.knobs, parent: parent.index };
     const tape = parent.tape;
     switch (mutation) {
@@ -126,9 +150,21 @@ export class GuidedRunner {
         return { ...base, tape: ChoiceLog.from([...prefix(tape, at), flipped]).encode(), how: `flip #${at}` };
       }
       case "knob": {
-        const i = rng.below(space!.defs.length);
-        const knobs = redrawKnob(space!, base.knobs ?? drawKnobs(space!, base.seed), i, rng);
-        return { ...base, knobs, tape: tape.encode(), how: `knob ${space!.defs[i]!.id}` };
+        // One knob, sometimes two or three; each nudged (a small move) or drawn again, half and
+        // half. Mostly a knob the parent's new features point at (hints), else any, the knobs
+        // whose moves reached new features before more often.
+        let knobs = base.knobs ?? drawKnobs(space!, base.seed);
+        const count = rng.below(4) === 0 ? rng.int(2, 3) : 1;
+        const what: string[] = [];
+        for (let n = 0; n < count; n++) {
+          const pool = hinted && rng.below(4) !== 0 ? parent.hints : space!.defs.map((_, i) => i);
+          const i = pool[rng.weighted(pool.map((d) => knobWeight(island, space!.defs[d]!)))]!;
+          const nudge = rng.below(2) === 0;
+          knobs = redrawKnob(space!, knobs, i, rng, nudge);
+          moved.push(space!.defs[i]!.id);
+          what.push(`${nudge ? "nudge" : "draw"} ${space!.defs[i]!.id}`);
+        }
+        return { ...base, knobs, tape: tape.encode(), how: what.join(", ") };
       }
       case "splice": {
         const other = this.pick(island, rng, parent);
@@ -137,15 +173,39 @@ export class GuidedRunner {
         return { ...base, tape: ChoiceLog.from(spliced).encode(), how: `splice #${at} with run ${other.index}` };
       }
       case "reseed":
+      case "fresh":
         return { ...base, seed: rng.uint32(), tape: tape.encode(), how: "reseed" };
     }
   }
 
-  /** A corpus entry, weighted by the rarity of its features. */
+  /** A corpus entry, weighted by the rarity of the features it brought. */
   private pick(island: Island, rng: Rng, not?: Entry): Entry {
     const candidates = not === undefined ? island.corpus : island.corpus.filter((e) => e !== not);
     const list = candidates.length === 0 ? island.corpus : candidates;
     return list[rng.weighted(list.map((e) => weightOf(e, island.hits)))]!;
+  }
+
+  /**
+   * The knobs new features point at: a step of the world that landed in a new state points at the
+   * timeline's steps (and a watch trouble at its knob); a runtime call that returned in a new state
+   * at that call's latency (and a pull at the images' pull times).
+   */
+  private hints(fresh: readonly string[]): number[] {
+    const space = this.ctx.space;
+    if (space === null) return [];
+    const out = new Set<number>();
+    for (const f of fresh) {
+      const m = /^(world|call) (\w+)/.exec(f);
+      if (m === null) continue;
+      const what = m[2]!;
+      space.defs.forEach((d, i) => {
+        const t = d.target;
+        const watch = what === "watchDelay" || what === "watchDrop" || what === "watchGone";
+        if (m[1] === "world" && (watch ? t.kind === "watch" && t.action === what : t.kind === "step")) out.add(i);
+        if (m[1] === "call" && ((t.kind === "latency" && t.method === what) || (t.kind === "pull" && what === "PullImage"))) out.add(i);
+      });
+    }
+    return [...out].sort((a, b) => a - b);
   }
 
   /** Counts the run's features; a run with features new to the island joins its corpus. Returns the new ones. */
@@ -157,7 +217,7 @@ export class GuidedRunner {
       island.hits.set(f, n + 1);
     }
     if (fresh.length === 0) return fresh;
-    island.corpus.push({ index, genome, tape: run.result.run.choices, features: [...features] });
+    island.corpus.push({ index, genome, tape: run.result.run.choices, brought: fresh, hints: this.hints(fresh) });
     if (island.corpus.length > CORPUS_LIMIT) {
       let worst = 0;
       let worstWeight = Infinity;
@@ -174,10 +234,34 @@ export class GuidedRunner {
   }
 }
 
-/** An entry's weight: 1 + 1000 x the sum of 1/hits over its features (a whole number, for Rng.weighted). */
+/**
+ * The calls that set a pod up or take it down: their latencies decide what a step of the timeline
+ * lands on. The other CRI calls (status, listings) are quick and frequent, and move little.
+ */
+const LIFECYCLE_METHODS = new Set(["RunPodSandbox", "StopPodSandbox", "RemovePodSandbox", "PullImage", "CreateContainer", "StartContainer", "StopContainer", "RemoveContainer"]);
+
+/**
+ * A knob's prior: the timeline's steps first (when the world acts is what most races turn on),
+ * then the latencies of lifecycle calls, the apiserver, bindings and event delays, then the rest.
+ */
+function knobPrior(def: KnobDef): number {
+  const t = def.target;
+  if (t.kind === "step") return 4;
+  if (t.kind === "latency") return LIFECYCLE_METHODS.has(t.method) ? 2 : 1;
+  if (t.kind === "watch" || t.kind === "fault") return 1;
+  return 2;
+}
+
+/** A knob's chance to be moved: its prior x (1 + 20 x its success rate so far, one success and one failure assumed). */
+function knobWeight(island: Island, def: KnobDef): number {
+  const st = island.knobs.get(def.id);
+  return knobPrior(def) * (1 + Math.round((20 * ((st?.wins ?? 0) + 1)) / ((st?.tries ?? 0) + 2)));
+}
+
+/** An entry's weight: 1 + 1000 x the sum of 1/hits over the features it brought (a whole number, for Rng.weighted). */
 function weightOf(e: Entry, hits: ReadonlyMap<string, number>): number {
   let w = 0;
-  for (const f of e.features) w += 1 / (hits.get(f) ?? 1);
+  for (const f of e.brought) w += 1 / (hits.get(f) ?? 1);
   return 1 + Math.round(1000 * w);
 }
 

@@ -42,6 +42,8 @@ export interface KnobDef {
   id: string;
   target: KnobTarget;
   draw(rng: Rng): KnobValue;
+  /** A small move from a value (the guided strategy's local search); a new draw when absent. */
+  nudge?(value: KnobValue, rng: Rng): KnobValue;
 }
 
 export interface KnobSpace {
@@ -101,11 +103,12 @@ export function drawKnobs(space: KnobSpace, seed: number): Knobs {
   return out;
 }
 
-/** The knobs with one of them drawn again (the guided strategy's "move one knob"). */
-export function redrawKnob(space: KnobSpace, knobs: Knobs, index: number, rng: Rng): Knobs {
+/** The knobs with one of them drawn again, or (`nudge`) moved a little (the guided strategy's "move one knob"). */
+export function redrawKnob(space: KnobSpace, knobs: Knobs, index: number, rng: Rng, nudge = false): Knobs {
   const def = space.defs[index];
   if (def === undefined) throw new RangeError(`redrawKnob: no knob #${index}`);
-  return { ...knobs, [def.id]: def.draw(rng) };
+  const value = knobs[def.id] ?? null;
+  return { ...knobs, [def.id]: nudge && def.nudge !== undefined ? def.nudge(value, rng) : def.draw(rng) };
 }
 
 const range = (v: KnobValue | undefined): readonly [number, number] | null => (Array.isArray(v) ? (v as readonly [number, number]) : null);

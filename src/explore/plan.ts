@@ -25,6 +25,8 @@ export interface PlanRequest {
    * "none": no knobs at all. Default: the file's `swarm` (ranges, or `auto`), if any.
    */
   swarm?: "auto" | "none";
+  /** Measure coverage under random, pct and pos too (guided always does). */
+  coverage?: boolean;
   /** Told what the user should know about the plan (the CLI prints it on stderr). */
   onNote?: (text: string) => void;
   depth?: number;
@@ -51,7 +53,7 @@ export function makePlan(req: PlanRequest): ExplorePlan {
         ? { name: "guided", islands: checkIslands(req.islands ?? DEFAULT_ISLANDS) }
         : { name: "pct", depth: req.depth ?? DEFAULT_PCT_DEPTH, steps: req.steps ?? calibratePctSteps(scenario) };
   return {
-    file, raw: augmented, strategy, seed: req.seed ?? scenario.seed, invariants, swarm,
+    file, raw: augmented, strategy, seed: req.seed ?? scenario.seed, invariants, swarm, coverage: strategy.name === "guided" || req.coverage === true,
     overrideFlags: overrideFlags(req.kubelet),
   };
 }

@@ -168,7 +168,7 @@ export function replayRepro(loaded: LoadedRepro, extraInvariants: readonly Invar
   if (!yaml.ok) throw new Error(`${record.scenario}: not YAML`);
   const guided = GUIDED_STRATEGY.test(record.strategy) ? Number(record.strategy.split(":")[1]) : null;
   const strategy: ExploreStrategy = guided !== null ? { name: "guided", islands: guided } : (parseStrategy(record.strategy) as ExploreStrategy);
-  const ctx = new RunContext({ file: record.scenario, raw: yaml.value, strategy, seed: record.seed, invariants: [], swarm: "none", overrideFlags: "" }, extraInvariants);
+  const ctx = new RunContext({ file: record.scenario, raw: yaml.value, strategy, seed: record.seed, invariants: [], swarm: "none", coverage: false, overrideFlags: "" }, extraInvariants);
   const r = ctx.run(loaded.scenario, record.seed, { strategy: { name: "replay", tape: loaded.tape, whenExhausted: "diverge" } });
   const reproduced = r.result.run.traceHash === record.traceHash && sameFailure(r.failure, record.repro.failure);
   return { ...r, reproduced };

@@ -9,6 +9,7 @@ import type { DeterminismReport } from "./determinism.ts";
 import type { ExploreReport, StopReason } from "./explorer.ts";
 import { describeFailure, type Failure } from "./failure.ts";
 import { deviationCount } from "./shrink.ts";
+import { coverageLines, coverageOf } from "./coverage_summary.ts";
 
 /** An exploration's outcome, JSON-safe. */
 export interface ExploreSummary {
@@ -43,6 +44,8 @@ export interface ExploreJsonLine {
   determinism: { checked: number; ok: boolean } | null;
   /** The digest of the runs that ran (index, seed, identity of each): equal digests, the same runs. */
   runsDigest: string;
+  /** The coverage reached (coverage.ts), when measured: features, the last run that added one, whether it stopped growing. */
+  coverage: { features: number; byFamily: Record<string, number>; lastNewRun: number; plateau: number | null } | null;
 }
 
 export function summarize(report: ExploreReport): ExploreSummary {
@@ -94,7 +97,13 @@ export function jsonLine(s: ExploreSummary): ExploreJsonLine {
     shrunk: s.shrink === null || first === null ? null : { fromDeviations: first.deviations, toDeviations: s.shrink.toDeviations, runs: s.shrink.runs },
     determinism: s.determinism === null ? null : { checked: s.determinism.checked, ok: s.determinism.ok },
     runsDigest: runsDigest(s.runs),
+    coverage: coverageJson(s),
   };
+}
+
+function coverageJson(s: ExploreSummary): ExploreJsonLine["coverage"] {
+  const c = coverageOf(s.runs, s.plan.coverage);
+  return c === null ? null : { features: c.features, byFamily: c.byFamily, lastNewRun: c.lastNewRun, plateau: c.plateau };
 }
 
 /** The `run` command that shows exploration run i as found (same choices; the trace adds the explored invariants' checks). */
@@ -106,7 +115,8 @@ export function humanSummary(s: ExploreSummary): string {
   const out: string[] = [];
   const rate = runsPerSec(s);
   const time = s.exploreMs > 0 ? ` in ${formatDuration(Math.round(s.exploreMs))} (${rate} runs/s)` : "";
-  out.push(`explore ${s.plan.file}: strategy ${s.strategy}, seed ${s.plan.seed}${s.plan.swarm ? ", swarm" : ""}`);
+  const swarm = s.plan.swarm === "none" ? "" : s.plan.swarm === "auto" ? ", swarm auto" : ", swarm";
+  out.push(`explore ${s.plan.file}: strategy ${s.strategy}, seed ${s.plan.seed}${swarm}`);
   const first = firstFailing(s);
   if (first === null) {
     const why = s.stoppedBy === "time-budget" ? " (stopped by the time budget)" : "";
@@ -125,6 +135,7 @@ export function humanSummary(s: ExploreSummary): string {
     out.push(`repro: ${s.repro.path} (scenario ${s.repro.scenarioPath})`);
     out.push(`# replay: ${s.repro.replayKey}`);
   }
+  out.push(...coverageLines(coverageOf(s.runs, s.plan.coverage), s.runs.length));
   out.push(...determinismLines(s.determinism));
   return `${out.join("\n")}\n`;
 }

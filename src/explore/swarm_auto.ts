@@ -22,7 +22,7 @@
 import type { Rng } from "../sim/rng.ts";
 import { CRI_METHODS, MAX_STEPS, type Scenario } from "../scenario/index.ts";
 import type { RangeMs } from "../scenario/schema/common.ts";
-import { stepInstants, type KnobDef, type KnobSpace, type KnobValue, type TimelineLayout, type WatchAction } from "./knobs.ts";
+import { stepInstants, type KnobDef, type KnobSpace, type KnobValue, type TimelineLayout, type WatchAction, type WatchTrouble } from "./knobs.ts";
 import type { RawScenario } from "./raw.ts";
 
 /** The scale factors: 2^(k/4) for k in [-8, 20], so 1/4 to 32. */
@@ -38,19 +38,33 @@ export function logUniform(rng: Rng, lo: number, hi: number): number {
 const factor = (rng: Rng) => 2 ** (rng.int(FACTOR_MIN_QUARTERS, FACTOR_MAX_QUARTERS) / 4);
 
 /** Half the runs: null (as configured); else the configured range scaled by two drawn factors. */
-function scaled(configured: RangeMs) {
-  return (rng: Rng): KnobValue => {
+function scaled(configured: RangeMs): Pick<KnobDef, "draw" | "nudge"> {
+  const lowest = Math.round(configured.minMs * 2 ** (FACTOR_MIN_QUARTERS / 4));
+  const highest = Math.round(configured.maxMs * 2 ** (FACTOR_MAX_QUARTERS / 4));
+  const draw = (rng: Rng): KnobValue => {
     if (rng.below(2) === 0) return null;
     const f1 = factor(rng);
     const f2 = factor(rng);
     const lo = Math.round(configured.minMs * Math.min(f1, f2));
     return [lo, Math.max(lo, Math.round(configured.maxMs * Math.max(f1, f2)))];
   };
+  // A nudge scales the range by 2^(±1/4 .. ±1), within the factors' bounds.
+  const nudge = (v: KnobValue, rng: Rng): KnobValue => {
+    if (!Array.isArray(v)) return draw(rng);
+    const f = nudgeFactor(rng);
+    const lo = Math.min(highest, Math.max(lowest, Math.round((v[0] as number) * f)));
+    return [lo, Math.min(highest, Math.max(lo, Math.round((v[1] as number) * f)))];
+  };
+  return { draw, nudge };
 }
 
+const nudgeFactor = (rng: Rng) => 2 ** ((rng.below(2) === 0 ? -1 : 1) * rng.int(1, 4) / 4);
+
 /** Half the runs: null; else 0 to a log-uniform bound, for a delay configured at 0. */
-function fromZero(loMs: number, hiMs: number) {
-  return (rng: Rng): KnobValue => (rng.below(2) === 0 ? null : [0, logUniform(rng, loMs, hiMs)]);
+function fromZero(loMs: number, hiMs: number): Pick<KnobDef, "draw" | "nudge"> {
+  const draw = (rng: Rng): KnobValue => (rng.below(2) === 0 ? null : [0, logUniform(rng, loMs, hiMs)]);
+  const nudge = (v: KnobValue, rng: Rng): KnobValue => (Array.isArray(v) ? [0, Math.min(hiMs, Math.max(loMs, Math.round((v[1] as number) * nudgeFactor(rng))))] : draw(rng));
+  return { draw, nudge };
 }
 
 const around = (configured: RangeMs, zeroLoMs: number, zeroHiMs: number) =>
@@ -60,18 +74,29 @@ export function autoKnobSpace(scenario: Scenario, raw: RawScenario, layout: Time
   const defs: KnobDef[] = [];
   for (const method of CRI_METHODS) {
     const configured = scenario.runtime.latency[method];
-    if (configured.maxMs > 0) defs.push({ id: `latency.${method}`, target: { kind: "latency", method }, draw: scaled(configured) });
+    if (configured.maxMs > 0) defs.push({ id: `latency.${method}`, target: { kind: "latency", method }, ...scaled(configured) });
   }
   for (const [image, config] of Object.entries(scenario.runtime.images).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    if (config.pullTime !== null && config.pullTime.maxMs > 0) defs.push({ id: `pull.${image}`, target: { kind: "pull", image }, draw: scaled(config.pullTime) });
+    if (config.pullTime !== null && config.pullTime.maxMs > 0) defs.push({ id: `pull.${image}`, target: { kind: "pull", image }, ...scaled(config.pullTime) });
   }
-  defs.push({ id: "apiserver.latency", target: { kind: "apiserver" }, draw: around(scenario.apiserver.latency, 10, 5000) });
-  scenario.scheduler.forEach((b, index) => defs.push({ id: `binding.${index}`, target: { kind: "binding", index }, draw: around(b.latency, 10, 5000) }));
+  defs.push({ id: "apiserver.latency", target: { kind: "apiserver" }, ...around(scenario.apiserver.latency, 10, 5000) });
+  scenario.scheduler.forEach((b, index) => defs.push({ id: `binding.${index}`, target: { kind: "binding", index }, ...around(b.latency, 10, 5000) }));
   if (scenario.kubelet.featureGates.EventedPLEG) {
-    defs.push({ id: "runtime.containerEventDelay", target: { kind: "eventDelay" }, draw: around(scenario.runtime.containerEventDelay, 1, 1000) });
+    defs.push({ id: "runtime.containerEventDelay", target: { kind: "eventDelay" }, ...around(scenario.runtime.containerEventDelay, 1, 1000) });
   }
   const spanMs = Math.max(1000, Math.floor(scenario.untilMs / 4));
-  for (const atMs of stepInstants(raw)) defs.push({ id: `step@${atMs}`, target: { kind: "step", atMs }, draw: (rng) => shift(rng, atMs, spanMs) });
+  for (const atMs of stepInstants(raw)) {
+    defs.push({
+      id: `step@${atMs}`,
+      target: { kind: "step", atMs },
+      draw: (rng) => shift(rng, atMs, spanMs),
+      // A nudge moves the shift by up to an eighth of the span either way, keeping the step after 0s.
+      nudge: (v, rng) => {
+        const by = logUniform(rng, 10, Math.max(10, Math.floor(spanMs / 8))) * (rng.below(2) === 0 ? -1 : 1);
+        return Math.max(-(atMs - 1), Math.min(spanMs, (typeof v === "number" ? v : 0) + by));
+      },
+    });
+  }
   if (scenario.untilMs >= 2 && layout.rawSteps + 3 <= MAX_STEPS) {
     defs.push(watchKnob("watchDelay", 4, scenario.untilMs), watchKnob("watchDrop", 4, scenario.untilMs), watchKnob("watchGone", 8, scenario.untilMs));
   }
@@ -89,14 +114,18 @@ function shift(rng: Rng, atMs: number, spanMs: number): number {
 
 /** One run in `oneIn` gets this watch trouble, at a uniform instant before `until`. */
 function watchKnob(action: WatchAction, oneIn: number, untilMs: number): KnobDef {
+  const trouble = (rng: Rng, atMs: number): KnobValue =>
+    action === "watchDelay" ? { atMs, forMs: logUniform(rng, 1000, Math.max(1000, Math.floor(untilMs / 2))), delayMs: logUniform(rng, 10, 5000) } : { atMs, forMs: 1000, delayMs: 0 };
   return {
     id: `watch.${action}`,
     target: { kind: "watch", action },
-    draw: (rng) => {
-      if (rng.below(oneIn) !== 0) return null;
-      const atMs = rng.int(1, untilMs - 1);
-      if (action === "watchDelay") return { atMs, forMs: logUniform(rng, 1000, Math.max(1000, Math.floor(untilMs / 2))), delayMs: logUniform(rng, 10, 5000) };
-      return { atMs, forMs: 1000, delayMs: 0 };
+    draw: (rng) => (rng.below(oneIn) !== 0 ? null : trouble(rng, rng.int(1, untilMs - 1))),
+    // A nudge switches the trouble on (somewhere), or moves it by up to an eighth of the run.
+    nudge: (v, rng) => {
+      if (v === null || typeof v !== "object" || Array.isArray(v)) return trouble(rng, rng.int(1, untilMs - 1));
+      const w = v as WatchTrouble;
+      const by = logUniform(rng, 10, Math.max(10, Math.floor(untilMs / 8))) * (rng.below(2) === 0 ? -1 : 1);
+      return { ...w, atMs: Math.min(untilMs - 1, Math.max(1, w.atMs + by)) };
     },
   };
 }

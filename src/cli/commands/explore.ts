@@ -6,7 +6,7 @@ import type { ArgumentsCamelCase, Argv } from "yargs";
 import { parseDuration } from "../../sim/index.ts";
 import { ScenarioError, formatIssue } from "../../scenario/index.ts";
 import { UnknownInvariantError } from "../../check/invariants.ts";
-import { exploreParallel, humanSummary, jsonLine, parseShard, summarize, writeShardFile, type ExploreOptions, type ExploreProgress, type ExploreReport } from "../../explore/index.ts";
+import { MAX_ISLANDS, exploreParallel, humanSummary, jsonLine, parseShard, summarize, writeShardFile, type ExploreOptions, type ExploreProgress, type ExploreReport } from "../../explore/index.ts";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_VIOLATION, UserError } from "../exit.ts";
 import { resolveScenarioArg } from "../scenario_arg.ts";
 import type { CommandFactory } from "./index.ts";
@@ -16,6 +16,9 @@ interface Args {
   file: string;
   runs: number;
   strategy: string;
+  islands?: number;
+  swarm?: string;
+  coverage: boolean;
   depth?: number;
   steps?: number;
   seed?: number;
@@ -45,7 +48,10 @@ export const exploreCommand: CommandFactory = (ctx) => ({
       .option("variant", { type: "string", array: true, describe: "switch a model variant on (NAME) or off (NAME=false), over kubelet.variants; repeatable" })
       .option("feature-gate", { type: "string", array: true, describe: "set a kubelet feature gate (NAME=true or NAME=false), over kubelet.featureGates; repeatable" })
       .option("runs", { type: "number", default: 1000, describe: "how many runs (run i's seed derives from --seed and i)" })
-      .option("strategy", { type: "string", default: "pct", choices: ["random", "pct", "pos"], describe: "how each run schedules: random walk, pct (priorities with change points) or pos (partial order sampling)" })
+      .option("strategy", { type: "string", default: "pct", choices: ["random", "pct", "pos", "guided"], describe: "how each run schedules: random walk, pct (priorities with change points), pos (partial order sampling) or guided (coverage-guided mutation of earlier runs' schedules and knobs)" })
+      .option("islands", { type: "number", describe: "guided only: independent corpora (default 8); threads and shards take whole islands" })
+      .option("swarm", { type: "string", choices: ["auto", "none"], describe: "auto: draw every run's timings from generic ranges around the scenario's own (over a file's swarm ranges); none: no knobs" })
+      .option("coverage", { type: "boolean", default: false, describe: "measure coverage under random, pct and pos too (guided always does)" })
       .option("depth", { type: "number", describe: "pct's bug depth d (default 3)" })
       .option("steps", { type: "number", describe: "pct's step count k (default: the proc choices of a fifo run)" })
       .option("seed", { type: "number", describe: "the exploration seed (default: the scenario's seed)" })
@@ -63,12 +69,13 @@ export const exploreCommand: CommandFactory = (ctx) => ({
       .example("$0 explore scenarios/default.yaml --runs 200 --strategy pct --json", "200 pct runs, one JSON line")
       .example("$0 explore x.yaml --runs 5000 --jobs 4 --time-budget 5m", "a long hunt on four threads")
       .example("$0 explore x.yaml --runs 1000 --shard 2/4", "this machine's quarter of a 1000-run exploration")
+      .example("$0 explore x.yaml --swarm auto --strategy guided --runs 5000", "discover: generic timings, coverage-guided schedules")
       .example("$0 explore scenarios/races/r05-pw-kill-pinning.yaml --runs 2000 --kubelet-version 1.22", "the same hunt under the fixed kubelet")
       .epilogue("Exit codes: 0 no failure, 1 a failure was found (repro written), 2 usage or scenario error, 3 nondeterminism (a bug in kubelet-sim)."),
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
     const progress = process.stderr.isTTY ? new ProgressBar() : null;
-    const options = exploreOptions(argv);
+    const options = { ...exploreOptions(argv), onNote: (text: string) => void process.stderr.write(`note: ${text}\n`) };
     let report: ExploreReport;
     try {
       report = await explore({ ...options, ...(progress === null ? {} : { onProgress: (p: ExploreProgress) => progress.update(p) }) });
@@ -100,11 +107,16 @@ export function exploreOptions(argv: Args): ExploreOptions {
   const depth = whole("depth", argv.depth, 1, 100);
   const steps = whole("steps", argv.steps, 1);
   const seed = whole("seed", argv.seed, 0, 2 ** 32 - 1);
+  const islands = whole("islands", argv.islands, 1, MAX_ISLANDS);
+  if (islands !== undefined && argv.strategy !== "guided") throw new UserError("--islands: only with --strategy guided");
   return {
     source: { file: resolveScenarioArg(argv.file) },
     ...kubeletOverridesOf(argv),
     runs: whole("runs", argv.runs, 0)!,
-    strategy: argv.strategy === "random" || argv.strategy === "pos" ? argv.strategy : "pct",
+    strategy: argv.strategy === "random" || argv.strategy === "pos" || argv.strategy === "guided" ? argv.strategy : "pct",
+    ...(islands === undefined ? {} : { islands }),
+    ...(argv.swarm === "auto" || argv.swarm === "none" ? { swarm: argv.swarm } : {}),
+    coverage: argv.coverage,
     ...(depth === undefined ? {} : { depth }),
     ...(steps === undefined ? {} : { steps }),
     ...(seed === undefined ? {} : { seed }),
@@ -131,7 +143,7 @@ function userParse<T>(flag: string, parse: () => T): T {
 function asUserError(file: string, err: unknown): unknown {
   if (err instanceof ScenarioError) return new UserError(err.issues.map(formatIssue).join("\n"));
   if (err instanceof UnknownInvariantError) return new UserError(`--invariants: ${err.message}`);
-  if (err instanceof Error && /^bad (shard|run index|--jobs)/.test(err.message)) return new UserError(`${file}: ${err.message}`);
+  if (err instanceof Error && /^bad (shard|run index|--jobs|--islands)/.test(err.message)) return new UserError(`${file}: ${err.message}`);
   return err;
 }
 
