@@ -217,23 +217,33 @@ class Session {
 
   /** The first failure: run again here for its tape, shrunk, written. */
   private followUp(first: RunSummary): { found: Found; shrink: ShrinkResult | null; repro: WrittenRepro | null } {
-    const { scenario: inputs, strategy } = this.runner.inputsOf(first);
-    const { scenario } = inputs;
-    const raw = inputs.raw();
-    const again = this.ctx.run(scenario, first.seed, strategy === undefined ? {} : { strategy });
-    if (!sameFailure(again.failure, first.failure) || again.result.run.traceHash !== first.traceHash) {
-      throw new Error(`run ${first.index} (seed ${first.seed}) did not fail the same way when run again: kubelet-sim is not deterministic (a bug)`);
-    }
-    let found: Found = { raw, scenario, seed: first.seed, choices: again.result.run.choices.toArray(), failure: again.failure! };
-    let shrink: ShrinkResult | null = null;
-    if (this.opts.shrink !== false) {
-      this.progress("shrink", 0, 1);
-      shrink = shrinkFailure(this.ctx, found, { ...this.opts.shrink, clock: this.opts.shrink?.clock ?? this.clock });
-      found = shrink.final;
-    }
-    const outDir = this.opts.outDir === undefined ? "repros" : this.opts.outDir;
-    const origin = { index: first.index, seed: first.seed, choices: first.choices, deviations: first.deviations, traceHash: first.traceHash };
-    const repro = outDir === null ? null : writeRepro({ ctx: this.ctx, found, origin, shrink, outDir });
-    return { found, shrink, repro };
+    if (this.opts.shrink !== false) this.progress("shrink", 0, 1);
+    const shrink = this.opts.shrink === false ? false : { ...this.opts.shrink, clock: this.opts.shrink?.clock ?? this.clock };
+    return reproduceRun(this.ctx, this.runner, first, { shrink, outDir: this.opts.outDir === undefined ? "repros" : this.opts.outDir });
   }
+}
+
+/**
+ * A failing run of an exploration, run again here (it must fail the same way, with the same trace
+ * hash), shrunk unless told not to, and written as a repro file unless outDir is null. The
+ * campaign (scripts/campaign.ts) calls it for each distinct failure, not only the first.
+ */
+export function reproduceRun(ctx: RunContext, runner: Runner, run: RunSummary, opts: { shrink: ShrinkOptions | false; outDir: string | null }): { found: Found; shrink: ShrinkResult | null; repro: WrittenRepro | null } {
+  const traceHash = run.traceHash;
+  if (traceHash === null) throw new Error(`run ${run.index} has no trace hash: only failing runs (and determinism samples) can be reproduced`);
+  const { scenario: inputs, strategy } = runner.inputsOf(run);
+  const { scenario } = inputs;
+  const again = ctx.run(scenario, run.seed, strategy === undefined ? {} : { strategy });
+  if (!sameFailure(again.failure, run.failure) || again.result.run.traceHash !== traceHash) {
+    throw new Error(`run ${run.index} (seed ${run.seed}) did not fail the same way when run again: kubelet-sim is not deterministic (a bug)`);
+  }
+  let found: Found = { raw: inputs.raw(), scenario, seed: run.seed, choices: again.result.run.choices.toArray(), failure: again.failure! };
+  let shrink: ShrinkResult | null = null;
+  if (opts.shrink !== false) {
+    shrink = shrinkFailure(ctx, found, opts.shrink);
+    found = shrink.final;
+  }
+  const origin = { index: run.index, seed: run.seed, choices: run.choices, deviations: run.deviations, traceHash };
+  const repro = opts.outDir === null ? null : writeRepro({ ctx, found, origin, shrink, outDir: opts.outDir });
+  return { found, shrink, repro };
 }

@@ -39,7 +39,10 @@ export const MAX_ISLANDS = 256;
 export const CORPUS_LIMIT = 128;
 
 /** One run in this many starts afresh (a pos run with knobs drawn from its own seed); the others mutate an entry. */
-const FRESH_ONE_IN = 4;
+const FRESH_ONE_IN = 3;
+/** The mutations each new entry gets first: more when its new features point at knobs. */
+const BURST_HINTED = 8;
+const BURST = 3;
 /**
  * Mutation weights (tuned on the discovery table's small runs): for a parent whose new features
  * point at knobs (HINTED: a step or a lifecycle call that landed in a new state), mostly knob
@@ -68,6 +71,8 @@ interface Island {
   hits: Map<string, number>;
   /** Per knob: how often moving it was tried, and how often that reached a new feature. */
   knobs: Map<string, { tries: number; wins: number }>;
+  /** New entries waiting for their burst of mutations, oldest first. */
+  focus: { entry: Entry; left: number }[];
 }
 
 /** The island of run i. */
@@ -98,7 +103,7 @@ export class GuidedRunner {
     const k = islandOf(index, this.count);
     let island = this.islands.get(k);
     if (island === undefined) {
-      island = { next: k, corpus: [], hits: new Map(), knobs: new Map() };
+      island = { next: k, corpus: [], hits: new Map(), knobs: new Map(), focus: [] };
       this.islands.set(k, island);
     }
     if (index !== island.next) throw new Error(`guided: run ${index} of island ${k} asked for before run ${island.next} (a guided island's runs run in order, in one thread)`);
@@ -131,7 +136,7 @@ export class GuidedRunner {
       const seed = runSeed(this.ctx.plan.seed, index);
       return { seed, knobs: space === null ? null : drawKnobs(space, seed), tape: null, how: "fresh", parent: null };
     }
-    const parent = this.pick(island, rng);
+    const parent = this.focused(island) ?? this.pick(island, rng);
     const hinted = space !== null && parent.hints.length > 0;
     const weights = MUTATIONS.map((m) => {
       if (m === "knob" && (space === null || space.defs.length === 0)) return 0;
@@ -164,6 +169,10 @@ export class GuidedRunner {
           moved.push(space!.defs[i]!.id);
           what.push(`${nudge ? "nudge" : "draw"} ${space!.defs[i]!.id}`);
         }
+        // Half the time the kubelet's own draws and the schedule start afresh too (a new seed, no
+        // tape): most races turn on timing, and a moved knob under fresh randomness explores more
+        // than the parent's schedule replayed.
+        if (rng.below(2) === 0) return { ...base, seed: rng.uint32(), knobs, tape: null, how: `${what.join(", ")}, reseeded` };
         return { ...base, knobs, tape: tape.encode(), how: what.join(", ") };
       }
       case "splice": {
@@ -176,6 +185,18 @@ export class GuidedRunner {
       case "fresh":
         return { ...base, seed: rng.uint32(), tape: tape.encode(), how: "reseed" };
     }
+  }
+
+  /**
+   * The entry whose burst is on: each new entry is mutated first in the runs right after it came
+   * (as AFL works through each new queue entry), BURST_HINTED times when its new features point
+   * at knobs, BURST times otherwise. The frontier is explored before it is diluted in the corpus.
+   */
+  private focused(island: Island): Entry | null {
+    const f = island.focus[0];
+    if (f === undefined) return null;
+    if (--f.left <= 0) island.focus.shift();
+    return island.corpus.includes(f.entry) ? f.entry : null;
   }
 
   /** A corpus entry, weighted by the rarity of the features it brought. */
@@ -217,7 +238,9 @@ export class GuidedRunner {
       island.hits.set(f, n + 1);
     }
     if (fresh.length === 0) return fresh;
-    island.corpus.push({ index, genome, tape: run.result.run.choices, brought: fresh, hints: this.hints(fresh) });
+    const entry: Entry = { index, genome, tape: run.result.run.choices, brought: fresh, hints: this.hints(fresh) };
+    island.corpus.push(entry);
+    island.focus.push({ entry, left: entry.hints.length > 0 ? BURST_HINTED : BURST });
     if (island.corpus.length > CORPUS_LIMIT) {
       let worst = 0;
       let worstWeight = Infinity;

@@ -9,7 +9,7 @@ import { resolveInvariantIds, ALL_INVARIANTS } from "../check/invariants/index.t
 import { makeMonitors } from "../check/invariants.ts";
 import type { Scenario } from "../scenario/index.ts";
 import type { ExplorePlan, ExploreStrategy } from "./context.ts";
-import { compileRawOrThrow, readRawScenario, withInvariantExpectations, type RawScenario } from "./raw.ts";
+import { compileRawOrThrow, isRecord, rawList, readRawScenario, withInvariantExpectations, type RawScenario } from "./raw.ts";
 import { DEFAULT_ISLANDS, MAX_ISLANDS } from "./guided.ts";
 import type { SwarmMode } from "./swarm.ts";
 import { applyKubeletOverrides, hasOverrides, loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from "../scenario/overrides.ts";
@@ -45,7 +45,8 @@ export function makePlan(req: PlanRequest): ExplorePlan {
   const invariants = resolveInvariantIds(req.invariants ?? [ALL_INVARIANTS]);
   makeMonitors(invariants, scenario); // an unknown id fails here, before any run
   const swarm = swarmMode(scenario, req, file);
-  const augmented = withInvariantExpectations(swarm === "declared" ? raw : withoutSwarm(raw), scenario, invariants);
+  const kept = swarm === "auto" ? untimedOnly(raw, scenario, file, req.onNote) : { raw, scenario };
+  const augmented = withInvariantExpectations(swarm === "declared" ? kept.raw : withoutSwarm(kept.raw), kept.scenario, invariants);
   const strategy: ExploreStrategy =
     req.strategy === "random" || req.strategy === "pos"
       ? { name: req.strategy }
@@ -66,6 +67,20 @@ function swarmMode(scenario: Scenario, req: PlanRequest, file: string): SwarmMod
     return "auto";
   }
   return scenario.swarm === undefined ? "none" : scenario.swarm.auto ? "auto" : "declared";
+}
+
+/**
+ * Under the generic swarm, the file's `eventually` and `at` expectations are left out: they were
+ * written for the file's timings, which every run now moves (a pod Running by 8s need not be,
+ * with a pull 30 times slower). `never` expectations hold at any timing and stay, as does every
+ * invariant.
+ */
+function untimedOnly(raw: RawScenario, scenario: Scenario, file: string, onNote: PlanRequest["onNote"]): { raw: RawScenario; scenario: Scenario } {
+  const expect = rawList(raw, "expect");
+  const keep = expect.filter((e) => isRecord(e) && e["never"] !== undefined);
+  if (keep.length === expect.length) return { raw, scenario };
+  onNote?.(`${file}: ${expect.length - keep.length} of its expectations (eventually, at) are left out: the generic swarm moves the timings they were written for; its never: expectations and every invariant are checked`);
+  return { raw: { ...raw, expect: keep }, scenario: { ...scenario, expect: scenario.expect.filter((e) => e.kind === "never") } };
 }
 
 function withoutSwarm(raw: RawScenario): RawScenario {

@@ -9,6 +9,8 @@ import { UnknownInvariantError } from "../../check/invariants.ts";
 import { MAX_ISLANDS, exploreParallel, humanSummary, jsonLine, parseShard, summarize, writeShardFile, type ExploreOptions, type ExploreProgress, type ExploreReport } from "../../explore/index.ts";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_VIOLATION, UserError } from "../exit.ts";
 import { resolveScenarioArg } from "../scenario_arg.ts";
+import { AtomicFile } from "../atomic.ts";
+import { renderExploreHtml, type ExploreViewEntry } from "../../report/explore_view.ts";
 import type { CommandFactory } from "./index.ts";
 import { kubeletOverridesOf } from "./run.ts";
 
@@ -19,6 +21,8 @@ interface Args {
   islands?: number;
   swarm?: string;
   coverage: boolean;
+  html?: string;
+  compare?: string;
   depth?: number;
   steps?: number;
   seed?: number;
@@ -52,6 +56,8 @@ export const exploreCommand: CommandFactory = (ctx) => ({
       .option("islands", { type: "number", describe: "guided only: independent corpora (default 8); threads and shards take whole islands" })
       .option("swarm", { type: "string", choices: ["auto", "none"], describe: "auto: draw every run's timings from generic ranges around the scenario's own (over a file's swarm ranges); none: no knobs" })
       .option("coverage", { type: "boolean", default: false, describe: "measure coverage under random, pct and pos too (guided always does)" })
+      .option("html", { type: "string", describe: "also write the HTML view of the exploration: what it reached, and its coverage over runs" })
+      .option("compare", { type: "string", describe: "with --html: explore the same runs under these strategies too (e.g. pos,random) and draw each one's coverage" })
       .option("depth", { type: "number", describe: "pct's bug depth d (default 3)" })
       .option("steps", { type: "number", describe: "pct's step count k (default: the proc choices of a fifo run)" })
       .option("seed", { type: "number", describe: "the exploration seed (default: the scenario's seed)" })
@@ -76,15 +82,28 @@ export const exploreCommand: CommandFactory = (ctx) => ({
     const argv = raw as unknown as Args;
     const progress = process.stderr.isTTY ? new ProgressBar() : null;
     const options = { ...exploreOptions(argv), onNote: (text: string) => void process.stderr.write(`note: ${text}\n`) };
+    const compare = compareStrategies(argv);
+    // Opened before the runs, so an unwritable page fails at once, not after a long exploration.
+    const page = argv.html === undefined ? null : AtomicFile.open(argv.html);
     let report: ExploreReport;
+    const others: ExploreViewEntry[] = [];
     try {
-      report = await explore({ ...options, ...(progress === null ? {} : { onProgress: (p: ExploreProgress) => progress.update(p) }) });
+      report = await explore({ ...options, coverage: options.coverage === true || page !== null, ...(progress === null ? {} : { onProgress: (p: ExploreProgress) => progress.update(p) }) });
+      for (const strategy of compare) {
+        const other = await explore({ ...options, strategy, coverage: true, shrink: false, outDir: null, checkDeterminism: false, ...(progress === null ? {} : { onProgress: (p: ExploreProgress) => progress.update(p) }) });
+        others.push({ label: other.strategy, summary: summarize(other) });
+      }
     } catch (err) {
+      page?.abort();
       throw asUserError(argv.file, err);
     } finally {
       progress?.clear();
     }
     const summary = summarize(report);
+    if (page !== null) {
+      page.write(renderExploreHtml([{ label: summary.strategy, summary }, ...others]));
+      page.commit();
+    }
     // A shard leaves its outcome beside its repro, for `kubelet-sim merge` (docs/exploring.md).
     if (options.shard !== undefined) writeShardFile(argv.out, options.shard, options.runs, argv.keepGoing, summary);
     process.stdout.write(argv.json ? `${JSON.stringify(jsonLine(summary))}\n` : humanSummary(summary));
@@ -92,6 +111,18 @@ export const exploreCommand: CommandFactory = (ctx) => ({
     else ctx.exitCode = report.first === null ? EXIT_OK : EXIT_VIOLATION;
   },
 });
+
+/** --compare's strategies: only with --html and without --shard; each one of explore's strategies. */
+function compareStrategies(argv: Args): ExploreOptions["strategy"][] {
+  if (argv.compare === undefined) return [];
+  if (argv.html === undefined) throw new UserError("--compare: only with --html (the comparison is drawn there)");
+  if (argv.shard !== undefined) throw new UserError("--compare: not with --shard (compare whole explorations)");
+  const names = argv.compare.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  for (const n of names) {
+    if (!["random", "pct", "pos", "guided"].includes(n)) throw new UserError(`--compare: unknown strategy "${n}": expected random, pct, pos or guided, separated by commas`);
+  }
+  return names as ExploreOptions["strategy"][];
+}
 
 /** exploreParallel as a promise (src/explore itself makes none). */
 function explore(opts: ExploreOptions): Promise<ExploreReport> {
