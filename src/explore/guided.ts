@@ -43,6 +43,7 @@ const FRESH_ONE_IN = 3;
 /** The mutations each new entry gets first: more when its new features point at knobs. */
 const BURST_HINTED = 8;
 const BURST = 3;
+const FOCUS_LIMIT = 8;
 /**
  * Mutation weights (tuned on the discovery table's small runs): for a parent whose new features
  * point at knobs (HINTED: a step or a lifecycle call that landed in a new state), mostly knob
@@ -71,7 +72,7 @@ interface Island {
   hits: Map<string, number>;
   /** Per knob: how often moving it was tried, and how often that reached a new feature. */
   knobs: Map<string, { tries: number; wins: number }>;
-  /** New entries waiting for their burst of mutations, oldest first. */
+  /** New entries waiting for their burst of mutations, newest first. */
   focus: { entry: Entry; left: number }[];
 }
 
@@ -190,7 +191,8 @@ export class GuidedRunner {
   /**
    * The entry whose burst is on: each new entry is mutated first in the runs right after it came
    * (as AFL works through each new queue entry), BURST_HINTED times when its new features point
-   * at knobs, BURST times otherwise. The frontier is explored before it is diluted in the corpus.
+   * at knobs, BURST times otherwise; the newest first (the frontier), those pointing at knobs
+   * before the others, and an entry that waited past FOCUS_LIMIT others is left to the weighted pick.
    */
   private focused(island: Island): Entry | null {
     const f = island.focus[0];
@@ -240,7 +242,11 @@ export class GuidedRunner {
     if (fresh.length === 0) return fresh;
     const entry: Entry = { index, genome, tape: run.result.run.choices, brought: fresh, hints: this.hints(fresh) };
     island.corpus.push(entry);
-    island.focus.push({ entry, left: entry.hints.length > 0 ? BURST_HINTED : BURST });
+    // Newest first, those whose features point at knobs before the others.
+    const hinted = entry.hints.length > 0;
+    const at = hinted ? 0 : island.focus.findIndex((f) => f.entry.hints.length === 0);
+    island.focus.splice(at < 0 ? island.focus.length : at, 0, { entry, left: hinted ? BURST_HINTED : BURST });
+    if (island.focus.length > FOCUS_LIMIT) island.focus.pop();
     if (island.corpus.length > CORPUS_LIMIT) {
       let worst = 0;
       let worstWeight = Infinity;

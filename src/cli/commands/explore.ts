@@ -6,7 +6,7 @@ import type { ArgumentsCamelCase, Argv } from "yargs";
 import { parseDuration } from "../../sim/index.ts";
 import { ScenarioError, formatIssue } from "../../scenario/index.ts";
 import { UnknownInvariantError } from "../../check/invariants.ts";
-import { MAX_ISLANDS, exploreParallel, humanSummary, jsonLine, parseShard, summarize, writeShardFile, type ExploreOptions, type ExploreProgress, type ExploreReport } from "../../explore/index.ts";
+import { DEFAULT_ISLANDS, MAX_ISLANDS, exploreParallel, humanSummary, jsonLine, parseShard, summarize, writeShardFile, type ExploreOptions, type ExploreProgress, type ExploreReport } from "../../explore/index.ts";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_VIOLATION, UserError } from "../exit.ts";
 import { resolveScenarioArg } from "../scenario_arg.ts";
 import { AtomicFile } from "../atomic.ts";
@@ -53,7 +53,7 @@ export const exploreCommand: CommandFactory = (ctx) => ({
       .option("feature-gate", { type: "string", array: true, describe: "set a kubelet feature gate (NAME=true or NAME=false), over kubelet.featureGates; repeatable" })
       .option("runs", { type: "number", default: 1000, describe: "how many runs (run i's seed derives from --seed and i)" })
       .option("strategy", { type: "string", default: "pct", choices: ["random", "pct", "pos", "guided"], describe: "how each run schedules: random walk, pct (priorities with change points), pos (partial order sampling) or guided (coverage-guided mutation of earlier runs' schedules and knobs)" })
-      .option("islands", { type: "number", describe: "guided only: independent corpora (default 8); threads and shards take whole islands" })
+      .option("islands", { type: "number", describe: `guided only: independent corpora (default ${DEFAULT_ISLANDS}); threads and shards take whole islands` })
       .option("swarm", { type: "string", choices: ["auto", "none"], describe: "auto: draw every run's timings from generic ranges around the scenario's own (over a file's swarm ranges); none: no knobs" })
       .option("coverage", { type: "boolean", default: false, describe: "measure coverage under random, pct and pos too (guided always does)" })
       .option("html", { type: "string", describe: "also write the HTML view of the exploration: what it reached, and its coverage over runs" })

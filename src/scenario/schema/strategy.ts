@@ -2,7 +2,7 @@
 // may draw a run's latencies and faults from.
 import { z } from "zod";
 import { DEFAULT_PCT_DEPTH, DEFAULT_PCT_STEPS } from "../../sim/strategy/index.ts";
-import { duration, durationRange, obj, type RangeMs } from "./common.ts";
+import { duration, durationRange, obj } from "./common.ts";
 import { CRI_METHODS, faultSchema } from "./runtime.ts";
 
 export type ScenarioStrategy = { name: "fifo" } | { name: "random" } | { name: "pct"; depth: number; steps: number } | { name: "pos" };
@@ -49,7 +49,11 @@ const swarmFault = obj({
   fault: faultSchema.describe("The fault, as under runtime.faults."),
 });
 
-const swarmRanges = obj({
+const swarmObject = obj({
+  auto: z
+    .boolean()
+    .default(false)
+    .describe("Derive every knob from the scenario, with no ranges written here: as `explore --swarm auto` (docs/exploring.md, \"The generic swarm\")."),
   latency: z
     .partialRecord(z.enum(CRI_METHODS), durationRange("The bounds a run's latency for this method is drawn from."))
     .default({})
@@ -57,15 +61,17 @@ const swarmRanges = obj({
   faults: z.array(swarmFault).default([]).describe("Faults each run may switch on, each with its own chance."),
   jitter: duration("Each timeline step is delayed by a draw from 0 to this.").prefault("0s"),
   apiserverLatency: durationRange("The bounds a run's apiserver round trip is drawn from, replacing apiserver.latency.").optional(),
-}).transform((s) => ({ ...s, auto: false }));
-
-/** `swarm: auto`: the generic knobs of `explore --swarm auto` (docs/exploring.md), no ranges of the file's own. */
-const AUTO = { auto: true, latency: {} as Partial<Record<(typeof CRI_METHODS)[number], RangeMs>>, faults: [], jitterMs: 0, apiserverLatency: undefined };
+}).superRefine((s, ctx) => {
+  if (!s.auto) return;
+  const ranges = Object.keys(s.latency).length > 0 || s.faults.length > 0 || s.jitterMs > 0 || s.apiserverLatency !== undefined;
+  if (ranges) ctx.addIssue({ code: "custom", path: ["auto"], message: "expected either auto or ranges of the file's own (latency, faults, jitter, apiserverLatency), found both" });
+});
 
 export const swarmSchema = z
-  .preprocess((v) => (v === "auto" ? { __auto: true } : v), z.union([z.strictObject({ __auto: z.literal(true) }).transform(() => AUTO), swarmRanges]))
+  .preprocess((v) => (v === "auto" ? { auto: true } : v), swarmObject)
   .meta({
-    description: "Ranges that exploration (`kubelet-sim explore`) draws each run's knobs from, as in swarm testing; `auto` derives them from the scenario.",
-    shorthand: "the string `auto`: every CRI latency, step time, the apiserver and the watch, drawn around what the scenario says",
+    description: "Ranges that exploration (`kubelet-sim explore`) draws each run's knobs from, as in swarm testing.",
+    shorthand: "the string `auto` means `{ auto: true }`",
   });
+
 export type SwarmConfig = z.output<typeof swarmSchema>;
