@@ -17,7 +17,8 @@ import { Rng, streamSeed } from "../sim/rng.ts";
 import type { StrategySpec } from "../sim/index.ts";
 import type { ContextRun, RunContext, RunScenario, RunSummary } from "./context.ts";
 import { CoverageSink } from "./coverage.ts";
-import { drawKnobs, redrawKnob, type KnobDef, type Knobs } from "./knobs.ts";
+import { drawKnobs, redrawKnob, type Knobs } from "./knobs.ts";
+import { Island } from "./guided_island.ts";
 import { runSeed } from "./seeds.ts";
 
 /** How a guided run is made; with the plan, enough to run it again anywhere. */
@@ -35,15 +36,9 @@ export interface Genome {
 
 export const DEFAULT_ISLANDS = 4;
 export const MAX_ISLANDS = 256;
-/** The most entries an island's corpus keeps; past it, the entry of lowest weight goes. */
-export const CORPUS_LIMIT = 128;
 
 /** One run in this many starts afresh (a pos run with knobs drawn from its own seed); the others mutate an entry. */
-const FRESH_ONE_IN = 3;
-/** The mutations each new entry gets first: more when its new features point at knobs. */
-const BURST_HINTED = 8;
-const BURST = 3;
-const FOCUS_LIMIT = 8;
+const FRESH_ONE_IN = 2;
 /**
  * Mutation weights (tuned on the discovery table's small runs): for a parent whose new features
  * point at knobs (HINTED: a step or a lifecycle call that landed in a new state), mostly knob
@@ -53,28 +48,6 @@ const MUTATIONS = ["fresh", "flip", "knob", "splice", "reseed"] as const;
 type Mutation = (typeof MUTATIONS)[number];
 const WEIGHTS: Readonly<Record<Mutation, number>> = { fresh: 0, flip: 3, knob: 3, splice: 1, reseed: 1 };
 const HINTED_WEIGHTS: Readonly<Record<Mutation, number>> = { fresh: 0, flip: 2, knob: 6, splice: 1, reseed: 1 };
-
-interface Entry {
-  index: number;
-  genome: Genome;
-  tape: ChoiceLog;
-  /** The features this entry reached first in its island (its weight: their rarity). */
-  brought: readonly string[];
-  /** The knobs (indices in the space) its new features point at: the steps, the calls that landed somewhere new. */
-  hints: readonly number[];
-}
-
-interface Island {
-  /** The next run index this island expects. */
-  next: number;
-  corpus: Entry[];
-  /** How many of the island's runs reached each feature. */
-  hits: Map<string, number>;
-  /** Per knob: how often moving it was tried, and how often that reached a new feature. */
-  knobs: Map<string, { tries: number; wins: number }>;
-  /** New entries waiting for their burst of mutations, newest first. */
-  focus: { entry: Entry; left: number }[];
-}
 
 /** The island of run i. */
 export function islandOf(index: number, islands: number): number {
@@ -104,7 +77,7 @@ export class GuidedRunner {
     const k = islandOf(index, this.count);
     let island = this.islands.get(k);
     if (island === undefined) {
-      island = { next: k, corpus: [], hits: new Map(), knobs: new Map(), focus: [] };
+      island = new Island(k, this.ctx.space);
       this.islands.set(k, island);
     }
     if (index !== island.next) throw new Error(`guided: run ${index} of island ${k} asked for before run ${island.next} (a guided island's runs run in order, in one thread)`);
@@ -112,13 +85,8 @@ export class GuidedRunner {
     const { genome, moved } = this.genomeFor(index, island);
     const coverage = new CoverageSink();
     const { summary, run } = runGenome(this.ctx, index, genome, full, coverage);
-    const fresh = this.learn(island, index, genome, run, coverage.features);
-    for (const id of moved) {
-      const st = island.knobs.get(id) ?? { tries: 0, wins: 0 };
-      st.tries++;
-      if (fresh.length > 0) st.wins++;
-      island.knobs.set(id, st);
-    }
+    const fresh = island.learn(index, genome, run.result.run.choices, coverage.features);
+    island.noteKnobs(moved, fresh.length > 0);
     if (fresh.length > 0) summary.newFeatures = fresh;
     if (summary.failure !== null || full) summary.genome = genome;
     return summary;
@@ -137,7 +105,7 @@ export class GuidedRunner {
       const seed = runSeed(this.ctx.plan.seed, index);
       return { seed, knobs: space === null ? null : drawKnobs(space, seed), tape: null, how: "fresh", parent: null };
     }
-    const parent = this.focused(island) ?? this.pick(island, rng);
+    const parent = island.focused() ?? island.pick(rng);
     const hinted = space !== null && parent.hints.length > 0;
     const weights = MUTATIONS.map((m) => {
       if (m === "knob" && (space === null || space.defs.length === 0)) return 0;
@@ -164,7 +132,7 @@ export class GuidedRunner {
         const what: string[] = [];
         for (let n = 0; n < count; n++) {
           const pool = hinted && rng.below(4) !== 0 ? parent.hints : space!.defs.map((_, i) => i);
-          const i = pool[rng.weighted(pool.map((d) => knobWeight(island, space!.defs[d]!)))]!;
+          const i = pool[rng.weighted(pool.map((d) => island.knobWeight(space!.defs[d]!)))]!;
           const nudge = rng.below(2) === 0;
           knobs = redrawKnob(space!, knobs, i, rng, nudge);
           moved.push(space!.defs[i]!.id);
@@ -177,7 +145,7 @@ export class GuidedRunner {
         return { ...base, knobs, tape: tape.encode(), how: what.join(", ") };
       }
       case "splice": {
-        const other = this.pick(island, rng, parent);
+        const other = island.pick(rng, parent);
         const at = rng.below(Math.min(tape.length, other.tape.length) + 1);
         const spliced = [...prefix(tape, at), ...other.tape.toArray().slice(at)];
         return { ...base, tape: ChoiceLog.from(spliced).encode(), how: `splice #${at} with run ${other.index}` };
@@ -188,110 +156,6 @@ export class GuidedRunner {
     }
   }
 
-  /**
-   * The entry whose burst is on: each new entry is mutated first in the runs right after it came
-   * (as AFL works through each new queue entry), BURST_HINTED times when its new features point
-   * at knobs, BURST times otherwise; the newest first (the frontier), those pointing at knobs
-   * before the others, and an entry that waited past FOCUS_LIMIT others is left to the weighted pick.
-   */
-  private focused(island: Island): Entry | null {
-    const f = island.focus[0];
-    if (f === undefined) return null;
-    if (--f.left <= 0) island.focus.shift();
-    return island.corpus.includes(f.entry) ? f.entry : null;
-  }
-
-  /** A corpus entry, weighted by the rarity of the features it brought. */
-  private pick(island: Island, rng: Rng, not?: Entry): Entry {
-    const candidates = not === undefined ? island.corpus : island.corpus.filter((e) => e !== not);
-    const list = candidates.length === 0 ? island.corpus : candidates;
-    return list[rng.weighted(list.map((e) => weightOf(e, island.hits)))]!;
-  }
-
-  /**
-   * The knobs new features point at: a step of the world that landed in a new state points at the
-   * timeline's steps (and a watch trouble at its knob); a runtime call that returned in a new state
-   * at that call's latency (and a pull at the images' pull times).
-   */
-  private hints(fresh: readonly string[]): number[] {
-    const space = this.ctx.space;
-    if (space === null) return [];
-    const out = new Set<number>();
-    for (const f of fresh) {
-      const m = /^(world|call) (\w+)/.exec(f);
-      if (m === null) continue;
-      const what = m[2]!;
-      space.defs.forEach((d, i) => {
-        const t = d.target;
-        const watch = what === "watchDelay" || what === "watchDrop" || what === "watchGone";
-        if (m[1] === "world" && (watch ? t.kind === "watch" && t.action === what : t.kind === "step")) out.add(i);
-        if (m[1] === "call" && ((t.kind === "latency" && t.method === what) || (t.kind === "pull" && what === "PullImage"))) out.add(i);
-      });
-    }
-    return [...out].sort((a, b) => a - b);
-  }
-
-  /** Counts the run's features; a run with features new to the island joins its corpus. Returns the new ones. */
-  private learn(island: Island, index: number, genome: Genome, run: ContextRun, features: ReadonlySet<string>): string[] {
-    const fresh: string[] = [];
-    for (const f of features) {
-      const n = island.hits.get(f) ?? 0;
-      if (n === 0) fresh.push(f);
-      island.hits.set(f, n + 1);
-    }
-    if (fresh.length === 0) return fresh;
-    const entry: Entry = { index, genome, tape: run.result.run.choices, brought: fresh, hints: this.hints(fresh) };
-    island.corpus.push(entry);
-    // Newest first, those whose features point at knobs before the others.
-    const hinted = entry.hints.length > 0;
-    const at = hinted ? 0 : island.focus.findIndex((f) => f.entry.hints.length === 0);
-    island.focus.splice(at < 0 ? island.focus.length : at, 0, { entry, left: hinted ? BURST_HINTED : BURST });
-    if (island.focus.length > FOCUS_LIMIT) island.focus.pop();
-    if (island.corpus.length > CORPUS_LIMIT) {
-      let worst = 0;
-      let worstWeight = Infinity;
-      island.corpus.forEach((e, i) => {
-        const w = weightOf(e, island.hits);
-        if (w < worstWeight) {
-          worst = i;
-          worstWeight = w;
-        }
-      });
-      island.corpus.splice(worst, 1);
-    }
-    return fresh;
-  }
-}
-
-/**
- * The calls that set a pod up or take it down: their latencies decide what a step of the timeline
- * lands on. The other CRI calls (status, listings) are quick and frequent, and move little.
- */
-const LIFECYCLE_METHODS = new Set(["RunPodSandbox", "StopPodSandbox", "RemovePodSandbox", "PullImage", "CreateContainer", "StartContainer", "StopContainer", "RemoveContainer"]);
-
-/**
- * A knob's prior: the timeline's steps first (when the world acts is what most races turn on),
- * then the latencies of lifecycle calls, the apiserver, bindings and event delays, then the rest.
- */
-function knobPrior(def: KnobDef): number {
-  const t = def.target;
-  if (t.kind === "step") return 4;
-  if (t.kind === "latency") return LIFECYCLE_METHODS.has(t.method) ? 2 : 1;
-  if (t.kind === "watch" || t.kind === "fault") return 1;
-  return 2;
-}
-
-/** A knob's chance to be moved: its prior x (1 + 20 x its success rate so far, one success and one failure assumed). */
-function knobWeight(island: Island, def: KnobDef): number {
-  const st = island.knobs.get(def.id);
-  return knobPrior(def) * (1 + Math.round((20 * ((st?.wins ?? 0) + 1)) / ((st?.tries ?? 0) + 2)));
-}
-
-/** An entry's weight: 1 + 1000 x the sum of 1/hits over the features it brought (a whole number, for Rng.weighted). */
-function weightOf(e: Entry, hits: ReadonlyMap<string, number>): number {
-  let w = 0;
-  for (const f of e.brought) w += 1 / (hits.get(f) ?? 1);
-  return 1 + Math.round(1000 * w);
 }
 
 /** A position whose choice has another option (every recorded choice has n >= 2), or null for an empty tape. */
