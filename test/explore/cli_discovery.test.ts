@@ -19,11 +19,14 @@ function cli(args: string[]): { code: number | null; stdout: string; stderr: str
 
 describe("explore --swarm auto --strategy guided", () => {
   it("prints the coverage reached, in the summary and the JSON line", () => {
-    const human = cli(["explore", TWO_PODS, "--runs", "8", "--strategy", "guided", "--swarm", "auto", "--out", out]);
-    expect(human.code, human.stderr).toBe(0);
+    // Under the generic swarm, b's delete may land during its sandbox or pull: race R01, a failure
+    // (exit 1) in kubelet 1.30. The summary carries the coverage either way.
+    const human = cli(["explore", TWO_PODS, "--runs", "8", "--strategy", "guided", "--swarm", "auto", "--keep-going", "--no-shrink", "--out", out]);
+    expect([0, 1], human.stderr).toContain(human.code);
     expect(human.stdout).toMatch(/strategy guided:4, seed \d+, swarm auto/);
     expect(human.stdout).toMatch(/^coverage: \d+ features \(api \d+, .*\), the last new one in run \d+ of 8$/m);
-    const json = cli(["explore", TWO_PODS, "--runs", "8", "--strategy", "guided", "--swarm", "auto", "--json", "--out", out]);
+    expect(human.stdout).not.toContain("stopped growing"); // 8 runs are fewer than the threshold
+    const json = cli(["explore", TWO_PODS, "--runs", "8", "--strategy", "guided", "--swarm", "auto", "--keep-going", "--no-shrink", "--json", "--out", out]);
     const line = JSON.parse(json.stdout.trim());
     expect(line.strategy).toBe("guided:4");
     expect(line.coverage.features).toBeGreaterThan(0);
@@ -52,8 +55,8 @@ describe("explore --swarm auto --strategy guided", () => {
 
   it("writes the HTML view, with a coverage line per compared strategy", () => {
     const page = join(out, "view.html");
-    const r = cli(["explore", TWO_PODS, "--runs", "6", "--strategy", "guided", "--swarm", "auto", "--html", page, "--compare", "pos", "--out", out]);
-    expect(r.code, r.stderr).toBe(0);
+    const r = cli(["explore", TWO_PODS, "--runs", "6", "--strategy", "guided", "--swarm", "auto", "--keep-going", "--no-shrink", "--html", page, "--compare", "pos", "--out", out]);
+    expect([0, 1], r.stderr).toContain(r.code);
     const html = readFileSync(page, "utf8");
     expect(html.match(/<polyline class="coverage"/g)).toHaveLength(2);
     expect(html).toContain('data-strategy="guided:4"');
