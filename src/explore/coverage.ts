@@ -89,6 +89,9 @@ export class CoverageSink implements TraceSink {
   private lastSetUid: string | null = null;
 
   write(rec: TraceRecord): void {
+    // A run that builds every record (hashed: a determinism sample, a failing run again) hands
+    // them all to every sink: read the same ones as a lazy run, or the features would differ.
+    if (!COVERAGE_KINDS.has(rec.kind)) return;
     switch (rec.component) {
       case "apiserver":
         return this.apiserver(rec);

@@ -51,6 +51,13 @@ describe("guided runs", () => {
     expect(line.coverage!.lastNewRun).toBeGreaterThan(1);
   });
 
+  it("are the same when some of them are run with every record built (a determinism check samples them)", () => {
+    const checked = exploreSync({ ...base, checkDeterminism: true });
+    expect(checked.determinism?.ok).toBe(true);
+    expect(ids(checked.runs)).toEqual(ids(whole.runs));
+    expect(coverageOf(checked.runs, true)).toEqual(coverageOf(whole.runs, true));
+  });
+
   it("change with the exploration seed", () => {
     const other = exploreSync({ ...base, seed: 6, runs: 4 });
     expect(ids(other.runs)).not.toEqual(ids(whole.runs.slice(0, 4)));
