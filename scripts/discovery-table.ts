@@ -12,7 +12,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeF
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { RACES } from "../src/races/catalog.ts";
-import { DISCOVERY_STRATEGIES, discoveryGoal, discoveryRows, discoverySteps, discoveryTableMarkdown, measureCell, type DiscoveryCell, type DiscoveryStrategy } from "../src/races/discovery.ts";
+import { DISCOVERY_STRATEGIES, discoveryGoal, discoveryRows, discoverySteps, discoveryTableMarkdown, guidedFinds, guidedFindsText, measureCell, type DiscoveryCell, type DiscoveryStrategy } from "../src/races/discovery.ts";
 import { parseShard } from "../src/explore/seeds.ts";
 
 const { values } = parseArgs({
@@ -63,26 +63,31 @@ if (!values["write-only"]) {
     if (cell.strategy === "pct" && !steps.has(cell.race.id)) steps.set(cell.race.id, discoverySteps(cell.race));
     const c = measureCell(cell.race, cell.strategy, cell.seed, maxRuns, () => performance.now(), steps.get(cell.race.id)); // host-time-ok: the script's own timing
     appendFileSync(cellsFile, `${JSON.stringify(c)}\n`);
-    process.stdout.write(`[${n}/${mine.length}] ${c.race} ${c.strategy} seed ${c.seed}: ${c.runs ?? `none in ${maxRuns}`} (${(c.ms / 1000).toFixed(1)}s)\n`);
+    process.stdout.write(`[${n}/${mine.length}] ${c.race} ${c.strategy} seed ${c.seed}: ${c.runs ?? `none in ${maxRuns}`}${c.foundBy === undefined ? "" : ` (${c.foundBy})`} (${(c.ms / 1000).toFixed(1)}s)\n`);
   }
 }
 
-const cells = readCells();
+// The cells of this table: OUT may also hold other races' or more seeds' cells.
+const cells = readCells().filter((c) => races.some((r) => r.id === c.race) && c.seed <= seeds);
 const rows = discoveryRows(races, cells, maxRuns);
 const missing = rows.flatMap((r) => r.cells.filter((c) => strategies.includes(c.strategy) && c.seeds < seeds).map((c) => `${r.race}/${c.strategy}`));
 const table = discoveryTableMarkdown(rows, maxRuns);
 const goal = discoveryGoal(rows);
+const finds = guidedFinds(cells, maxRuns);
 const caption =
   `Measured with \`npm run discovery-table -- --seeds ${seeds} --runs ${maxRuns}\`: each race's hunt form with its \`swarm\` ranges ` +
   `left out and the generic swarm (\`--swarm auto\`) instead, under the buggy kubelet, watching only the race's own invariant; ` +
   `for each strategy, ${seeds} explorations (seeds 1 to ${seeds}), each stopped at the first run that breaks the invariant. A cell is ` +
   `the median number of runs (the first run is 1; \`> ${maxRuns}\` when at least half the seeds found nothing) and, in brackets, how ` +
   `many explorations found it within ${maxRuns} runs. Guided found the race in every seed on ${goal.guidedFoundAll} of ${goal.races} races, ` +
-  `and needed at most half the runs of the best other strategy on ${goal.guidedHalf} of ${goal.races}.`;
+  `and needed at most half the runs of the best other strategy on ${goal.guidedHalf} of ${goal.races}.` +
+  (finds === null ? "" : ` The runs where guided found its race were made ${guidedFindsText(finds)}.`);
 process.stdout.write(`\n${caption}\n\n${table}\n`);
 const complete = missing.length === 0 && wanted === undefined && values.strategies === undefined;
-if (!complete && !values["write-only"]) {
-  process.stdout.write(`\nnot written into docs/exploring.md: ${missing.length > 0 ? `cells missing (${missing.slice(0, 6).join(", ")}${missing.length > 6 ? ", ..." : ""}); run the other shards, then --write-only` : "a subset of races or strategies was measured"}\n`);
+if (wanted !== undefined) {
+  process.stdout.write(`\nnot written into docs/exploring.md: the table there has every race (this one has ${races.length})\n`);
+} else if (!complete && !values["write-only"]) {
+  process.stdout.write(`\nnot written into docs/exploring.md: ${missing.length > 0 ? `cells missing (${missing.slice(0, 6).join(", ")}${missing.length > 6 ? ", ..." : ""}); run the other shards, then --write-only` : "a subset of strategies was measured"}\n`);
 } else {
   const page = join(import.meta.dirname, "..", "docs", "exploring.md");
   const text = readFileSync(page, "utf8");

@@ -21,6 +21,19 @@ export interface DiscoveryCell {
   runs: number | null;
   /** Wall time of the exploration (for the record; not a measurement of speed). */
   ms: number;
+  /** Guided only: how the run that found it was made (a fresh run, or the mutation that made it); absent in cells measured before it was recorded. */
+  foundBy?: GuidedMove;
+}
+
+/** How a guided run was made: fresh (pos's run of the same index), or a mutation of a corpus entry. */
+export type GuidedMove = "fresh" | "flip" | "knob" | "splice" | "reseed";
+
+/** The move named by a genome's `how` ("fresh", "flip #12", "nudge step@4000, reseeded", "splice #3 with run 8", "reseed"). */
+export function guidedMove(how: string): GuidedMove {
+  const word = how.split(" ")[0];
+  if (word === "nudge" || word === "draw") return "knob";
+  if (word === "fresh" || word === "flip" || word === "splice" || word === "reseed") return word;
+  throw new Error(`guided: unknown move in ${JSON.stringify(how)}`);
 }
 
 /** The hunt form as discovery takes it: no expectations of its own, no swarm ranges (the generic swarm instead). */
@@ -50,7 +63,25 @@ export function measureCell(race: RaceEntry, strategy: DiscoveryStrategy, seed: 
   });
   const f = report.first;
   const runs = f === null || f.failure?.kind !== "invariant" || f.failure.id !== race.invariant ? null : f.index + 1;
-  return { race: race.id, strategy, seed, maxRuns, runs, ms: Math.round(clock() - started) };
+  const cell: DiscoveryCell = { race: race.id, strategy, seed, maxRuns, runs, ms: Math.round(clock() - started) };
+  if (runs !== null && f!.genome !== undefined) cell.foundBy = guidedMove(f!.genome.how);
+  return cell;
+}
+
+/** Which moves made the runs where guided found its race: null when some cell that found one did not record it. */
+export function guidedFinds(cells: readonly DiscoveryCell[], maxRuns: number): Record<GuidedMove, number> | null {
+  const found = cells.filter((c) => c.strategy === "guided" && c.maxRuns === maxRuns && c.runs !== null);
+  if (found.some((c) => c.foundBy === undefined)) return null;
+  const out: Record<GuidedMove, number> = { fresh: 0, flip: 0, knob: 0, splice: 0, reseed: 0 };
+  for (const c of found) out[c.foundBy!]++;
+  return out;
+}
+
+/** "17 of 60 by fresh runs (pos's runs of the same index); by mutants: knob 2, flip 1" */
+export function guidedFindsText(finds: Record<GuidedMove, number>): string {
+  const total = Object.values(finds).reduce((a, b) => a + b, 0);
+  const mutants = (["knob", "flip", "splice", "reseed"] as const).filter((m) => finds[m] > 0).map((m) => `${m} ${finds[m]}`);
+  return `${finds.fresh} of ${total} by fresh runs (pos's runs of the same index)${mutants.length > 0 ? `, the others by mutants (${mutants.join(", ")})` : ""}`;
 }
 
 export interface DiscoveryRow {
