@@ -18,10 +18,20 @@ import { kindsOf } from "../check/dispatch.ts";
 import { classifyFailure, sameFailure, type Failure } from "./failure.ts";
 import { compileRawOrThrow, type RawScenario } from "./raw.ts";
 import { runSeed } from "./seeds.ts";
-import { applySwarm } from "./swarm.ts";
+import { applyKnobs, applyKnobsRaw, drawKnobs, type Knobs, type KnobSpace } from "./knobs.ts";
+import { knobSpaceFor, type SwarmMode } from "./swarm.ts";
 
-/** How runs choose (fifo only when a recorded run is replayed under its own name). */
-export type ExploreStrategy = { name: "fifo" } | { name: "random" } | { name: "pct"; depth: number; steps: number } | { name: "pos" };
+/**
+ * How runs choose (fifo only when a recorded run is replayed under its own name). guided
+ * (explore/guided.ts) makes each run's schedule from its island's corpus, and a run with nothing
+ * to follow schedules as pos does.
+ */
+export type ExploreStrategy =
+  | { name: "fifo" }
+  | { name: "random" }
+  | { name: "pct"; depth: number; steps: number }
+  | { name: "pos" }
+  | { name: "guided"; islands: number };
 
 export interface ExplorePlan {
   /** The scenario file as the user named it: the runs' replay keys carry it. */
@@ -32,8 +42,10 @@ export interface ExplorePlan {
   /** The exploration seed S: run i uses runSeed(S, i). */
   seed: number;
   invariants: string[];
-  /** Whether each run draws its knobs from `swarm`. */
-  swarm: boolean;
+  /** Which knobs each run draws: none, the file's `swarm` ranges, or the generic ones (`--swarm auto`). */
+  swarm: SwarmMode;
+  /** Whether runs measure coverage (coverage.ts): always under guided, on request otherwise. */
+  coverage: boolean;
   /** The --kubelet-version, --variant and --feature-gate flags the runs were explored under ("" for none): replay keys carry them. */
   overrideFlags: string;
 }
@@ -53,6 +65,10 @@ export interface RunSummary {
   failure: Failure | null;
   /** The canonical trace lines, only when asked for (determinism checks). */
   lines?: string[];
+  /** The coverage features this run reached first in its thread or island (coverage.ts), when measured and any. */
+  newFeatures?: string[];
+  /** How a guided run was made (explore/guided.ts): for failing runs and determinism samples. */
+  genome?: import("./guided.ts").Genome;
 }
 
 export interface RunOptions {
@@ -62,6 +78,15 @@ export interface RunOptions {
   keepLines?: boolean;
   /** false: no trace hash, and only the records the checks read are built (lazy records). */
   hash?: boolean;
+  /** More sinks (coverage). */
+  sinks?: readonly TraceSink[];
+}
+
+/** A run's scenario: compiled for the run, raw (for a repro file) when asked. */
+export interface RunScenario {
+  knobs: Knobs | null;
+  scenario: Scenario;
+  raw(): RawScenario;
 }
 
 export interface ContextRun {
@@ -99,6 +124,10 @@ export class RunContext {
   readonly label: string;
   /** The base scenario's node, compiled once: every run of it is built from this. */
   private readonly basePlan: NodePlan;
+  /** The knobs each run draws (null: none). */
+  readonly space: KnobSpace | null;
+  /** The strategy a run is made with when no other is given (guided's runs without a tape: pos). */
+  readonly runnable: StrategySpec;
 
   constructor(
     readonly plan: ExplorePlan,
@@ -106,15 +135,22 @@ export class RunContext {
     readonly extraInvariants: readonly InvariantInfo[] = [],
   ) {
     this.base = compileRawOrThrow(plan.raw, plan.file);
-    this.label = formatStrategy(plan.strategy);
+    this.runnable = plan.strategy.name === "guided" ? { name: "pos" } : plan.strategy;
+    this.label = plan.strategy.name === "guided" ? `guided:${plan.strategy.islands}` : formatStrategy(plan.strategy);
     this.basePlan = compileNodePlan(this.base);
+    this.space = knobSpaceFor(plan.swarm, plan.raw, this.base);
   }
 
-  /** Run i's scenario: the plan's, or with its swarm knobs drawn from the run's seed. */
-  scenarioFor(index: number): { raw: RawScenario; scenario: Scenario } {
-    if (!this.plan.swarm) return { raw: this.plan.raw, scenario: this.base };
-    const raw = applySwarm(this.plan.raw, this.base, runSeed(this.plan.seed, index));
-    return { raw, scenario: compileRawOrThrow(raw, this.plan.file) };
+  /** Run i's scenario: the plan's, or with its knobs drawn from the run's seed. */
+  scenarioFor(index: number): RunScenario {
+    return this.withKnobs(this.space === null ? null : drawKnobs(this.space, runSeed(this.plan.seed, index)));
+  }
+
+  /** The plan's scenario with these knobs (knobs.ts): no schema on the way, so as cheap as the plan's own. */
+  withKnobs(knobs: Knobs | null): RunScenario {
+    const space = this.space;
+    if (knobs === null || space === null) return { knobs: null, scenario: this.base, raw: () => this.plan.raw };
+    return { knobs, scenario: applyKnobs(this.base, space, knobs), raw: () => applyKnobsRaw(this.plan.raw, space, knobs) };
   }
 
   /**
@@ -122,12 +158,19 @@ export class RunContext {
    * hash, the lines). A failing lazy run runs again in full for its trace hash, and must be the
    * same run (identity and failure), or lazy records changed what a run does (a bug).
    */
-  runIndex(index: number, full = false): RunSummary {
-    const seed = runSeed(this.plan.seed, index);
-    const { scenario } = this.scenarioFor(index);
-    let r = this.run(scenario, seed, { keepLines: full, hash: full });
+  runIndex(index: number, full = false, sinks: readonly TraceSink[] = []): RunSummary {
+    return this.runAs(index, runSeed(this.plan.seed, index), this.scenarioFor(index).scenario, full, { sinks }).summary;
+  }
+
+  /**
+   * Run `index` as given (seed, scenario, strategy): runIndex's body, for runs whose inputs are
+   * not the plan's draws for that index (guided). `opts.sinks` see the first run only.
+   */
+  runAs(index: number, seed: number, scenario: Scenario, full: boolean, opts: { strategy?: StrategySpec; sinks?: readonly TraceSink[] } = {}): { summary: RunSummary; run: ContextRun } {
+    const strategy = opts.strategy === undefined ? {} : { strategy: opts.strategy };
+    let r = this.run(scenario, seed, { keepLines: full, hash: full, ...strategy, sinks: opts.sinks ?? [] });
     if (!full && r.failure !== null) {
-      const again = this.run(scenario, seed, { hash: true });
+      const again = this.run(scenario, seed, { hash: true, ...strategy });
       if (runIdentity(again) !== runIdentity(r) || !sameFailure(again.failure, r.failure)) {
         throw new Error(`run ${index} (seed ${seed}) ran otherwise with every record built (${runIdentity(again)}) than without (${runIdentity(r)}): a bug in kubelet-sim's lazy records`);
       }
@@ -145,7 +188,7 @@ export class RunContext {
       failure: r.failure,
     };
     if (r.lines !== null) summary.lines = r.lines;
-    return summary;
+    return { summary, run: r };
   }
 
   /** Any run of any scenario under this plan's strategy (or the one given), classified. */
@@ -153,10 +196,10 @@ export class RunContext {
     // The canonical JSON lines the trace hash digests, one chunk per line (a chunk limit of 0).
     const lines: string[] | null = opts.keepLines === true ? [] : null;
     const extra = this.extraInvariants.length === 0 ? null : new ExtraMonitors(this.extraInvariants.map((i) => i.make(scenario)));
-    const sinks: TraceSink[] = [...(lines === null ? [] : [new LineSink((text) => lines.push(text.slice(0, -1)), 0)]), ...(extra === null ? [] : [extra])];
+    const sinks: TraceSink[] = [...(lines === null ? [] : [new LineSink((text) => lines.push(text.slice(0, -1)), 0)]), ...(extra === null ? [] : [extra]), ...(opts.sinks ?? [])];
     const result = simulate(scenario, {
       seed,
-      strategy: opts.strategy ?? this.plan.strategy,
+      strategy: opts.strategy ?? this.runnable,
       strategyLabel: opts.strategyLabel ?? this.label,
       scenarioFile: opts.scenarioFile ?? this.plan.file,
       sinks,

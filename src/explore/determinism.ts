@@ -3,7 +3,8 @@
 // and once more lazily, as exploration runs the others, which must be the same run (identity). A
 // difference is a bug in kubelet-sim (hidden shared state, host time, iteration order, a record
 // kind a monitor reads but does not name); the report shows both traces' first differing records.
-import type { RunContext, RunSummary } from "./context.ts";
+import type { RunSummary } from "./context.ts";
+import type { Runner } from "./runner.ts";
 
 export interface DeterminismMismatch {
   index: number;
@@ -35,10 +36,10 @@ export function sampleIndices(indices: readonly number[], k = DETERMINISM_SAMPLE
 }
 
 /** Re-runs each sampled run (which must carry its lines and trace hash) in full and lazily, and compares. */
-export function checkDeterminism(ctx: RunContext, sampled: readonly RunSummary[]): DeterminismReport {
+export function checkDeterminism(runner: Runner, sampled: readonly RunSummary[]): DeterminismReport {
   const mismatches: DeterminismMismatch[] = [];
   for (const s of sampled) {
-    const again = ctx.runIndex(s.index, true);
+    const again = runner.again(s, true);
     const a = s.lines ?? [];
     const b = again.lines ?? [];
     if (again.traceHash !== s.traceHash || again.identity !== s.identity) {
@@ -47,7 +48,7 @@ export function checkDeterminism(ctx: RunContext, sampled: readonly RunSummary[]
       mismatches.push({ index: s.index, seed: s.seed, what: "trace", firstHash: s.traceHash ?? "", secondHash: again.traceHash ?? "", record: i, first: a[i] ?? null, second: b[i] ?? null });
       continue;
     }
-    const lazy = ctx.runIndex(s.index, false);
+    const lazy = runner.again(s, false);
     if (lazy.identity !== s.identity) {
       mismatches.push({ index: s.index, seed: s.seed, what: "lazy", firstHash: s.identity, secondHash: lazy.identity, record: a.length, first: null, second: null });
     }

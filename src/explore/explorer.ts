@@ -8,6 +8,8 @@ import { checkDeterminism, sampleIndices, type DeterminismReport } from "./deter
 import { sameFailure } from "./failure.ts";
 import { makePlan, type PlanRequest } from "./plan.ts";
 import { runPool } from "./pool.ts";
+import { makeRunner, type Runner } from "./runner.ts";
+import { islandOf, guidedShardIndices } from "./guided.ts";
 import { writeRepro, type WrittenRepro } from "./repro.ts";
 import { shardIndices, type Shard } from "./seeds.ts";
 import { shrinkFailure, type Found, type ShrinkOptions, type ShrinkResult } from "./shrink.ts";
@@ -93,7 +95,10 @@ export function exploreParallel(opts: ExploreOptions, done: (err: Error | null, 
   if (!started.ok) return done(started.err, null);
   const s = started.value;
   const launched = attempt(() =>
-    runPool(s.plan, { jobs, indices: s.indices, keepLines: s.keepLines, shouldStop: () => s.shouldStop(), onSummary: (r) => s.collect(r) }, (err) => {
+    runPool(s.plan, {
+      jobs, indices: s.indices, keepLines: s.keepLines, coverage: s.coverage, shouldStop: () => s.shouldStop(), onSummary: (r) => s.collect(r),
+      ...(s.plan.strategy.name === "guided" ? { affinity: s.affinity, limit: () => s.limit() } : {}),
+    }, (err) => {
       if (err !== null) return done(err, null);
       const r = attempt(() => s.finish());
       return r.ok ? done(null, r.value) : done(r.err, null);
@@ -107,13 +112,15 @@ export function exploreSync(opts: ExploreOptions): ExploreReport {
   const s = new Session(makePlan(opts), opts);
   for (const i of s.indices) {
     if (s.shouldStop()) break;
-    s.collect(s.ctx.runIndex(i, s.keepLines.has(i)));
+    s.collect(s.runner.runIndex(i, s.keepLines.has(i)));
   }
   return s.finish();
 }
 
 class Session {
   readonly ctx: RunContext;
+  readonly runner: Runner;
+  readonly coverage: boolean;
   readonly indices: number[];
   readonly keepLines: Set<number>;
   private readonly clock: Clock;
@@ -129,7 +136,10 @@ class Session {
   ) {
     if (!(Number.isInteger(opts.runs) && opts.runs >= 0)) throw new RangeError(`bad runs ${opts.runs}: expected a whole number >= 0`);
     this.ctx = new RunContext(plan, opts.extraInvariants ?? []);
-    this.indices = shardIndices(opts.runs, opts.shard);
+    this.coverage = plan.coverage;
+    this.runner = makeRunner(this.ctx, this.coverage);
+    const s = plan.strategy;
+    this.indices = s.name === "guided" ? guidedShardIndices(opts.runs, s.islands, opts.shard ?? { index: 1, count: 1 }) : shardIndices(opts.runs, opts.shard);
     this.keepLines = new Set(opts.checkDeterminism === true ? sampleIndices(this.indices) : []);
     this.clock = opts.clock ?? NO_CLOCK;
     this.startMs = this.clock();
@@ -137,6 +147,28 @@ class Session {
 
   private get elapsedMs(): number {
     return this.clock() - this.startMs;
+  }
+
+  /** Guided runs go to threads by island: every run of an island in the thread that ran its first. */
+  readonly affinity = (index: number): number => islandOf(index, this.plan.strategy.name === "guided" ? this.plan.strategy.islands : 1);
+
+  /**
+   * The run indices still worth handing out are those below this: below the first failure (unless
+   * keep going), none once the time budget is spent. (Guided threads run their own islands, so a
+   * thread may still owe runs below a failure another thread met.)
+   */
+  limit(): number {
+    if (this.timeIsUp()) return -1;
+    if (this.opts.keepGoing === true) return Infinity;
+    let first = Infinity;
+    for (const r of this.runs) if (r.failure !== null && r.index < first) first = r.index;
+    return first;
+  }
+
+  private timeIsUp(): boolean {
+    const budget = this.opts.timeBudgetMs;
+    if (budget !== undefined && budget !== null && this.elapsedMs >= budget) this.timedOut = true;
+    return this.timedOut;
   }
 
   shouldStop(): boolean {
@@ -166,18 +198,23 @@ class Session {
       exploreMs: this.elapsedMs,
       timeToFirstFailureMs: this.firstFailureMs,
     };
+    if (this.plan.strategy.name === "guided" && this.failures > 0 && this.opts.keepGoing !== true) {
+      // Threads own islands, so some ran past the first failure: keep what the first thread would have run.
+      const f = collected.runs.find((r) => r.failure !== null)!.index;
+      collected.runs = collected.runs.filter((r) => r.index <= f);
+    }
     const first = collected.runs.find((r) => r.failure !== null) ?? null;
     const determinism = this.opts.checkDeterminism === true ? this.determinism(collected.runs) : null;
     const { found, shrink, repro, asFound } = first === null ? { found: null, shrink: null, repro: null, asFound: null } : this.followUp(first);
     return {
-      plan: this.plan, strategy: this.ctx.label, ...collected, failures: this.failures, first, found, shrink, repro, asFound, determinism,
+      plan: this.plan, strategy: this.ctx.label, ...collected, failures: collected.runs.filter((r) => r.failure !== null).length, first, found, shrink, repro, asFound, determinism,
     };
   }
 
   private determinism(runs: readonly RunSummary[]): DeterminismReport {
     const sampled = runs.filter((r) => this.keepLines.has(r.index));
     this.progress("determinism", 0, sampled.length);
-    return checkDeterminism(this.ctx, sampled);
+    return checkDeterminism(this.runner, sampled);
   }
 
   /**
@@ -185,24 +222,44 @@ class Session {
    * printed first: a `run` command would not carry the run's swarm draws or explored invariants),
    * then shrunk and written again.
    */
-  private followUp(first: RunSummary): { found: Found; shrink: ShrinkResult | null; repro: WrittenRepro | null; asFound: WrittenRepro | null } {
-    const { raw, scenario } = this.ctx.scenarioFor(first.index);
-    const again = this.ctx.run(scenario, first.seed);
-    if (!sameFailure(again.failure, first.failure) || again.result.run.traceHash !== first.traceHash) {
-      throw new Error(`run ${first.index} (seed ${first.seed}) did not fail the same way when run again: kubelet-sim is not deterministic (a bug)`);
-    }
-    let found: Found = { raw, scenario, seed: first.seed, choices: again.result.run.choices.toArray(), failure: again.failure! };
-    const outDir = this.opts.outDir === undefined ? "repros" : this.opts.outDir;
-    const origin = { index: first.index, seed: first.seed, choices: first.choices, deviations: first.deviations, traceHash: first.traceHash };
-    let shrink: ShrinkResult | null = null;
-    let asFound: WrittenRepro | null = null;
-    if (this.opts.shrink !== false) {
-      if (outDir !== null) asFound = writeRepro({ ctx: this.ctx, found, origin, shrink: null, outDir, asFound: true });
-      this.progress("shrink", 0, 1);
-      shrink = shrinkFailure(this.ctx, found, { ...this.opts.shrink, clock: this.opts.shrink?.clock ?? this.clock });
-      found = shrink.final;
-    }
-    const repro = outDir === null ? null : writeRepro({ ctx: this.ctx, found, origin, shrink, outDir });
-    return { found, shrink, repro, asFound };
+  private followUp(first: RunSummary): ReproducedRun {
+    if (this.opts.shrink !== false) this.progress("shrink", 0, 1);
+    const shrink = this.opts.shrink === false ? false : { ...this.opts.shrink, clock: this.opts.shrink?.clock ?? this.clock };
+    return reproduceRun(this.ctx, this.runner, first, { shrink, outDir: this.opts.outDir === undefined ? "repros" : this.opts.outDir });
   }
+}
+
+/**
+ * A failing run of an exploration, run again here (it must fail the same way, with the same trace
+ * hash), shrunk unless told not to, and written as a repro file unless outDir is null. The
+ * campaign (scripts/campaign.ts) calls it for each distinct failure, not only the first.
+ */
+export interface ReproducedRun {
+  found: Found;
+  shrink: ShrinkResult | null;
+  repro: WrittenRepro | null;
+  /** The run as found, written before shrinking (only when it is shrunk and written). */
+  asFound: WrittenRepro | null;
+}
+
+export function reproduceRun(ctx: RunContext, runner: Runner, run: RunSummary, opts: { shrink: ShrinkOptions | false; outDir: string | null }): ReproducedRun {
+  const traceHash = run.traceHash;
+  if (traceHash === null) throw new Error(`run ${run.index} has no trace hash: only failing runs (and determinism samples) can be reproduced`);
+  const { scenario: inputs, strategy } = runner.inputsOf(run);
+  const { scenario } = inputs;
+  const again = ctx.run(scenario, run.seed, strategy === undefined ? {} : { strategy });
+  if (!sameFailure(again.failure, run.failure) || again.result.run.traceHash !== traceHash) {
+    throw new Error(`run ${run.index} (seed ${run.seed}) did not fail the same way when run again: kubelet-sim is not deterministic (a bug)`);
+  }
+  let found: Found = { raw: inputs.raw(), scenario, seed: run.seed, choices: again.result.run.choices.toArray(), failure: again.failure! };
+  const origin = { index: run.index, seed: run.seed, choices: run.choices, deviations: run.deviations, traceHash };
+  let shrink: ShrinkResult | null = null;
+  let asFound: WrittenRepro | null = null;
+  if (opts.shrink !== false) {
+    if (opts.outDir !== null) asFound = writeRepro({ ctx, found, origin, shrink: null, outDir: opts.outDir, asFound: true });
+    shrink = shrinkFailure(ctx, found, opts.shrink);
+    found = shrink.final;
+  }
+  const repro = opts.outDir === null ? null : writeRepro({ ctx, found, origin, shrink, outDir: opts.outDir });
+  return { found, shrink, repro, asFound };
 }

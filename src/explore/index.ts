@@ -1,15 +1,21 @@
 // Exploration: many runs, strategies, shrinking, repro files, worker threads (docs/exploring.md).
-export { exploreParallel, exploreSync, type ExploreOptions, type ExploreProgress, type ExploreReport, type StopReason } from "./explorer.ts";
+export { exploreParallel, exploreSync, reproduceRun, type ExploreOptions, type ExploreProgress, type ExploreReport, type StopReason } from "./explorer.ts";
 export { makePlan, calibratePctSteps, type PlanRequest } from "./plan.ts";
 export { RunContext, type ExplorePlan, type ExploreStrategy, type RunSummary } from "./context.ts";
 export { runSeed, parseShard, shardIndices, type Shard } from "./seeds.ts";
-export { applySwarm } from "./swarm.ts";
+export { applySwarm, knobSpaceFor, type SwarmMode } from "./swarm.ts";
+export { applyKnobs, applyKnobsRaw, drawKnobs, redrawKnob, describeKnobs, type Knobs, type KnobSpace, type KnobDef, type KnobValue } from "./knobs.ts";
+export { autoKnobSpace } from "./swarm_auto.ts";
+export { CoverageSink, COVERAGE_KINDS } from "./coverage.ts";
+export { GuidedRunner, runGenome, guidedShardIndices, islandOf, DEFAULT_ISLANDS, MAX_ISLANDS, type Genome } from "./guided.ts";
+export { makeRunner, type Runner } from "./runner.ts";
 export { classifyFailure, sameFailure, describeFailure, type Failure, type FailureKind } from "./failure.ts";
 export { shrinkFailure, deviationCount, type Found, type ShrinkOptions, type ShrinkResult } from "./shrink.ts";
 export { ddmin } from "./ddmin.ts";
 export { writeRepro, loadRepro, replayRepro, RUN_RECORD_FORMAT, type ReproRecord, type LoadedRepro, type WrittenRepro } from "./repro.ts";
 export { checkDeterminism, sampleIndices, type DeterminismReport, type DeterminismMismatch } from "./determinism.ts";
 export { humanSummary, jsonLine, runsPerSec, runsDigest, summarize, firstFailing, type ExploreJsonLine, type ExploreSummary } from "./summary.ts";
+export { coverageOf, coverageLines, plateauRuns, type CoverageReport } from "./coverage_summary.ts";
 export { mergeShards, readShardFiles, writeShardFile, shardFileName, MergeError, SHARD_FORMAT, type ShardFile } from "./merge.ts";
 export { compileRaw, compileRawOrThrow, readRawScenario, withInvariantExpectations, type RawScenario } from "./raw.ts";
 export { Budget, type Clock } from "./budget.ts";

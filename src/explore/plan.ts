@@ -9,13 +9,26 @@ import { resolveInvariantIds, ALL_INVARIANTS } from "../check/invariants/index.t
 import { makeMonitors } from "../check/invariants.ts";
 import type { Scenario } from "../scenario/index.ts";
 import type { ExplorePlan, ExploreStrategy } from "./context.ts";
-import { compileRawOrThrow, readRawScenario, withInvariantExpectations, type RawScenario } from "./raw.ts";
+import { compileRawOrThrow, isRecord, rawList, readRawScenario, withInvariantExpectations, type RawScenario } from "./raw.ts";
+import { DEFAULT_ISLANDS, MAX_ISLANDS } from "./guided.ts";
+import type { SwarmMode } from "./swarm.ts";
 import { applyKubeletOverrides, hasOverrides, loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from "../scenario/overrides.ts";
 
 export interface PlanRequest {
   /** A scenario file, or a raw scenario object with the name its replay keys should show. */
   source: { file: string } | { raw: RawScenario; label: string };
-  strategy: "random" | "pct" | "pos";
+  strategy: "random" | "pct" | "pos" | "guided";
+  /** guided's islands (default 8): each its own corpus; threads and shards take whole islands. */
+  islands?: number;
+  /**
+   * "auto": the generic swarm (swarm_auto.ts), over the file's own `swarm` ranges if it has any;
+   * "none": no knobs at all. Default: the file's `swarm` (ranges, or `auto`), if any.
+   */
+  swarm?: "auto" | "none";
+  /** Measure coverage under random, pct and pos too (guided always does). */
+  coverage?: boolean;
+  /** Told what the user should know about the plan (the CLI prints it on stderr). */
+  onNote?: (text: string) => void;
   depth?: number;
   /** pct's k; calibrated from a fifo run when omitted. */
   steps?: number;
@@ -31,15 +44,55 @@ export function makePlan(req: PlanRequest): ExplorePlan {
   const { raw, scenario, file } = loadSource(req.source, req.kubelet);
   const invariants = resolveInvariantIds(req.invariants ?? [ALL_INVARIANTS]);
   makeMonitors(invariants, scenario); // an unknown id fails here, before any run
-  const augmented = withInvariantExpectations(raw, scenario, invariants);
+  const swarm = swarmMode(scenario, req, file);
+  const kept = swarm === "auto" ? untimedOnly(raw, scenario, file, req.onNote) : { raw, scenario };
+  const augmented = withInvariantExpectations(swarm === "declared" ? kept.raw : withoutSwarm(kept.raw), kept.scenario, invariants);
   const strategy: ExploreStrategy =
     req.strategy === "random" || req.strategy === "pos"
       ? { name: req.strategy }
-      : { name: "pct", depth: req.depth ?? DEFAULT_PCT_DEPTH, steps: req.steps ?? calibratePctSteps(scenario) };
+      : req.strategy === "guided"
+        ? { name: "guided", islands: checkIslands(req.islands ?? DEFAULT_ISLANDS) }
+        : { name: "pct", depth: req.depth ?? DEFAULT_PCT_DEPTH, steps: req.steps ?? calibratePctSteps(scenario) };
   return {
-    file, raw: augmented, strategy, seed: req.seed ?? scenario.seed, invariants, swarm: scenario.swarm !== undefined,
+    file, raw: augmented, strategy, seed: req.seed ?? scenario.seed, invariants, swarm, coverage: strategy.name === "guided" || req.coverage === true,
     overrideFlags: overrideFlags(req.kubelet),
   };
+}
+
+/** The file's `swarm` wins unless told otherwise; `--swarm auto` over a file's own ranges says so. */
+function swarmMode(scenario: Scenario, req: PlanRequest, file: string): SwarmMode {
+  if (req.swarm === "none") return "none";
+  if (req.swarm === "auto") {
+    if (scenario.swarm !== undefined && !scenario.swarm.auto) req.onNote?.(`${file}: its swarm ranges are left out: --swarm auto draws the generic knobs instead`);
+    return "auto";
+  }
+  return scenario.swarm === undefined ? "none" : scenario.swarm.auto ? "auto" : "declared";
+}
+
+/**
+ * Under the generic swarm, the file's `eventually` and `at` expectations are left out: they were
+ * written for the file's timings, which every run now moves (a pod Running by 8s need not be,
+ * with a pull 30 times slower). `never` expectations hold at any timing and stay, as does every
+ * invariant.
+ */
+function untimedOnly(raw: RawScenario, scenario: Scenario, file: string, onNote: PlanRequest["onNote"]): { raw: RawScenario; scenario: Scenario } {
+  const expect = rawList(raw, "expect");
+  const keep = expect.filter((e) => isRecord(e) && e["never"] !== undefined);
+  if (keep.length === expect.length) return { raw, scenario };
+  onNote?.(`${file}: ${expect.length - keep.length} of its expectations (eventually, at) are left out: the generic swarm moves the timings they were written for; its never: expectations and every invariant are checked`);
+  return { raw: { ...raw, expect: keep }, scenario: { ...scenario, expect: scenario.expect.filter((e) => e.kind === "never") } };
+}
+
+function withoutSwarm(raw: RawScenario): RawScenario {
+  if (!("swarm" in raw)) return raw;
+  const out = { ...raw };
+  delete out["swarm"];
+  return out;
+}
+
+function checkIslands(n: number): number {
+  if (!(Number.isInteger(n) && n >= 1 && n <= MAX_ISLANDS)) throw new RangeError(`bad --islands ${n}: expected a whole number from 1 to ${MAX_ISLANDS}`);
+  return n;
 }
 
 function loadSource(source: PlanRequest["source"], kubelet: KubeletOverrides | undefined): { raw: RawScenario; scenario: Scenario; file: string } {

@@ -15,6 +15,14 @@ export interface PoolOptions {
   keepLines: ReadonlySet<number>;
   shouldStop: () => boolean;
   onSummary: (s: RunSummary) => void;
+  /** Measure coverage in every thread (guided always does). */
+  coverage?: boolean;
+  /**
+   * Runs with the same key go to the same thread, in index order (guided: the island). With it,
+   * runs are handed out while their index is below `limit()`, instead of until `shouldStop()`.
+   */
+  affinity?: (index: number) => number;
+  limit?: () => number;
 }
 
 export function runPool(plan: ExplorePlan, opts: PoolOptions, done: (err: Error | null) => void): void {
@@ -22,6 +30,8 @@ export function runPool(plan: ExplorePlan, opts: PoolOptions, done: (err: Error 
   // Small batches keep the threads busy to the end and a stop prompt; a run costs milliseconds, a message microseconds.
   const batchSize = Math.max(1, Math.min(8, Math.ceil(opts.indices.length / (opts.jobs * 8))));
   const workers: Worker[] = [];
+  const queues = opts.affinity === undefined ? null : affinityQueues(opts.indices, opts.jobs, opts.affinity);
+  const heads = queues === null ? [] : queues.map(() => 0);
   let next = 0;
   let inFlight = 0;
   let finished = false;
@@ -31,19 +41,38 @@ export function runPool(plan: ExplorePlan, opts: PoolOptions, done: (err: Error 
     for (const w of workers) void w.terminate();
     done(err === null ? null : err instanceof Error ? err : new Error(String(err)));
   };
-  const dispatch = (w: Worker) => {
-    if (next < opts.indices.length && !opts.shouldStop()) {
+  /** The next batch for worker j: the next runs in index order, or (with affinity) of its own queue below the limit. */
+  const take = (j: number): number[] => {
+    if (queues === null) {
+      if (next >= opts.indices.length || opts.shouldStop()) return [];
       const indices = opts.indices.slice(next, next + batchSize);
       next += indices.length;
+      return indices;
+    }
+    const q = queues[j]!;
+    const limit = opts.limit === undefined ? Infinity : opts.limit();
+    const indices: number[] = [];
+    while (heads[j]! < q.length && indices.length < batchSize && q[heads[j]!]! < limit) indices.push(q[heads[j]!++]!);
+    return indices;
+  };
+  /** With affinity, whether some thread (started or not yet online) still has runs to take. */
+  const owed = (): boolean => {
+    if (queues === null) return false;
+    const limit = opts.limit === undefined ? Infinity : opts.limit();
+    return queues.some((q, j) => heads[j]! < q.length && q[heads[j]!]! < limit);
+  };
+  const dispatch = (w: Worker) => {
+    const indices = take(workers.indexOf(w));
+    if (indices.length > 0) {
       inFlight++;
       const batch: WorkerBatch = { indices, keepLines: indices.filter((i) => opts.keepLines.has(i)) };
       w.postMessage(batch);
-    } else if (inFlight === 0) finish(null);
+    } else if (inFlight === 0 && !owed()) finish(null);
   };
-  const count = Math.min(opts.jobs, Math.max(1, opts.indices.length));
+  const count = queues === null ? Math.min(opts.jobs, Math.max(1, opts.indices.length)) : queues.length;
   const entry = workerEntry();
   for (let j = 0; j < count; j++) {
-    const w = new Worker(entry.url, { execArgv: entry.execArgv, workerData: { plan } });
+    const w = new Worker(entry.url, { execArgv: entry.execArgv, workerData: { plan, coverage: opts.coverage === true } });
     workers.push(w);
     w.on("message", (reply: WorkerReply) => {
       inFlight--;
@@ -53,4 +82,14 @@ export function runPool(plan: ExplorePlan, opts: PoolOptions, done: (err: Error 
     w.on("error", (err) => finish(err));
     w.on("online", () => dispatch(w));
   }
+}
+
+/** The runs split by key over at most `jobs` threads: keys in order of first appearance, dealt round robin. */
+export function affinityQueues(indices: readonly number[], jobs: number, key: (index: number) => number): number[][] {
+  const slot = new Map<number, number>();
+  for (const i of indices) if (!slot.has(key(i))) slot.set(key(i), slot.size);
+  const count = Math.max(1, Math.min(jobs, slot.size));
+  const queues: number[][] = Array.from({ length: count }, () => []);
+  for (const i of indices) queues[slot.get(key(i))! % count]!.push(i);
+  return queues;
 }

@@ -18,7 +18,7 @@ import { writeFileAtomic } from "./files.ts";
 import { parseYaml } from "../scenario/yaml.ts";
 import { deviationCount, type Found, type ShrinkResult } from "./shrink.ts";
 
-import { RUN_RECORD_FORMAT, runRecordSchema, textSha256 as sha256 } from "../record/run_record.ts";
+import { GUIDED_STRATEGY, labelOnlyStrategy, RUN_RECORD_FORMAT, runRecordSchema, textSha256 as sha256 } from "../record/run_record.ts";
 
 export { RUN_RECORD_FORMAT };
 
@@ -153,7 +153,7 @@ export function loadRepro(path: string): LoadedRepro {
     throw new Error(`${path}: not a kubelet-sim repro file: ${why}`);
   }
   const record = parsed.data;
-  parseStrategy(record.strategy);
+  if (!labelOnlyStrategy(record.strategy)) parseStrategy(record.strategy);
   const beside = join(dirname(path), basename(record.scenario));
   const fromFile = existsSync(beside) ? readFileSync(beside, "utf8") : null;
   const scenarioText = fromFile !== null && sha256(fromFile) === record.scenarioSha256 ? fromFile : record.repro.scenarioText;
@@ -172,8 +172,9 @@ export function replayRepro(loaded: LoadedRepro, extraInvariants: readonly Invar
   const { record } = loaded;
   const yaml = parseYaml(loaded.scenarioText, record.scenario);
   if (!yaml.ok) throw new Error(`${record.scenario}: not YAML`);
-  const strategy = parseStrategy(record.strategy) as ExploreStrategy;
-  const ctx = new RunContext({ file: record.scenario, raw: yaml.value, strategy, seed: record.seed, invariants: [], swarm: false, overrideFlags: "" }, extraInvariants);
+  const guided = GUIDED_STRATEGY.test(record.strategy) ? Number(record.strategy.split(":")[1]) : null;
+  const strategy: ExploreStrategy = guided !== null ? { name: "guided", islands: guided } : (parseStrategy(record.strategy) as ExploreStrategy);
+  const ctx = new RunContext({ file: record.scenario, raw: yaml.value, strategy, seed: record.seed, invariants: [], swarm: "none", coverage: false, overrideFlags: "" }, extraInvariants);
   const r = ctx.run(loaded.scenario, record.seed, { strategy: { name: "replay", tape: loaded.tape, whenExhausted: "diverge" } });
   const reproduced = r.result.run.traceHash === record.traceHash && sameFailure(r.failure, record.repro.failure);
   return { ...r, reproduced };

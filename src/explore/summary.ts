@@ -9,6 +9,7 @@ import type { DeterminismReport } from "./determinism.ts";
 import type { ExploreReport, StopReason } from "./explorer.ts";
 import { describeFailure, type Failure } from "./failure.ts";
 import { deviationCount } from "./shrink.ts";
+import { coverageLines, coverageOf } from "./coverage_summary.ts";
 
 /** An exploration's outcome, JSON-safe. */
 export interface ExploreSummary {
@@ -47,6 +48,8 @@ export interface ExploreJsonLine {
   determinism: { checked: number; ok: boolean } | null;
   /** The digest of the runs that ran (index, seed, identity of each): equal digests, the same runs. */
   runsDigest: string;
+  /** The coverage reached (coverage.ts), when measured: features, the last run that added one, whether it stopped growing. */
+  coverage: { features: number; byFamily: Record<string, number>; lastNewRun: number; plateau: number | null } | null;
 }
 
 export function summarize(report: ExploreReport): ExploreSummary {
@@ -100,7 +103,13 @@ export function jsonLine(s: ExploreSummary): ExploreJsonLine {
     shrunk: s.shrink === null || first === null ? null : { fromDeviations: first.deviations, toDeviations: s.shrink.toDeviations, runs: s.shrink.runs },
     determinism: s.determinism === null ? null : { checked: s.determinism.checked, ok: s.determinism.ok },
     runsDigest: runsDigest(s.runs),
+    coverage: coverageJson(s),
   };
+}
+
+function coverageJson(s: ExploreSummary): ExploreJsonLine["coverage"] {
+  const c = coverageOf(s.runs, s.plan.coverage);
+  return c === null ? null : { features: c.features, byFamily: c.byFamily, lastNewRun: c.lastNewRun, plateau: c.plateau };
 }
 
 /** The `run` command of a run of the plan: complete only without swarm draws and with the failing invariant in the file. */
@@ -124,7 +133,8 @@ export function humanSummary(s: ExploreSummary): string {
   const out: string[] = [];
   const rate = runsPerSec(s);
   const time = s.exploreMs > 0 ? ` in ${formatDuration(Math.round(s.exploreMs))} (${rate} runs/s)` : "";
-  out.push(`explore ${s.plan.file}: strategy ${s.strategy}, seed ${s.plan.seed}${s.plan.swarm ? ", swarm" : ""}`);
+  const swarm = s.plan.swarm === "none" ? "" : s.plan.swarm === "auto" ? ", swarm auto" : ", swarm";
+  out.push(`explore ${s.plan.file}: strategy ${s.strategy}, seed ${s.plan.seed}${swarm}`);
   const first = firstFailing(s);
   if (first === null) {
     const why = s.stoppedBy === "time-budget" ? " (stopped by the time budget)" : "";
@@ -143,6 +153,7 @@ export function humanSummary(s: ExploreSummary): string {
     out.push(`repro: ${s.repro.path} (scenario ${s.repro.scenarioPath})`);
     out.push(`# replay: ${s.repro.replayKey}`);
   }
+  out.push(...coverageLines(coverageOf(s.runs, s.plan.coverage), s.runs.length));
   out.push(...determinismLines(s.determinism));
   return `${out.join("\n")}\n`;
 }

@@ -1,66 +1,66 @@
 // Swarm testing (as TigerBeetle's VOPR draws each run's fault settings from its seed): when a
-// scenario declares `swarm`, each run gets its own CRI latencies, faults and timeline jitter,
-// drawn from the run's seed within the declared ranges. The result is a plain scenario (the
-// `swarm` key removed), so the run and its repro file need nothing but the scenario.
-import { Rng, streamSeed } from "../sim/rng.ts";
-import { parseDuration } from "../sim/duration.ts";
+// scenario declares `swarm` ranges, each run gets its own CRI latencies, faults, timeline jitter
+// and apiserver latency, drawn from the run's seed within the declared ranges (this file); with
+// `--swarm auto` (or `swarm: auto`) the knobs are derived from the scenario itself (swarm_auto.ts).
+// Either way the knobs are a value (knobs.ts) applied to the compiled scenario for the run and to
+// the raw one for a repro file, which then needs nothing but its scenario.
+import type { Rng } from "../sim/rng.ts";
 import { CRI_METHODS } from "../scenario/index.ts";
 import type { Scenario } from "../scenario/index.ts";
-import { cloneRaw, isRecord, rawList, type RawScenario } from "./raw.ts";
+import { applyKnobsRaw, drawKnobs, layoutOf, stepInstants, type KnobDef, type KnobSpace } from "./knobs.ts";
+import { autoKnobSpace } from "./swarm_auto.ts";
+import type { RawScenario } from "./raw.ts";
 
-const ms = (n: number) => `${n}ms`;
+/** Which knobs an exploration's runs draw: none, the file's `swarm` ranges, or the generic ones. */
+export type SwarmMode = "none" | "declared" | "auto";
 
-/** The run's scenario: `base` with knobs drawn from `seed` within `scenario.swarm`. */
-export function applySwarm(base: RawScenario, scenario: Scenario, seed: number): RawScenario {
-  const swarm = scenario.swarm;
-  const out = cloneRaw(base);
-  delete out["swarm"];
-  if (swarm === undefined) return out;
-  const rng = new Rng("explore-swarm", streamSeed(seed, "explore-swarm"));
-  const runtime = isRecord(out["runtime"]) ? out["runtime"] : {};
-  const latency = isRecord(runtime["latency"]) ? { ...runtime["latency"] } : {};
-  // A fixed method order, so a draw never depends on the file's key order.
-  for (const method of CRI_METHODS) {
-    const bounds = swarm.latency[method];
-    if (bounds === undefined) continue;
-    const a = rng.int(bounds.minMs, bounds.maxMs);
-    const b = rng.int(a, bounds.maxMs);
-    latency[method] = { min: ms(a), max: ms(b) };
-  }
-  const rawFaults = isRecord(base["swarm"]) ? rawList(base["swarm"] as RawScenario, "faults") : [];
-  const faults = rawList(runtime, "faults");
-  swarm.faults.forEach((f, i) => {
-    const entry = rawFaults[i];
-    if (rng.below(100) < f.percent && isRecord(entry)) faults.push(structuredClone(entry["fault"]));
-  });
-  out["runtime"] = { ...runtime, latency, faults };
-  if (swarm.jitterMs > 0) out["timeline"] = jitterSteps(rawList(out, "timeline"), swarm.jitterMs, scenario.untilMs, rng);
-  if (swarm.apiserverLatency !== undefined) {
-    // Drawn after every other knob, so adding it leaves the other draws of a seed as they were.
-    const a = rng.int(swarm.apiserverLatency.minMs, swarm.apiserverLatency.maxMs);
-    const b = rng.int(a, swarm.apiserverLatency.maxMs);
-    out["apiserver"] = { ...(isRecord(out["apiserver"]) ? out["apiserver"] : {}), latency: { min: ms(a), max: ms(b) } };
-  }
-  return out;
+/** The knob space of a scenario under a swarm mode; null when its runs draw no knobs. */
+export function knobSpaceFor(mode: SwarmMode, raw: RawScenario, scenario: Scenario): KnobSpace | null {
+  if (mode === "none") return null;
+  const layout = layoutOf(raw, scenario);
+  if (mode === "auto") return autoKnobSpace(scenario, raw, layout);
+  const defs = declaredKnobs(scenario, raw);
+  return defs.length === 0 ? null : { kind: "declared", defs, layout };
 }
 
 /**
- * Each step later by a draw in [0, jitter], never past `until`. Steps at 0s stay: they describe
- * the node as the kubelet finds it at boot (node/timeline.ts). Steps written at one instant move
- * together (one draw per instant, in file order): they are one action of the story, such as a
- * delete and the create that replaces the pod, and run in file order.
+ * The file's ranges as knobs, in the order the draws have always been made (each CRI method in the
+ * CRI's method order, each fault, each instant of the timeline in file order, the apiserver last),
+ * so a seed draws the same knobs as before knobs were values.
  */
-function jitterSteps(steps: unknown[], jitterMs: number, untilMs: number, rng: Rng): unknown[] {
-  const delayByAt = new Map<number, number>();
-  return steps.map((step) => {
-    if (!isRecord(step) || typeof step["at"] !== "string") return step;
-    const at = parseDuration(step["at"]);
-    if (at === 0) return step;
-    let delay = delayByAt.get(at);
-    if (delay === undefined) {
-      delay = rng.int(0, Math.max(0, Math.min(jitterMs, untilMs - 1 - at)));
-      delayByAt.set(at, delay);
+function declaredKnobs(scenario: Scenario, raw: RawScenario): KnobDef[] {
+  const swarm = scenario.swarm;
+  if (swarm === undefined || swarm.auto) return [];
+  const defs: KnobDef[] = [];
+  const between = (minMs: number, maxMs: number) => (rng: Rng): readonly [number, number] => {
+    const a = rng.int(minMs, maxMs);
+    return [a, rng.int(a, maxMs)];
+  };
+  for (const method of CRI_METHODS) {
+    const bounds = swarm.latency[method];
+    if (bounds !== undefined) defs.push({ id: `latency.${method}`, target: { kind: "latency", method }, draw: between(bounds.minMs, bounds.maxMs) });
+  }
+  swarm.faults.forEach((f, index) => defs.push({ id: `fault.${index}`, target: { kind: "fault", index }, draw: (rng) => rng.below(100) < f.percent }));
+  if (swarm.jitterMs > 0) {
+    // One draw per instant, in file order: steps written at one instant are one action of the
+    // story (a delete and the create that replaces the pod) and move together.
+    for (const atMs of stepInstants(raw)) {
+      const maxMs = Math.max(0, Math.min(swarm.jitterMs, scenario.untilMs - 1 - atMs));
+      defs.push({ id: `step@${atMs}`, target: { kind: "step", atMs }, draw: (rng) => rng.int(0, maxMs) });
     }
-    return { ...step, at: ms(at + delay) };
-  });
+  }
+  const api = swarm.apiserverLatency;
+  if (api !== undefined) defs.push({ id: "apiserver.latency", target: { kind: "apiserver" }, draw: between(api.minMs, api.maxMs) });
+  return defs;
+}
+
+/** The run's raw scenario: `base` with knobs drawn from `seed` within its declared `swarm` ranges. */
+export function applySwarm(base: RawScenario, scenario: Scenario, seed: number): RawScenario {
+  const space = knobSpaceFor("declared", base, scenario);
+  if (space === null) {
+    const out = { ...base };
+    delete out["swarm"];
+    return out;
+  }
+  return applyKnobsRaw(base, space, drawKnobs(space, seed));
 }

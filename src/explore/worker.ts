@@ -3,6 +3,7 @@
 // of (plan, index), so which thread runs it never matters.
 import { parentPort, workerData } from "node:worker_threads";
 import { RunContext, type ExplorePlan, type RunSummary } from "./context.ts";
+import { makeRunner } from "./runner.ts";
 
 export interface WorkerBatch {
   indices: number[];
@@ -16,9 +17,10 @@ export interface WorkerReply {
 
 const port = parentPort;
 if (port === null) throw new Error("explore/worker.ts runs only as a worker thread");
-const ctx = new RunContext((workerData as { plan: ExplorePlan }).plan);
+const data = workerData as { plan: ExplorePlan; coverage: boolean };
+const runner = makeRunner(new RunContext(data.plan), data.coverage);
 port.on("message", (batch: WorkerBatch) => {
   const keep = new Set(batch.keepLines);
-  const reply: WorkerReply = { summaries: batch.indices.map((i) => ctx.runIndex(i, keep.has(i))) };
+  const reply: WorkerReply = { summaries: batch.indices.map((i) => runner.runIndex(i, keep.has(i))) };
   port.postMessage(reply);
 });

@@ -18,6 +18,13 @@ export const RUN_RECORD_FORMAT = "kubelet-sim/run-record/v1";
  * makes those choices again, only the record's tape does (as for a shrunk repro), so it is a label.
  */
 export const PLAY_STRATEGY = "play";
+/** A run made by explore's guided strategy ("guided:8", its islands): its tape is what replays it. */
+export const GUIDED_STRATEGY = /^guided:\d+$/;
+
+/** Whether a recorded strategy is one a replay only names: play's, or guided's. */
+export function labelOnlyStrategy(text: string): boolean {
+  return text === PLAY_STRATEGY || GUIDED_STRATEGY.test(text);
+}
 
 const SHA256 = /^[0-9a-f]{64}$/;
 const TRACE_HASH = /^(?:[0-9a-f]{16}|[0-9a-f]{64})$/;
@@ -104,7 +111,7 @@ export function parseRunRecord(text: string, source: string): { record: RunRecor
     throw new RunRecordError(`${source}: scenarioText: its sha256 is not the record's scenarioSha256; the record was edited`);
   }
   try {
-    if (record.strategy !== PLAY_STRATEGY) parseStrategy(record.strategy);
+    if (!labelOnlyStrategy(record.strategy)) parseStrategy(record.strategy);
   } catch (err) {
     throw new RunRecordError(`${source}: strategy: ${(err as Error).message}`);
   }

@@ -1,7 +1,7 @@
 // The small parts of exploration: run seeds, shards, delta debugging, swarm draws, the determinism report.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { applySwarm, checkDeterminism, ddmin, makePlan, parseShard, readRawScenario, RunContext, runSeed, shardIndices } from "../../src/explore/index.ts";
+import { applySwarm, checkDeterminism, ddmin, makePlan, makeRunner, parseShard, readRawScenario, RunContext, runSeed, shardIndices } from "../../src/explore/index.ts";
 import { loadScenarioText } from "../../src/scenario/index.ts";
 import { ChoiceLog, parseDuration } from "../../src/sim/index.ts";
 
@@ -116,11 +116,12 @@ describe("swarm jitter of steps written at one instant", () => {
 describe("determinism check", () => {
   it("reports a run whose trace differs, with both versions of the first differing record", () => {
     const ctx = new RunContext(makePlan({ source: { file: "test/explore/fixtures/two-pods.yaml" }, strategy: "random", seed: 3 }));
+    const runner = makeRunner(ctx, false);
     const honest = ctx.runIndex(0, true);
-    expect(checkDeterminism(ctx, [honest])).toEqual({ checked: 1, ok: true, mismatches: [] });
+    expect(checkDeterminism(runner, [honest])).toEqual({ checked: 1, ok: true, mismatches: [] });
     const lines = [...honest.lines!];
     lines[5] = lines[5]!.replace('"t":', '"t":1');
-    const report = checkDeterminism(ctx, [{ ...honest, traceHash: "0".repeat(64), lines }]);
+    const report = checkDeterminism(runner, [{ ...honest, traceHash: "0".repeat(64), lines }]);
     expect(report.ok).toBe(false);
     expect(report.mismatches[0]).toMatchObject({ index: 0, record: 5, first: lines[5], second: honest.lines![5] });
   });

@@ -6,9 +6,11 @@ import type { ArgumentsCamelCase, Argv } from "yargs";
 import { parseDuration } from "../../sim/index.ts";
 import { ScenarioError, formatIssue } from "../../scenario/index.ts";
 import { UnknownInvariantError } from "../../check/invariants.ts";
-import { exploreParallel, humanSummary, jsonLine, parseShard, summarize, writeShardFile, type ExploreOptions, type ExploreProgress, type ExploreReport } from "../../explore/index.ts";
+import { DEFAULT_ISLANDS, MAX_ISLANDS, exploreParallel, humanSummary, jsonLine, parseShard, summarize, writeShardFile, type ExploreOptions, type ExploreProgress, type ExploreReport } from "../../explore/index.ts";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_VIOLATION, UserError } from "../exit.ts";
 import { resolveScenarioArg } from "../scenario_arg.ts";
+import { AtomicFile } from "../atomic.ts";
+import { renderExploreHtml, type ExploreViewEntry } from "../../report/explore_view.ts";
 import type { CommandFactory } from "./index.ts";
 import { kubeletOverridesOf } from "./run.ts";
 
@@ -16,6 +18,11 @@ interface Args {
   file: string;
   runs: number;
   strategy: string;
+  islands?: number;
+  swarm?: string;
+  coverage: boolean;
+  html?: string;
+  compare?: string;
   depth?: number;
   steps?: number;
   seed?: number;
@@ -47,7 +54,12 @@ export const exploreCommand: CommandFactory = (ctx) => ({
       .option("feature-gate", { type: "string", array: true, describe: "set a kubelet feature gate (NAME=true or NAME=false), over kubelet.featureGates; repeatable" })
       .option("node", { type: "string", describe: "run as this node (node.name); of a manifest dump bound to several nodes, the one whose pods run" })
       .option("runs", { type: "number", default: 1000, describe: "how many runs (run i's seed derives from --seed and i)" })
-      .option("strategy", { type: "string", default: "pct", choices: ["random", "pct", "pos"], describe: "how each run schedules: random walk, pct (priorities with change points) or pos (partial order sampling)" })
+      .option("strategy", { type: "string", default: "pct", choices: ["random", "pct", "pos", "guided"], describe: "how each run schedules: random walk, pct (priorities with change points), pos (partial order sampling) or guided (coverage-guided mutation of earlier runs' schedules and knobs)" })
+      .option("islands", { type: "number", describe: `guided only: independent corpora (default ${DEFAULT_ISLANDS}); threads and shards take whole islands` })
+      .option("swarm", { type: "string", choices: ["auto", "none"], describe: "auto: draw every run's timings from generic ranges around the scenario's own (over a file's swarm ranges); none: no knobs" })
+      .option("coverage", { type: "boolean", default: false, describe: "measure coverage under random, pct and pos too (guided always does)" })
+      .option("html", { type: "string", describe: "also write the HTML view of the exploration: what it reached, and its coverage over runs" })
+      .option("compare", { type: "string", describe: "with --html: explore the same runs under these strategies too (e.g. pos,random) and draw each one's coverage" })
       .option("depth", { type: "number", describe: "pct's bug depth d (default 3)" })
       .option("steps", { type: "number", describe: "pct's step count k (default: the proc choices of a fifo run)" })
       .option("seed", { type: "number", describe: "the exploration seed (default: the scenario's seed)" })
@@ -65,21 +77,35 @@ export const exploreCommand: CommandFactory = (ctx) => ({
       .example("$0 explore scenarios/default.yaml --runs 200 --strategy pct --json", "200 pct runs, one JSON line")
       .example("$0 explore x.yaml --runs 5000 --jobs 4 --time-budget 5m", "a long hunt on four threads")
       .example("$0 explore x.yaml --runs 1000 --shard 2/4", "this machine's quarter of a 1000-run exploration")
+      .example("$0 explore x.yaml --swarm auto --strategy guided --runs 5000", "discover: generic timings, coverage-guided schedules")
       .example("$0 explore scenarios/races/r05-pw-kill-pinning.yaml --runs 2000 --kubelet-version 1.22", "the same hunt under the fixed kubelet")
       .epilogue("Exit codes: 0 no failure, 1 a failure was found (repro written), 2 usage or scenario error, 3 nondeterminism (a bug in kubelet-sim)."),
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
     const progress = process.stderr.isTTY ? new ProgressBar() : null;
-    const options = exploreOptions(argv);
+    const options = { ...exploreOptions(argv), onNote: (text: string) => void process.stderr.write(`note: ${text}\n`) };
+    const compare = compareStrategies(argv);
+    // Opened before the runs, so an unwritable page fails at once, not after a long exploration.
+    const page = argv.html === undefined ? null : AtomicFile.open(argv.html);
     let report: ExploreReport;
+    const others: ExploreViewEntry[] = [];
     try {
-      report = await explore({ ...options, ...(progress === null ? {} : { onProgress: (p: ExploreProgress) => progress.update(p) }) });
+      report = await explore({ ...options, coverage: options.coverage === true || page !== null, ...(progress === null ? {} : { onProgress: (p: ExploreProgress) => progress.update(p) }) });
+      for (const strategy of compare) {
+        const other = await explore({ ...options, strategy, coverage: true, shrink: false, outDir: null, checkDeterminism: false, ...(progress === null ? {} : { onProgress: (p: ExploreProgress) => progress.update(p) }) });
+        others.push({ label: other.strategy, summary: summarize(other) });
+      }
     } catch (err) {
+      page?.abort();
       throw asUserError(argv.file, err);
     } finally {
       progress?.clear();
     }
     const summary = summarize(report);
+    if (page !== null) {
+      page.write(renderExploreHtml([{ label: summary.strategy, summary }, ...others]));
+      page.commit();
+    }
     // A shard leaves its outcome beside its repro, for `kubelet-sim merge` (docs/exploring.md).
     if (options.shard !== undefined) writeShardFile(argv.out, options.shard, options.runs, argv.keepGoing, summary);
     process.stdout.write(argv.json ? `${JSON.stringify(jsonLine(summary))}\n` : humanSummary(summary));
@@ -87,6 +113,18 @@ export const exploreCommand: CommandFactory = (ctx) => ({
     else ctx.exitCode = report.first === null ? EXIT_OK : EXIT_VIOLATION;
   },
 });
+
+/** --compare's strategies: only with --html and without --shard; each one of explore's strategies. */
+function compareStrategies(argv: Args): ExploreOptions["strategy"][] {
+  if (argv.compare === undefined) return [];
+  if (argv.html === undefined) throw new UserError("--compare: only with --html (the comparison is drawn there)");
+  if (argv.shard !== undefined) throw new UserError("--compare: not with --shard (compare whole explorations)");
+  const names = argv.compare.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  for (const n of names) {
+    if (!["random", "pct", "pos", "guided"].includes(n)) throw new UserError(`--compare: unknown strategy "${n}": expected random, pct, pos or guided, separated by commas`);
+  }
+  return names as ExploreOptions["strategy"][];
+}
 
 /** exploreParallel as a promise (src/explore itself makes none). */
 function explore(opts: ExploreOptions): Promise<ExploreReport> {
@@ -102,11 +140,16 @@ export function exploreOptions(argv: Args): ExploreOptions {
   const depth = whole("depth", argv.depth, 1, 100);
   const steps = whole("steps", argv.steps, 1);
   const seed = whole("seed", argv.seed, 0, 2 ** 32 - 1);
+  const islands = whole("islands", argv.islands, 1, MAX_ISLANDS);
+  if (islands !== undefined && argv.strategy !== "guided") throw new UserError("--islands: only with --strategy guided");
   return {
     source: { file: resolveScenarioArg(argv.file) },
     ...kubeletOverridesOf(argv),
     runs: whole("runs", argv.runs, 0)!,
-    strategy: argv.strategy === "random" || argv.strategy === "pos" ? argv.strategy : "pct",
+    strategy: argv.strategy === "random" || argv.strategy === "pos" || argv.strategy === "guided" ? argv.strategy : "pct",
+    ...(islands === undefined ? {} : { islands }),
+    ...(argv.swarm === "auto" || argv.swarm === "none" ? { swarm: argv.swarm } : {}),
+    coverage: argv.coverage,
     ...(depth === undefined ? {} : { depth }),
     ...(steps === undefined ? {} : { steps }),
     ...(seed === undefined ? {} : { seed }),
@@ -133,7 +176,7 @@ function userParse<T>(flag: string, parse: () => T): T {
 function asUserError(file: string, err: unknown): unknown {
   if (err instanceof ScenarioError) return new UserError(err.issues.map(formatIssue).join("\n"));
   if (err instanceof UnknownInvariantError) return new UserError(`--invariants: ${err.message}`);
-  if (err instanceof Error && /^bad (shard|run index|--jobs)/.test(err.message)) return new UserError(`${file}: ${err.message}`);
+  if (err instanceof Error && /^bad (shard|run index|--jobs|--islands)/.test(err.message)) return new UserError(`${file}: ${err.message}`);
   return err;
 }
 

@@ -49,7 +49,11 @@ const swarmFault = obj({
   fault: faultSchema.describe("The fault, as under runtime.faults."),
 });
 
-export const swarmSchema = obj({
+const swarmObject = obj({
+  auto: z
+    .boolean()
+    .default(false)
+    .describe("Derive every knob from the scenario, with no ranges written here: as `explore --swarm auto` (docs/exploring.md, \"The generic swarm\")."),
   latency: z
     .partialRecord(z.enum(CRI_METHODS), durationRange("The bounds a run's latency for this method is drawn from."))
     .default({})
@@ -57,6 +61,17 @@ export const swarmSchema = obj({
   faults: z.array(swarmFault).default([]).describe("Faults each run may switch on, each with its own chance."),
   jitter: duration("Each timeline step is delayed by a draw from 0 to this.").prefault("0s"),
   apiserverLatency: durationRange("The bounds a run's apiserver round trip is drawn from, replacing apiserver.latency.").optional(),
-}).describe("Ranges that exploration (`kubelet-sim explore`) draws each run's knobs from, as in swarm testing.");
+}).superRefine((s, ctx) => {
+  if (!s.auto) return;
+  const ranges = Object.keys(s.latency).length > 0 || s.faults.length > 0 || s.jitterMs > 0 || s.apiserverLatency !== undefined;
+  if (ranges) ctx.addIssue({ code: "custom", path: ["auto"], message: "expected either auto or ranges of the file's own (latency, faults, jitter, apiserverLatency), found both" });
+});
+
+export const swarmSchema = z
+  .preprocess((v) => (v === "auto" ? { auto: true } : v), swarmObject)
+  .meta({
+    description: "Ranges that exploration (`kubelet-sim explore`) draws each run's knobs from, as in swarm testing.",
+    shorthand: "the string `auto` means `{ auto: true }`",
+  });
 
 export type SwarmConfig = z.output<typeof swarmSchema>;

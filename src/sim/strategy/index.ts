@@ -5,20 +5,23 @@ import { RandomStrategy } from "./random.ts";
 import { PctStrategy } from "./pct.ts";
 import { PosStrategy } from "./pos.ts";
 import { ReplayStrategy } from "./replay.ts";
+import { TapeStrategy } from "./tape.ts";
 import type { Strategy } from "./strategy.ts";
 import type { RngStreams } from "../rng.ts";
 import type { ChoiceLog } from "../choices.ts";
 
 export type { Strategy, ProcRef, ProcList } from "./strategy.ts";
 export { ReplayDivergence, StrategyPause } from "./strategy.ts";
-export { FifoStrategy, RandomStrategy, PctStrategy, PosStrategy, ReplayStrategy };
+export { FifoStrategy, RandomStrategy, PctStrategy, PosStrategy, ReplayStrategy, TapeStrategy };
 
 export type StrategySpec =
   | { name: "fifo" }
   | { name: "random" }
   | { name: "pct"; depth: number; steps: number }
   | { name: "pos" }
-  | { name: "replay"; tape: ChoiceLog; whenExhausted: "diverge" | "fifo" | "pause" };
+  | { name: "replay"; tape: ChoiceLog; whenExhausted: "diverge" | "fifo" | "pause" }
+  /** A tape followed while it fits, then `then` (explore's guided strategy; never parsed from text). */
+  | { name: "tape"; tape: ChoiceLog; then: StrategySpec };
 
 export const DEFAULT_PCT_DEPTH = 3;
 export const DEFAULT_PCT_STEPS = 1000;
@@ -42,6 +45,7 @@ export function parseStrategy(text: string): StrategySpec {
 
 export function formatStrategy(spec: StrategySpec): string {
   if (spec.name === "pct") return `pct:${spec.depth}:${spec.steps}`;
+  if (spec.name === "tape") return `tape+${formatStrategy(spec.then)}`;
   return spec.name;
 }
 
@@ -58,5 +62,7 @@ export function makeStrategy(spec: StrategySpec, streams: RngStreams): Strategy 
       return new PosStrategy(streams.get("sched"));
     case "replay":
       return new ReplayStrategy(spec.tape, { whenExhausted: spec.whenExhausted });
+    case "tape":
+      return new TapeStrategy(spec.tape, makeStrategy(spec.then, streams));
   }
 }

@@ -1,0 +1,131 @@
+// `--swarm auto`: knobs derived from any scenario, with no ranges written by hand. Each run draws,
+// from its own seed (the stream explore-swarm), around what the scenario configures:
+//
+// - every CRI method's latency with a configured value above 0: half the runs keep it; the other
+//   half scale its min and max by two factors drawn log-uniformly from 1/4 to 32 (in quarter
+//   powers of two), the smaller for the min;
+// - the pull time of each image the scenario gives one, the same way;
+// - the apiserver's round trip and each scheduler binding's latency, the same way (a binding
+//   configured at 0 gets a range from 0 to 10ms..5s);
+// - with the EventedPLEG gate on, the runtime's container event delay (0 configured: 0 to 1ms..1s);
+// - every instant of the timeline after 0s: a third of the runs keep it, a third move its steps
+//   later and a third earlier, by a log-uniform 10ms to max(1s, until/4) (earlier never before
+//   1ms: steps at 0s describe the node at boot and never move);
+// - watch trouble: a quarter of the runs get a window of delayed watch events (at a uniform
+//   instant, for 1s to until/2, each event 10ms to 5s late), a quarter a dropped watch connection
+//   (the reflector re-lists), an eighth a 410 Gone.
+//
+// The kubelet's own random draws (probe start sleeps, back-off and resync jitter, the runtime's
+// and apiserver's per-call draws within a range) already come from the run seed's named streams,
+// so they differ from run to run with no knob. Why the ranges are plausible for a real node:
+// docs/exploring.md, "The generic swarm".
+import type { Rng } from "../sim/rng.ts";
+import { CRI_METHODS, MAX_STEPS, type Scenario } from "../scenario/index.ts";
+import type { RangeMs } from "../scenario/schema/common.ts";
+import { stepInstants, type KnobDef, type KnobSpace, type KnobValue, type TimelineLayout, type WatchAction, type WatchTrouble } from "./knobs.ts";
+import type { RawScenario } from "./raw.ts";
+
+/** The scale factors: 2^(k/4) for k in [-8, 20], so 1/4 to 32. */
+const FACTOR_MIN_QUARTERS = -8;
+const FACTOR_MAX_QUARTERS = 20;
+
+/** A log-uniform whole number in [lo, hi] (lo >= 1), in 1,000 steps. */
+export function logUniform(rng: Rng, lo: number, hi: number): number {
+  if (hi <= lo) return lo;
+  return Math.round(lo * (hi / lo) ** (rng.int(0, 1000) / 1000));
+}
+
+const factor = (rng: Rng) => 2 ** (rng.int(FACTOR_MIN_QUARTERS, FACTOR_MAX_QUARTERS) / 4);
+
+/** Half the runs: null (as configured); else the configured range scaled by two drawn factors. */
+function scaled(configured: RangeMs): Pick<KnobDef, "draw" | "nudge"> {
+  const lowest = Math.round(configured.minMs * 2 ** (FACTOR_MIN_QUARTERS / 4));
+  const highest = Math.round(configured.maxMs * 2 ** (FACTOR_MAX_QUARTERS / 4));
+  const draw = (rng: Rng): KnobValue => {
+    if (rng.below(2) === 0) return null;
+    const f1 = factor(rng);
+    const f2 = factor(rng);
+    const lo = Math.round(configured.minMs * Math.min(f1, f2));
+    return [lo, Math.max(lo, Math.round(configured.maxMs * Math.max(f1, f2)))];
+  };
+  // A nudge scales the range by 2^(±1/4 .. ±1), within the factors' bounds.
+  const nudge = (v: KnobValue, rng: Rng): KnobValue => {
+    if (!Array.isArray(v)) return draw(rng);
+    const f = nudgeFactor(rng);
+    const lo = Math.min(highest, Math.max(lowest, Math.round((v[0] as number) * f)));
+    return [lo, Math.min(highest, Math.max(lo, Math.round((v[1] as number) * f)))];
+  };
+  return { draw, nudge };
+}
+
+const nudgeFactor = (rng: Rng) => 2 ** ((rng.below(2) === 0 ? -1 : 1) * rng.int(1, 4) / 4);
+
+/** Half the runs: null; else 0 to a log-uniform bound, for a delay configured at 0. */
+function fromZero(loMs: number, hiMs: number): Pick<KnobDef, "draw" | "nudge"> {
+  const draw = (rng: Rng): KnobValue => (rng.below(2) === 0 ? null : [0, logUniform(rng, loMs, hiMs)]);
+  const nudge = (v: KnobValue, rng: Rng): KnobValue => (Array.isArray(v) ? [0, Math.min(hiMs, Math.max(loMs, Math.round((v[1] as number) * nudgeFactor(rng))))] : draw(rng));
+  return { draw, nudge };
+}
+
+const around = (configured: RangeMs, zeroLoMs: number, zeroHiMs: number) =>
+  configured.maxMs > 0 ? scaled(configured) : fromZero(zeroLoMs, zeroHiMs);
+
+export function autoKnobSpace(scenario: Scenario, raw: RawScenario, layout: TimelineLayout): KnobSpace {
+  const defs: KnobDef[] = [];
+  for (const method of CRI_METHODS) {
+    const configured = scenario.runtime.latency[method];
+    if (configured.maxMs > 0) defs.push({ id: `latency.${method}`, target: { kind: "latency", method }, ...scaled(configured) });
+  }
+  for (const [image, config] of Object.entries(scenario.runtime.images).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (config.pullTime !== null && config.pullTime.maxMs > 0) defs.push({ id: `pull.${image}`, target: { kind: "pull", image }, ...scaled(config.pullTime) });
+  }
+  defs.push({ id: "apiserver.latency", target: { kind: "apiserver" }, ...around(scenario.apiserver.latency, 10, 5000) });
+  scenario.scheduler.forEach((b, index) => defs.push({ id: `binding.${index}`, target: { kind: "binding", index }, ...around(b.latency, 10, 5000) }));
+  if (scenario.kubelet.featureGates.EventedPLEG) {
+    defs.push({ id: "runtime.containerEventDelay", target: { kind: "eventDelay" }, ...around(scenario.runtime.containerEventDelay, 1, 1000) });
+  }
+  const spanMs = Math.max(1000, Math.floor(scenario.untilMs / 4));
+  for (const atMs of stepInstants(raw)) {
+    defs.push({
+      id: `step@${atMs}`,
+      target: { kind: "step", atMs },
+      draw: (rng) => shift(rng, atMs, spanMs),
+      // A nudge moves the shift by up to an eighth of the span either way, keeping the step after 0s.
+      nudge: (v, rng) => {
+        const by = logUniform(rng, 10, Math.max(10, Math.floor(spanMs / 8))) * (rng.below(2) === 0 ? -1 : 1);
+        return Math.max(-(atMs - 1), Math.min(spanMs, (typeof v === "number" ? v : 0) + by));
+      },
+    });
+  }
+  if (scenario.untilMs >= 2 && layout.rawSteps + 3 <= MAX_STEPS) {
+    defs.push(watchKnob("watchDelay", 4, scenario.untilMs), watchKnob("watchDrop", 4, scenario.untilMs), watchKnob("watchGone", 8, scenario.untilMs));
+  }
+  return { kind: "auto", defs, layout };
+}
+
+/** A step's shift: a third 0, a third later, a third earlier (never to 0s or before). */
+function shift(rng: Rng, atMs: number, spanMs: number): number {
+  const way = rng.below(3);
+  if (way === 0) return 0;
+  if (way === 1) return logUniform(rng, 10, spanMs);
+  const room = Math.min(spanMs, atMs - 1);
+  return room < 10 ? 0 : -logUniform(rng, 10, room);
+}
+
+/** One run in `oneIn` gets this watch trouble, at a uniform instant before `until`. */
+function watchKnob(action: WatchAction, oneIn: number, untilMs: number): KnobDef {
+  const trouble = (rng: Rng, atMs: number): KnobValue =>
+    action === "watchDelay" ? { atMs, forMs: logUniform(rng, 1000, Math.max(1000, Math.floor(untilMs / 2))), delayMs: logUniform(rng, 10, 5000) } : { atMs, forMs: 1000, delayMs: 0 };
+  return {
+    id: `watch.${action}`,
+    target: { kind: "watch", action },
+    draw: (rng) => (rng.below(oneIn) !== 0 ? null : trouble(rng, rng.int(1, untilMs - 1))),
+    // A nudge switches the trouble on (somewhere), or moves it by up to an eighth of the run.
+    nudge: (v, rng) => {
+      if (v === null || typeof v !== "object" || Array.isArray(v)) return trouble(rng, rng.int(1, untilMs - 1));
+      const w = v as WatchTrouble;
+      const by = logUniform(rng, 10, Math.max(10, Math.floor(untilMs / 8))) * (rng.below(2) === 0 ? -1 : 1);
+      return { ...w, atMs: Math.min(untilMs - 1, Math.max(1, w.atMs + by)) };
+    },
+  };
+}
