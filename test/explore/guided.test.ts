@@ -92,7 +92,7 @@ describe("the first guided failure", () => {
 });
 
 describe("a guided failure", () => {
-  it("is shrunk and written from its genome, and the repro replays to the same failure", () => {
+  it("is written as found, shrunk and written from its genome, and both records replay to the same failure", () => {
     const race = RACES.find((r) => r.id === "R01")!;
     const { swarm: _s, ...raw } = raceRawScenario(race, "buggy", "hunt");
     const out = mkdtempSync(join(tmpdir(), "kubelet-sim-guided-"));
@@ -107,6 +107,11 @@ describe("a guided failure", () => {
       const replayed = replayRepro(loadRepro(report.repro!.path));
       expect(replayed.reproduced).toBe(true);
       expect(loadRepro(report.repro!.path).record.strategy).toBe("guided:4");
+      // The run as found (knobs and tape as the island drew them) is written too and replays exactly.
+      expect(report.asFound).not.toBeNull();
+      const asFound = replayRepro(loadRepro(report.asFound!.path));
+      expect(asFound.reproduced).toBe(true);
+      expect(asFound.failure!.atMs).toBe(report.first!.failure!.atMs);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
