@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Bounds } from "../sim/index.ts";
-import { divergence, LinesSha256, reproducedTrace } from "../record/replay.ts";
+import { divergence, LinesSha256, recordMismatch, reproducedTrace } from "../record/replay.ts";
 import { isLinesSha256 } from "../record/run_record.ts";
 import { EXIT_INTERNAL, UserError } from "./exit.ts";
 import type { CliIo } from "./io.ts";
@@ -76,6 +76,9 @@ function checkReproduced(record: RunRecord, outcome: RunOutcome, linesSha256: st
     io.stderr.write(`kubelet-sim: replay of ${req.recordFile} diverged: ${why}\n`);
     return EXIT_INTERNAL;
   }
+  // The same trace, yet the record says otherwise: an edit, refused as bad input.
+  const edited = recordMismatch(record, result);
+  if (edited !== null) throw new UserError(`${req.recordFile}: ${edited}`);
   const human = humanStream(req.output, io);
   human.write(`${human.palette.green("# reproduced:")} the identical trace, ${reproducedTrace(record, result)}\n`);
   return outcome.exitCode;

@@ -18,7 +18,7 @@ import { writeFileAtomic } from "./files.ts";
 import { parseYaml } from "../scenario/yaml.ts";
 import { deviationCount, type Found, type ShrinkResult } from "./shrink.ts";
 
-import { RUN_RECORD_FORMAT, runRecordSchema, textSha256 as sha256 } from "../record/run_record.ts";
+import { readTape, RUN_RECORD_FORMAT, runRecordSchema, textSha256 as sha256 } from "../record/run_record.ts";
 
 export { RUN_RECORD_FORMAT };
 
@@ -153,7 +153,7 @@ export function loadRepro(path: string): LoadedRepro {
   const scenarioText = fromFile !== null && sha256(fromFile) === record.scenarioSha256 ? fromFile : record.repro.scenarioText;
   if (sha256(scenarioText) !== record.scenarioSha256) throw new Error(`${path}: the scenario text does not match scenarioSha256`);
   const scenario = loadScenarioText(scenarioText, record.scenario).scenario;
-  return { record, tape: ChoiceLog.decode(record.choices), scenario, scenarioText };
+  return { record, tape: readTape(record.choices, path), scenario, scenarioText };
 }
 
 export interface ReplayedRepro extends ContextRun {

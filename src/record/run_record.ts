@@ -9,9 +9,14 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { z } from "zod";
-import { ChoiceLog, parseStrategy } from "../sim/index.ts";
+import { parseStrategy, type ChoiceLog, type Verdict } from "../sim/index.ts";
+import { VERSION } from "../version.ts";
+import { decodeTape, TapeError } from "./tape.ts";
 
+/** The format this kubelet-sim writes and reads; recordFormatProblem is the one place that checks it. */
 export const RUN_RECORD_FORMAT = "kubelet-sim/run-record/v1";
+/** Every version of the format starts so: a record of another version is named as such, not as "not a record". */
+const FORMAT_FAMILY = "kubelet-sim/run-record/";
 
 /**
  * The strategy a play-mode export names when the learner left fifo's answer somewhere: no strategy
@@ -19,11 +24,23 @@ export const RUN_RECORD_FORMAT = "kubelet-sim/run-record/v1";
  */
 export const PLAY_STRATEGY = "play";
 
+/**
+ * The largest run record file read: a tape of MAX_TAPE_CHOICES choices written one token each
+ * (about 5 bytes a choice), with the scenario's text (at most 1 MiB) beside it.
+ */
+export const MAX_RECORD_BYTES = 64 * 1024 * 1024;
+
 const SHA256 = /^[0-9a-f]{64}$/;
 const TRACE_HASH = /^(?:[0-9a-f]{16}|[0-9a-f]{64})$/;
 
 /** A trace hash of 64 hex digits is the sha256 of the JSON lines, as records older than the trace digest carry. */
 export const isLinesSha256 = (traceHash: string): boolean => traceHash.length === 64;
+
+/** The verdicts a run can end with (sim/bounds.ts): a record's `verdict` is one of them. */
+export const RECORD_VERDICTS = ["completed", "quiescent", "until", "stopped", "deadlock", "livelock", "max-events", "panic", "diverged"] as const satisfies readonly Verdict[];
+// Every Verdict is listed: a verdict the kernel gains and this list lacks fails the type check here.
+const _allVerdicts: Record<Verdict, true> = Object.fromEntries(RECORD_VERDICTS.map((v) => [v, true])) as Record<(typeof RECORD_VERDICTS)[number], true>;
+void _allVerdicts;
 
 export const runRecordSchema = z.object({
   format: z.literal(RUN_RECORD_FORMAT, { error: `expected format "${RUN_RECORD_FORMAT}"` }),
@@ -38,7 +55,7 @@ export const runRecordSchema = z.object({
     .optional()
     .describe("--kubelet-version, --variant and --feature-gate, when the run had them"),
   choices: z.string().describe("the choice tape, ChoiceLog.encode()"),
-  verdict: z.string(),
+  verdict: z.string().refine((v) => (RECORD_VERDICTS as readonly string[]).includes(v), { error: `expected a verdict: one of ${RECORD_VERDICTS.join(", ")}` }),
   ok: z.boolean(),
   traceHash: z.string().regex(TRACE_HASH, { error: "expected 16 hex digits (a trace digest) or 64 (an older record's sha256)" }),
   replayKey: z.string(),
@@ -83,6 +100,24 @@ export function formatRunRecord(record: RunRecord): string {
   return `${JSON.stringify({ ...ordered, ...extra }, null, 2)}\n`;
 }
 
+/** Whether a JSON value says it is a run record, of this format version or another. */
+export function claimsRunRecord(json: unknown): boolean {
+  const format = typeof json === "object" && json !== null ? (json as { format?: unknown }).format : undefined;
+  return typeof format === "string" && format.startsWith(FORMAT_FAMILY);
+}
+
+/**
+ * Why a record names a version of the format this kubelet-sim does not read, in one line, or null:
+ * the one check of the format version, for every reader (replay, diff, repro files). A value that
+ * names no run-record format at all is left to the schema, which lists everything wrong with it.
+ */
+export function recordFormatProblem(json: unknown, source: string): string | null {
+  if (!claimsRunRecord(json)) return null;
+  const format = (json as { format: string }).format;
+  if (format === RUN_RECORD_FORMAT) return null;
+  return `${source}: format "${clip(format)}": this kubelet-sim (${VERSION}) reads "${RUN_RECORD_FORMAT}" records only; record the run again with it`;
+}
+
 /**
  * Reads a record from its text; `source` names it in errors (a file path). Throws a RunRecordError
  * listing every problem. Fields beyond the run record's (a repro's `repro` section) are kept.
@@ -94,6 +129,8 @@ export function parseRunRecord(text: string, source: string): { record: RunRecor
   } catch (err) {
     throw new RunRecordError(`${source}: not a run record: not JSON (${(err as Error).message})`);
   }
+  const wrongFormat = recordFormatProblem(json, source);
+  if (wrongFormat !== null) throw new RunRecordError(wrongFormat);
   const parsed = runRecordSchema.loose().safeParse(json);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${source}: ${i.path.map(String).join(".") || "(top level)"}: ${i.message}`);
@@ -108,9 +145,17 @@ export function parseRunRecord(text: string, source: string): { record: RunRecor
   } catch (err) {
     throw new RunRecordError(`${source}: strategy: ${(err as Error).message}`);
   }
+  return { record, tape: readTape(record.choices, source) };
+}
+
+/** The record's choices as a tape, bounded (tape.ts); a RunRecordError naming the field otherwise. */
+export function readTape(choices: string, source: string): ChoiceLog {
   try {
-    return { record, tape: ChoiceLog.decode(record.choices) };
+    return decodeTape(choices);
   } catch (err) {
-    throw new RunRecordError(`${source}: choices: ${(err as Error).message}`);
+    if (err instanceof TapeError) throw new RunRecordError(`${source}: choices: ${err.message}`);
+    throw err;
   }
 }
+
+const clip = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}...` : s);
