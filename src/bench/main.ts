@@ -5,6 +5,7 @@ import { benchKernel, benchPingPong, benchSelect, type BenchLine } from "./kerne
 import { benchNode } from "./node.ts";
 import { benchExplore } from "./explore.ts";
 import { benchStartup } from "./startup.ts";
+import { benchValidateKeys } from "./validate_keys.ts";
 
 type Bench = () => BenchLine | BenchLine[];
 const BENCHES: readonly [string, Bench][] = [
@@ -14,6 +15,7 @@ const BENCHES: readonly [string, Bench][] = [
   ["node-110-pods-1h", benchNode],
   ["explore", benchExplore],
   ["cli-startup", benchStartup],
+  ["validate-keys", benchValidateKeys],
 ];
 
 function main(argv: readonly string[]): number {

@@ -4,7 +4,7 @@
 // choices. Prints where the traces first differ; `--format html` draws both on one time axis.
 import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { ScenarioError, formatIssue } from "../scenario/index.ts";
+import { ScenarioError, formatIssueList } from "../scenario/index.ts";
 import { hasOverrides, loadScenarioTextWithOverrides, loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from "../scenario/overrides.ts";
 import { simulate, type SimulationResult } from "../simulate.ts";
 import { KernelLog, type StrategySpec } from "../sim/index.ts";
@@ -64,7 +64,7 @@ function load(path: string, kubelet: KubeletOverrides | undefined, text?: string
   try {
     return (text === undefined ? loadScenarioWithOverrides(path, kubelet) : loadScenarioTextWithOverrides(text, path, kubelet)).scenario;
   } catch (err) {
-    if (err instanceof ScenarioError) throw new UserError(`${err.issues.map(formatIssue).join("\n")}\nkubelet-sim: ${path} is not a valid scenario; nothing was run`);
+    if (err instanceof ScenarioError) throw new UserError(`${formatIssueList(err.issues).join("\n")}\nkubelet-sim: ${path} is not a valid scenario; nothing was run`);
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 // `run FILE --print-scenario` and `validate --print-scenario`: the scenario as YAML on stdout, the
 // one kubelet-sim built around a manifest file included, for the user to save and edit.
-import { ScenarioError, formatIssue } from "../scenario/index.ts";
+import { ScenarioError, formatIssueList } from "../scenario/index.ts";
 import { scenarioYaml } from "../scenario/manifest/print.ts";
 import { loadScenarioWithOverrides, type KubeletOverrides } from "../scenario/overrides.ts";
 import { EXIT_OK, EXIT_USAGE } from "./exit.ts";
@@ -15,7 +15,7 @@ export function printScenario(file: string, kubelet: KubeletOverrides | undefine
     return EXIT_OK;
   } catch (err) {
     if (!(err instanceof ScenarioError)) throw err;
-    io.stderr.write(`${err.issues.map(formatIssue).join("\n")}\n`);
+    io.stderr.write(`${formatIssueList(err.issues).join("\n")}\n`);
     io.stderr.write(`kubelet-sim: ${file} has ${err.issues.length} error${err.issues.length === 1 ? "" : "s"}; nothing was printed\n`);
     return EXIT_USAGE;
   }

@@ -1,7 +1,7 @@
 // One run of a scenario as `run` and `replay` show it: the replay key first, then the outputs
 // (to stdout or atomically to --out), then the expectations and the verdict; an exit code back.
 import { readFileSync } from "node:fs";
-import { ScenarioError, formatIssue, type LoadResult, type Scenario } from "../scenario/index.ts";
+import { ScenarioError, formatIssue, formatIssueList, type LoadResult, type Scenario } from "../scenario/index.ts";
 import { loadScenarioTextWithOverrides, loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from "../scenario/overrides.ts";
 import { simulate, type SimulationResult } from "../simulate.ts";
 import { formatDuration, formatStrategy, isFailureVerdict, KernelLog, LineSink, type Bounds, type StrategySpec, type TraceSink } from "../sim/index.ts";
@@ -139,7 +139,7 @@ export function loadOrReport(path: string, kubelet: KubeletOverrides | undefined
   } catch (err) {
     if (!(err instanceof ScenarioError)) throw err;
     const n = err.issues.length;
-    io.stderr.write(`${err.issues.map(formatIssue).join("\n")}\n`);
+    io.stderr.write(`${formatIssueList(err.issues).join("\n")}\n`);
     io.stderr.write(`kubelet-sim: ${path} has ${n} error${n === 1 ? "" : "s"}; nothing was run (see docs/scenarios.md)\n`);
     return null;
   }

@@ -8,7 +8,7 @@ export {
   type IgnoredFieldWarning,
   type CheckResult,
 } from "./load.ts";
-export { ScenarioError, formatIssue, formatIssues, type LocatedIssue } from "./errors.ts";
+export { ScenarioError, formatIssue, formatIssues, formatIssueList, MAX_PRINTED_ISSUES, type LocatedIssue } from "./errors.ts";
 export type { Scenario, ScenarioPod } from "./resolve.ts";
 export { scenarioSchema, type ParsedScenario, MAX_PODS, MAX_CONTAINERS, MAX_STEPS, MAX_EXPECTATIONS, MAX_UNTIL_MS } from "./schema/scenario.ts";
 export type { KubeletConfig, FeatureGate } from "./schema/kubelet.ts";

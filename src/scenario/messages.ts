@@ -25,13 +25,25 @@ const TYPE_WORDS: Readonly<Record<string, string>> = {
 
 const quoteList = (values: readonly unknown[]) => values.map((v) => JSON.stringify(v)).join(", ");
 
+/**
+ * Unknown fields of one mapping reported one by one; past this many, one more issue counts the
+ * rest. A file of 100,000 unknown keys is refused as quickly as one of a hundred, and nobody reads
+ * the 101st "unknown field" line of the same mapping.
+ */
+export const MAX_UNKNOWN_FIELDS_LISTED = 100;
+
 /** Flattens one zod issue into messages for people, one per unknown key. */
 export function issueMessages(issue: z.core.$ZodIssue, root: z.ZodType): PathIssue[] {
   const path = [...issue.path];
   const input = (issue as { input?: unknown }).input;
   switch (issue.code) {
-    case "unrecognized_keys":
-      return issue.keys.map((key) => ({ path: [...path, key], atKey: true, message: unknownKey(key, root, path) }));
+    case "unrecognized_keys": {
+      const listed = issue.keys.slice(0, MAX_UNKNOWN_FIELDS_LISTED).map((key): PathIssue => ({ path: [...path, key], atKey: true, message: unknownKey(key, root, path) }));
+      const rest = issue.keys.length - listed.length;
+      if (rest === 0) return listed;
+      const first = issue.keys[MAX_UNKNOWN_FIELDS_LISTED]!;
+      return [...listed, { path: [...path, first], atKey: true, message: `and ${rest} more unknown fields in this mapping from here on (${issue.keys.length} in all)` }];
+    }
     case "invalid_key": {
       const inner = issue.issues[0];
       const why = inner && "message" in inner && inner.message.startsWith("expected") ? inner.message : "not allowed here";
