@@ -9,7 +9,8 @@ import { EXIT_INTERNAL, UserError } from "./exit.ts";
 import type { CliIo } from "./io.ts";
 import { bundledScenario } from "./scenario_arg.ts";
 import { fileSha256, readRunRecord, type RunRecord } from "./run_record.ts";
-import { executeRun, humanStream, shellWord, type OutputRequest, type RunOutcome } from "./session.ts";
+import type { SimulationHandle, SimulationResult } from "../simulate.ts";
+import { driveInSlices, driveToEnd, humanStream, runSteps, shellWord, type OutputRequest, type RunOutcome } from "./session.ts";
 
 export interface ReplayRequest {
   recordFile: string;
@@ -20,6 +21,15 @@ export interface ReplayRequest {
 }
 
 export function executeReplay(req: ReplayRequest, io: CliIo): number {
+  return driveToEnd(replaySteps(req, io));
+}
+
+/** executeReplay, yielding to the event loop as the run goes (the command line's way: session.ts). */
+export function executeReplayInterruptible(req: ReplayRequest, io: CliIo): Promise<number> {
+  return driveInSlices(replaySteps(req, io));
+}
+
+function* replaySteps(req: ReplayRequest, io: CliIo): Generator<SimulationHandle, number, SimulationResult> {
   const { record, tape } = readRunRecord(req.recordFile);
   // A record that carries its scenario's text (a play-mode export) needs no file; parsing it checked its sha256.
   const inline = req.scenario === null ? record.scenarioText : undefined;
@@ -32,7 +42,7 @@ export function executeReplay(req: ReplayRequest, io: CliIo): number {
     );
   }
   const legacy = isLinesSha256(record.traceHash) ? new LinesSha256() : null;
-  const outcome = executeRun(
+  const outcome = yield* runSteps(
     {
       file: record.scenario,
       readFrom,

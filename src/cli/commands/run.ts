@@ -54,8 +54,8 @@ export const runCommand: CommandFactory = (ctx) => ({
     }
     const request = runRequest(argv);
     // Loaded here, not at the top: the models are needed only when something runs (--help stays fast).
-    const { executeRun } = await import("../session.ts");
-    ctx.exitCode = executeRun(request, processIo()).exitCode;
+    const { executeRunInterruptible } = await import("../session.ts");
+    ctx.exitCode = (await executeRunInterruptible(request, processIo())).exitCode;
   },
 });
 
