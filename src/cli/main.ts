@@ -37,8 +37,9 @@ export async function main(argv: readonly string[], write: (text: string) => voi
     .example("$0 run x.yaml --record run.json && $0 replay run.json", "record a run, then reproduce it exactly")
     .example("$0 validate my.yaml", "check a scenario you wrote; every error with file:line:col")
     .epilogue(EPILOGUE)
+    .middleware(restoreNumberWords(argv))
     .fail((msg, err) => {
-      throw err ?? new UserError(msg);
+      throw err ?? new UserError(missingArgument(msg, argv) ?? msg);
     });
   for (const c of COMMANDS) parser = parser.command(c.make(ctx));
   try {
@@ -47,6 +48,47 @@ export async function main(argv: readonly string[], write: (text: string) => voi
   } catch (err) {
     return reportError(err);
   }
+}
+
+/**
+ * A number flag given a word (`--port abc`) reaches a command as NaN, and its message would say
+ * "--port NaN". Put the word the user typed back, so that each command's own check quotes it
+ * (`--port abc: expected a port number from 0 to 65535`).
+ */
+function restoreNumberWords(argv: readonly string[]): (parsed: Record<string, unknown>) => void {
+  return (parsed) => {
+    for (const [key, value] of Object.entries(parsed)) {
+      if (typeof value === "number" && Number.isNaN(value)) parsed[key] = typedWord(argv, key) ?? "(not a number)";
+    }
+  };
+}
+
+/** The last word given to --KEY (kebab-case or as written), as `--key word` or `--key=word`. */
+export function typedWord(argv: readonly string[], key: string): string | null {
+  const names = [...new Set([key, key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)])].map((k) => `--${k}`);
+  let word: string | null = null;
+  argv.forEach((a, i) => {
+    for (const name of names) {
+      if (a === name) word = argv[i + 1] ?? "";
+      else if (a.startsWith(`${name}=`)) word = a.slice(name.length + 1);
+    }
+  });
+  return word;
+}
+
+/**
+ * yargs says "Not enough non-option arguments: got 0, need at least 1" when a command's file is
+ * missing; say instead what the command needs and show its example.
+ */
+function missingArgument(msg: string, argv: readonly string[]): string | null {
+  if (!/^Not enough non-option arguments/.test(msg)) return null;
+  const ctx: CommandContext = { exitCode: 0 };
+  const entry = COMMANDS.find((c) => String(c.make(ctx).command).split(" ")[0] === argv[0]);
+  if (entry === undefined) return null;
+  const usage = String(entry.make(ctx).command);
+  const needs = usage.split(" ").slice(1).filter((w) => w.startsWith("<")).join(" ");
+  const bundled = ["run", "explore", "diff", "serve", "validate"].includes(argv[0]!) ? " (kubelet-sim list shows the bundled scenarios)" : "";
+  return `${argv[0]} needs ${needs}, e.g. ${entry.example.replaceAll("$0", "kubelet-sim")}${bundled}; kubelet-sim ${argv[0]} --help lists its options`;
 }
 
 /** The command's name as it is typed: the first word of its yargs `command` string. */

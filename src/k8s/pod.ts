@@ -64,7 +64,8 @@ export const containerPortSchema = z.looseObject({
   containerPort: int(),
   hostPort: int().optional(),
   hostIP: z.string().optional(),
-  protocol: z.enum(["TCP", "UDP", "SCTP"]).optional(),
+  // In the order the apiserver lists them when it refuses another (sets.List: sorted).
+  protocol: z.enum(["SCTP", "TCP", "UDP"]).optional(),
 });
 
 export const envVarSchema = z.looseObject({

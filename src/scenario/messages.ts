@@ -2,6 +2,7 @@
 import type { z } from "zod";
 import { describeValue, suggestion } from "./found.ts";
 import { objectKeys, recordKeys, schemaAt, unwrap } from "./introspect.ts";
+import { errorBody, FieldPath, notSupported as notSupportedError } from "../apiserver/validation/field.ts";
 
 /** An issue with its path relative to the scenario root, before it gets a line and column. */
 export interface PathIssue {
@@ -51,6 +52,10 @@ export function issueMessages(issue: z.core.$ZodIssue, root: z.ZodType): PathIss
     }
     case "invalid_union":
       return [{ path, message: unionMessage(issue, input) }];
+    case "invalid_value":
+      // A pod's enumerated field, refused in the words the apiserver uses (field.NotSupported).
+      if (inManifest(path) && issue.values.length > 1 && typeof input === "string") return [{ path, message: notSupported(input, issue.values) }];
+      return [{ path, message: singleMessage(issue, input) }];
     default: {
       const message = singleMessage(issue, input);
       // Zod says "number" for integer fields too; the schema knows better.
@@ -58,6 +63,19 @@ export function issueMessages(issue: z.core.$ZodIssue, root: z.ZodType): PathIss
       return [{ path, message: isInt ? message.replace("expected a number ", "expected an integer ") : message }];
     }
   }
+}
+
+/** A field of a pod's manifest (pods[i].manifest...), where the apiserver's words apply. */
+const inManifest = (path: readonly PropertyKey[]) => path[0] === "pods" && path[2] === "manifest";
+
+/**
+ * field.NotSupported's text (apimachinery's validation/field/errors.go): `Unsupported value:
+ * "Sometimes": supported values: "Always", "OnFailure", "Never"`, each value quoted as Go's
+ * strconv.Quote does, in the schema's order, which is the apiserver's (src/apiserver/validation
+ * lists the same values).
+ */
+export function notSupported(value: string, supported: readonly unknown[]): string {
+  return errorBody(notSupportedError(FieldPath.of(), value, supported.map(String)));
 }
 
 function unknownKey(key: string, root: z.ZodType, parentPath: PropertyKey[]): string {

@@ -28,7 +28,7 @@ export const runCommand: CommandFactory = (ctx) => ({
   builder: (y: Argv) =>
     withOutputOptions(y.positional("file", { type: "string", describe: "a scenario file, a manifest file (Pod, Deployment, Job...: docs/manifests.md), or a bundled scenario's name (basics/01-pod-starts, r05)" }))
       .option("seed", { type: "number", describe: "override the scenario's seed (a whole number, 0 to 2^32-1)" })
-      .option("strategy", { type: "string", describe: "override the scenario's strategy: fifo, random, pct, pct:DEPTH[:STEPS]" })
+      .option("strategy", { type: "string", describe: "override the scenario's strategy: fifo, random, pct, pct:DEPTH[:STEPS], pos" })
       .option("until", { type: "string", describe: "override when the run ends, in virtual time (e.g. 90s, 5m)" })
       .option("record", { type: "string", describe: "also write a run record to FILE, for `kubelet-sim replay`" })
       .option("kubelet-version", { type: "string", describe: 'run under this kubelet instead of the scenario\'s kubelet.version, e.g. "1.22" or "1.22.4"' })

@@ -15,7 +15,8 @@ export interface ServeArgs {
   file: string;
   at?: string[];
   step?: string;
-  port: number;
+  port: number | string;
+  allowHost?: string[];
   seed?: number;
   strategy?: string;
   kubeletVersion?: string;
@@ -33,8 +34,9 @@ export const serveCommand: CommandFactory = (ctx) => ({
       .option("at", { type: "string", array: true, describe: "the virtual instant to serve (e.g. 30s); repeat it for the instants POST /-/advance steps through. Default: the scenario's end" })
       .option("step", { type: "string", describe: "how far POST /-/advance moves the clock once the --at instants are used up (e.g. 5s)" })
       .option("port", { type: "number", default: DEFAULT_SERVE_PORT, describe: "the port on 127.0.0.1 (0: any free port)" })
+      .option("allow-host", { type: "string", array: true, describe: "also answer requests whose Host is NAME (by default only localhost, 127.0.0.1 and [::1], against DNS rebinding); * for any; repeatable" })
       .option("seed", { type: "number", describe: "override the scenario's seed" })
-      .option("strategy", { type: "string", describe: "override the scenario's strategy: fifo, random, pct, pct:DEPTH[:STEPS]" })
+      .option("strategy", { type: "string", describe: "override the scenario's strategy: fifo, random, pct, pct:DEPTH[:STEPS], pos" })
       .option("kubelet-version", { type: "string", describe: 'serve the scenario under this kubelet, e.g. "1.22"' })
       .option("variant", { type: "string", array: true, describe: "switch a model variant on (NAME) or off (NAME=false); repeatable" })
       .example("$0 serve scenarios/default.yaml --at 30s", "then: curl localhost:10255/pods, or kubectl get --raw")
@@ -82,7 +84,7 @@ export async function startServe(argv: ServeArgs, io: CliIo): Promise<RunningSer
   const key = replayKey(argv.file, seed, formatStrategy(strategy), null, overrides.kubelet);
   io.stdout.write(`${io.stdout.palette.dim("# replay:")} ${key}\n`);
   const session = new ServeSession({ scenario, scenarioFile: argv.file, seed, strategy, atMs, stepMs });
-  const listening = await listen(serveHandler(session, key), port);
+  const listening = await listen(serveHandler(session, key), port, { allowHosts: argv.allowHost ?? [], allowHostOption: "--allow-host" });
   io.stdout.write(describeStart(argv.file, session, listening.url));
   return {
     listening,
@@ -104,8 +106,8 @@ function describeStart(file: string, session: ServeSession, url: string): string
   return `${lines.join("\n")}\n`;
 }
 
-function portOf(port: number): number {
-  if (Number.isInteger(port) && port >= 0 && port <= 65535) return port;
+function portOf(port: number | string): number {
+  if (typeof port === "number" && Number.isInteger(port) && port >= 0 && port <= 65535) return port;
   throw new UserError(`--port ${String(port)}: expected a port number from 0 to 65535`);
 }
 
