@@ -6,6 +6,7 @@ import { benchNode } from "./node.ts";
 import { benchExplore } from "./explore.ts";
 import { benchStartup } from "./startup.ts";
 import { benchValidateKeys } from "./validate_keys.ts";
+import { benchConsumerTsc } from "./consumer_tsc.ts";
 
 type Bench = () => BenchLine | BenchLine[];
 const BENCHES: readonly [string, Bench][] = [
@@ -16,6 +17,7 @@ const BENCHES: readonly [string, Bench][] = [
   ["explore", benchExplore],
   ["cli-startup", benchStartup],
   ["validate-keys", benchValidateKeys],
+  ["consumer-tsc", benchConsumerTsc],
 ];
 
 function main(argv: readonly string[]): number {

@@ -5,6 +5,7 @@ import type { Argv } from "yargs";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, InternalError, UserError } from "./exit.ts";
 import { VERSION } from "../version.ts";
 import { COMMANDS } from "./commands/index.ts";
+import { docPath } from "./package_files.ts";
 
 /** The result slot a command handler fills; yargs' own exit handling is turned off. */
 export interface CommandContext {
@@ -13,7 +14,15 @@ export interface CommandContext {
 
 const EPILOGUE =
   "Exit codes: 0 ok, 1 an expectation, invariant or vector failed, 2 usage or input error, " +
-  "3 internal error (a deadlock, panic or bound in a run: printed with the replay key). See docs/cli.md.";
+  `3 internal error (a deadlock, panic or bound in a run: printed with the replay key). See ${docPath("cli.md")}.`;
+
+/** The examples `kubelet-sim --help` shows (test/package runs each from an installed tarball). */
+export const TOP_EXAMPLES: readonly (readonly [string, string])[] = [
+  ["$0 run scenarios/default.yaml", "simulate the tour: a timeline, then kubectl-style Events"],
+  ["$0 list", "the bundled scenarios, one line each"],
+  ["$0 run x.yaml --record run.json && $0 replay run.json", "record a run, then reproduce it exactly"],
+  ["$0 validate my.yaml", "check a scenario you wrote; every error with file:line:col"],
+];
 
 export async function main(argv: readonly string[], write: (text: string) => void = (t) => void process.stdout.write(t)): Promise<number> {
   if (argv.length === 0) {
@@ -32,10 +41,7 @@ export async function main(argv: readonly string[], write: (text: string) => voi
     .recommendCommands()
     .exitProcess(false)
     .wrap(Math.min(100, process.stdout.columns || 100))
-    .example("$0 run scenarios/default.yaml", "simulate the tour: a timeline, then kubectl-style Events")
-    .example("$0 list", "the bundled scenarios, one line each")
-    .example("$0 run x.yaml --record run.json && $0 replay run.json", "record a run, then reproduce it exactly")
-    .example("$0 validate my.yaml", "check a scenario you wrote; every error with file:line:col")
+    .example(TOP_EXAMPLES.map(([cmd, what]) => [cmd, what]))
     .epilogue(EPILOGUE)
     .middleware(restoreNumberWords(argv))
     .fail((msg, err) => {

@@ -7,9 +7,10 @@ import { EXIT_OK, EXIT_USAGE } from "./exit.ts";
 import type { CliIo } from "./io.ts";
 import { loadNotices } from "./session.ts";
 
-export function printScenario(file: string, kubelet: KubeletOverrides | undefined, io: CliIo): number {
+/** `file` as the user named it; `readFrom` where it is (a bundled scenario, or a file the package ships). */
+export function printScenario(file: string, kubelet: KubeletOverrides | undefined, io: CliIo, readFrom = file): number {
   try {
-    const loaded = loadScenarioWithOverrides(file, kubelet);
+    const loaded = loadScenarioWithOverrides(readFrom, kubelet);
     for (const n of loadNotices(loaded, file)) io.stderr.write(`${n}\n`);
     io.stdout.write(scenarioYaml(loaded, file));
     return EXIT_OK;

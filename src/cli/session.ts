@@ -10,6 +10,7 @@ import { UnknownInvariantError } from "../check/invariants.ts";
 import { invariantPlace } from "../scenario/locate_value.ts";
 import { render, type Format, type RenderOptions } from "../report/index.ts";
 import { AtomicFile, writeFileAtomic } from "./atomic.ts";
+import { docPath } from "./package_files.ts";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, InternalError, UserError } from "./exit.ts";
 import { explainFormat, explainRun, explainSummary, lanesOf } from "./guide.ts";
 import type { CliIo, OutStream } from "./io.ts";
@@ -213,7 +214,7 @@ export function loadOrReport(path: string, kubelet: KubeletOverrides | undefined
     if (!(err instanceof ScenarioError)) throw err;
     const n = err.issues.length;
     io.stderr.write(`${formatIssueList(err.issues).join("\n")}\n`);
-    io.stderr.write(`kubelet-sim: ${path} has ${n} error${n === 1 ? "" : "s"}; nothing was run (see docs/scenarios.md)\n`);
+    io.stderr.write(`kubelet-sim: ${path} has ${n} error${n === 1 ? "" : "s"}; nothing was run (see ${docPath("scenarios.md")})\n`);
     return null;
   }
   const notices = loadNotices(loaded, path);

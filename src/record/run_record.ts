@@ -8,65 +8,47 @@
 // existed carry the sha256 of the JSON lines (64 hex digits), which a replay still checks.
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { z } from "zod";
-import { parseStrategy, type ChoiceLog, type Verdict } from "../sim/index.ts";
+import { parseStrategy, type ChoiceLog } from "../sim/index.ts";
 import { VERSION } from "../version.ts";
+import { FORMAT_FAMILY, PLAY_STRATEGY, RUN_RECORD_FORMAT } from "./format.ts";
+import { runRecordSchema } from "./run_record_schema.ts";
 import { decodeTape, TapeError } from "./tape.ts";
 
-/** The format this kubelet-sim writes and reads; recordFormatProblem is the one place that checks it. */
-export const RUN_RECORD_FORMAT = "kubelet-sim/run-record/v1";
-/** Every version of the format starts so: a record of another version is named as such, not as "not a record". */
-const FORMAT_FAMILY = "kubelet-sim/run-record/";
+export {
+  FORMAT_FAMILY,
+  isLinesSha256,
+  MAX_RECORD_BYTES,
+  PLAY_STRATEGY,
+  RECORD_VERDICTS,
+  RUN_RECORD_FORMAT,
+} from "./format.ts";
 
-/**
- * The strategy a play-mode export names when the learner left fifo's answer somewhere: no strategy
- * makes those choices again, only the record's tape does (as for a shrunk repro), so it is a label.
- */
-export const PLAY_STRATEGY = "play";
-
-/**
- * The largest run record file read: a tape of MAX_TAPE_CHOICES choices written one token each
- * (about 5 bytes a choice), with the scenario's text (at most 1 MiB) beside it.
- */
-export const MAX_RECORD_BYTES = 64 * 1024 * 1024;
-
-const SHA256 = /^[0-9a-f]{64}$/;
-const TRACE_HASH = /^(?:[0-9a-f]{16}|[0-9a-f]{64})$/;
-
-/** A trace hash of 64 hex digits is the sha256 of the JSON lines, as records older than the trace digest carry. */
-export const isLinesSha256 = (traceHash: string): boolean => traceHash.length === 64;
-
-/** The verdicts a run can end with (sim/bounds.ts): a record's `verdict` is one of them. */
-export const RECORD_VERDICTS = ["completed", "quiescent", "until", "stopped", "deadlock", "livelock", "max-events", "panic", "diverged"] as const satisfies readonly Verdict[];
-// Every Verdict is listed: a verdict the kernel gains and this list lacks fails the type check here.
-const _allVerdicts: Record<Verdict, true> = Object.fromEntries(RECORD_VERDICTS.map((v) => [v, true])) as Record<(typeof RECORD_VERDICTS)[number], true>;
-void _allVerdicts;
-
-export const runRecordSchema = z.object({
-  format: z.literal(RUN_RECORD_FORMAT, { error: `expected format "${RUN_RECORD_FORMAT}"` }),
-  tool: z.string().describe("the kubelet-sim version that made the run"),
-  scenario: z.string().min(1).describe("the scenario path as given to `run`"),
-  scenarioSha256: z.string().regex(SHA256, { error: "expected 64 hex digits" }),
-  seed: z.number().int().min(0).max(2 ** 32 - 1),
-  strategy: z.string().min(1).describe("the strategy that made the choices, e.g. pct:3:1000, or play (a play-mode export)"),
-  untilMs: z.number().int().min(0),
-  kubelet: z
-    .object({ version: z.string().optional(), variants: z.record(z.string(), z.boolean()).optional(), featureGates: z.record(z.string(), z.boolean()).optional() })
-    .optional()
-    .describe("--kubelet-version, --variant and --feature-gate, when the run had them"),
-  choices: z.string().describe("the choice tape, ChoiceLog.encode()"),
-  verdict: z.string().refine((v) => (RECORD_VERDICTS as readonly string[]).includes(v), { error: `expected a verdict: one of ${RECORD_VERDICTS.join(", ")}` }),
-  ok: z.boolean(),
-  traceHash: z.string().regex(TRACE_HASH, { error: "expected 16 hex digits (a trace digest) or 64 (an older record's sha256)" }),
-  replayKey: z.string(),
-  scenarioText: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("the scenario's text itself, when the record carries it (a play-mode export at the learner's timing): replay runs it and reads no file"),
-});
-
-export type RunRecord = z.output<typeof runRecordSchema>;
+/** The record as JSON holds it (docs/cli.md, "The run record"). Fields beyond these (a repro's `repro`) are kept when read. */
+export interface RunRecord {
+  format: typeof RUN_RECORD_FORMAT;
+  /** The kubelet-sim version that made the run. */
+  tool: string;
+  /** The scenario path as given to `run`. */
+  scenario: string;
+  /** The sha256 of the scenario's text, in hex. */
+  scenarioSha256: string;
+  seed: number;
+  /** The strategy that made the choices, e.g. pct:3:1000, or play (a play-mode export). */
+  strategy: string;
+  untilMs: number;
+  /** --kubelet-version, --variant and --feature-gate, when the run had them. */
+  kubelet?: { version?: string | undefined; variants?: Record<string, boolean> | undefined; featureGates?: Record<string, boolean> | undefined } | undefined;
+  /** The choice tape, ChoiceLog.encode(). */
+  choices: string;
+  /** How the run ended (a Verdict). */
+  verdict: string;
+  ok: boolean;
+  /** The trace digest (16 hex digits), or an older record's sha256 of the JSON lines (64). */
+  traceHash: string;
+  replayKey: string;
+  /** The scenario's text itself, when the record carries it (a play-mode export at the learner's timing). */
+  scenarioText?: string | undefined;
+}
 
 /** A text that is not a run record; the message names the source and every bad field. */
 export class RunRecordError extends Error {

@@ -12,6 +12,14 @@ export interface LocatedIssue {
   message: string;
 }
 
+/** An issue with its path relative to the scenario root, before it gets a line and column. */
+export interface PathIssue {
+  path: PropertyKey[];
+  message: string;
+  /** Locate the last path segment's key rather than its value (unknown fields). */
+  atKey?: boolean;
+}
+
 /** Thrown by the loader when a scenario file has errors; carries every one of them, in file order. */
 export class ScenarioError extends Error {
   override name = "ScenarioError";

@@ -4,13 +4,9 @@ import { describeValue, suggestion } from "./found.ts";
 import { objectKeys, recordKeys, schemaAt, unwrap } from "./introspect.ts";
 import { errorBody, FieldPath, notSupported as notSupportedError } from "../apiserver/validation/field.ts";
 
-/** An issue with its path relative to the scenario root, before it gets a line and column. */
-export interface PathIssue {
-  path: PropertyKey[];
-  message: string;
-  /** Locate the last path segment's key rather than its value (unknown fields). */
-  atKey?: boolean;
-}
+import type { PathIssue } from "./errors.ts";
+
+export type { PathIssue };
 
 const TYPE_WORDS: Readonly<Record<string, string>> = {
   string: "a string",

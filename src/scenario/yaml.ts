@@ -4,10 +4,9 @@ import { isAlias, isCollection, isMap, isPair, isScalar, Lexer, LineCounter, par
 import type { LocatedIssue } from "./errors.ts";
 import { describeValue } from "./found.ts";
 
-/** Deeper than any real scenario (a kubectl manifest's managedFields reach about 15). */
-export const MAX_DEPTH = 64;
-/** Alias nodes in one file, and alias expansions when building the value (yaml's maxAliasCount). */
-export const MAX_ALIASES = 100;
+import { MAX_ALIASES, MAX_DEPTH } from "./bounds.ts";
+
+export { MAX_ALIASES, MAX_DEPTH };
 
 export type YamlResult =
   | { ok: true; doc: Document; lineCounter: LineCounter; value: Record<string, unknown> }

@@ -3,6 +3,7 @@ import type { ArgumentsCamelCase, Argv } from "yargs";
 import type { FileResult } from "../../conformance/index.ts";
 import { EXIT_OK, EXIT_VIOLATION, UserError } from "../exit.ts";
 import type { CommandFactory } from "./index.ts";
+import { expandPackageArgs } from "../package_files.ts";
 
 interface Args {
   files: string[];
@@ -30,7 +31,7 @@ export const conformanceCommand: CommandFactory = (ctx) => ({
     const { runVectorFiles, summarize, VectorFileError } = await import("../../conformance/index.ts");
     let files: FileResult[];
     try {
-      files = runVectorFiles(argv.files);
+      files = runVectorFiles(expandPackageArgs(argv.files));
     } catch (err) {
       if (err instanceof VectorFileError) throw new UserError(err.message);
       throw err;

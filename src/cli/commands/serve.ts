@@ -8,6 +8,7 @@ import type { Listening } from "../serve_http.ts";
 import { stopSignal } from "../signals.ts";
 import type { ServeSession } from "../../server/index.ts";
 import { resolveScenarioArg } from "../scenario_arg.ts";
+import { docPath } from "../package_files.ts";
 import { kubeletOverridesOf, seedOf, strategyOf } from "./run.ts";
 import type { CommandFactory } from "./index.ts";
 
@@ -30,7 +31,7 @@ export const serveCommand: CommandFactory = (ctx) => ({
   describe: "Run a scenario to a virtual instant and serve the kubelet's read-only HTTP endpoints there",
   builder: (y: Argv) =>
     y
-      .positional("file", { type: "string", describe: "a scenario file (YAML, see docs/scenarios.md), or a bundled scenario's name (default, r05)" })
+      .positional("file", { type: "string", describe: `a scenario file (YAML, see ${docPath("scenarios.md")}), or a bundled scenario's name (default, r05)` })
       .option("at", { type: "string", array: true, describe: "the virtual instant to serve (e.g. 30s); repeat it for the instants POST /-/advance steps through. Default: the scenario's end" })
       .option("step", { type: "string", describe: "how far POST /-/advance moves the clock once the --at instants are used up (e.g. 5s)" })
       .option("port", { type: "number", default: DEFAULT_SERVE_PORT, describe: "the port on 127.0.0.1 (0: any free port)" })
@@ -41,7 +42,7 @@ export const serveCommand: CommandFactory = (ctx) => ({
       .option("variant", { type: "string", array: true, describe: "switch a model variant on (NAME) or off (NAME=false); repeatable" })
       .example("$0 serve scenarios/default.yaml --at 30s", "then: curl localhost:10255/pods, or kubectl get --raw")
       .example("$0 serve scenarios/basics/02-crash-loop-backoff.yaml --at 10s --at 40s --step 5s --port 0", "POST /-/advance moves to 40s, then 5s at a time")
-      .epilogue("Ctrl-C (SIGINT) or SIGTERM stops the server; exit 0. Exit 2 for a bad scenario or flag, or a port in use. See docs/serve.md."),
+      .epilogue(`Ctrl-C (SIGINT), SIGTERM or SIGHUP stops the server; exit 0. Exit 2 for a bad scenario or flag, or a port in use. See ${docPath("serve.md")}.`),
   handler: async (raw: ArgumentsCamelCase) => {
     const io = processIo();
     const running = await startServe(raw as unknown as ServeArgs, io);

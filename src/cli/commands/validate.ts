@@ -6,6 +6,7 @@ import { checkScenarioFile, formatIssue, formatIssueList, type CheckResult, type
 import { scenarioYaml } from "../../scenario/manifest/print.ts";
 import { EXIT_OK, EXIT_USAGE } from "../exit.ts";
 import { resolveScenarioArg } from "../scenario_arg.ts";
+import { packagePath } from "../package_files.ts";
 import type { CommandFactory } from "./index.ts";
 
 interface Args {
@@ -48,8 +49,9 @@ export function expand(paths: readonly string[]): { files: string[]; empty: stri
   const empty: string[] = [];
   for (const p of paths) {
     let dir = false;
+    const folder = packagePath(p);
     try {
-      dir = statSync(p).isDirectory();
+      dir = statSync(folder).isDirectory();
     } catch {
       // A missing file is reported by the loader, with the others.
     }
@@ -57,7 +59,7 @@ export function expand(paths: readonly string[]): { files: string[]; empty: stri
       files.push(resolveScenarioArg(p));
       continue;
     }
-    const found = yamlFilesUnder(p, 0);
+    const found = yamlFilesUnder(folder, 0);
     if (found.length === 0) empty.push(p);
     files.push(...found);
   }

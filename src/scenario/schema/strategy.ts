@@ -4,8 +4,9 @@ import { z } from "zod";
 import { DEFAULT_PCT_DEPTH, DEFAULT_PCT_STEPS } from "../../sim/strategy/index.ts";
 import { duration, durationRange, obj } from "./common.ts";
 import { CRI_METHODS, faultSchema } from "./runtime.ts";
+import type { ScenarioStrategy, SwarmConfig } from "../types/strategy.ts";
 
-export type ScenarioStrategy = { name: "fifo" } | { name: "random" } | { name: "pct"; depth: number; steps: number } | { name: "pos" };
+export type { ScenarioStrategy, SwarmConfig };
 
 /** "pct:3:1000" → { name: "pct", depth: 3, steps: 1000 }; anything else is left for the object schema to judge. */
 function fromString(value: unknown): unknown {
@@ -58,5 +59,3 @@ export const swarmSchema = obj({
   jitter: duration("Each timeline step is delayed by a draw from 0 to this.").prefault("0s"),
   apiserverLatency: durationRange("The bounds a run's apiserver round trip is drawn from, replacing apiserver.latency.").optional(),
 }).describe("Ranges that exploration (`kubelet-sim explore`) draws each run's knobs from, as in swarm testing.");
-
-export type SwarmConfig = z.output<typeof swarmSchema>;
