@@ -2,6 +2,7 @@
 // explore's repro files extend. The type it parses to is written out in run_record.ts (RunRecord),
 // so the package's declarations carry no zod; test/types/schema_types.test.ts checks they agree.
 import { z } from "zod";
+import { MAX_UNTIL_MS } from "../scenario/bounds.ts";
 import { RECORD_VERDICTS, RUN_RECORD_FORMAT, SHA256, TRACE_HASH } from "./format.ts";
 
 export const runRecordSchema = z.object({
@@ -11,7 +12,8 @@ export const runRecordSchema = z.object({
   scenarioSha256: z.string().regex(SHA256, { error: "expected 64 hex digits" }),
   seed: z.number().int().min(0).max(2 ** 32 - 1),
   strategy: z.string().min(1).describe("the strategy that made the choices, e.g. pct:3:1000, or play (a play-mode export)"),
-  untilMs: z.number().int().min(0),
+  // A scenario's own bound: a replay runs to untilMs, so an edited record must not ask for more.
+  untilMs: z.number().int().min(0).max(MAX_UNTIL_MS, { error: `expected at most ${MAX_UNTIL_MS} (24h, the longest run a scenario may ask for)` }),
   kubelet: z
     .object({ version: z.string().optional(), variants: z.record(z.string(), z.boolean()).optional(), featureGates: z.record(z.string(), z.boolean()).optional() })
     .optional()

@@ -94,6 +94,13 @@ describe("parseRunRecord's tape", () => {
     expect(() => parseRunRecord(other, "x.json")).toThrow(/x\.json: format: expected format "kubelet-sim\/run-record\/v1"\n(.|\n)*x\.json: seed: /);
   });
 
+  it("refuses an untilMs past the longest run a scenario may ask for (a replay runs to it)", () => {
+    const day = 24 * 60 * 60 * 1000;
+    expect(parseRunRecord(JSON.stringify({ ...JSON.parse(record("p0/2")), untilMs: day }), "u.json").record.untilMs).toBe(day);
+    const bad = JSON.stringify({ ...JSON.parse(record("p0/2")), untilMs: 1e15 });
+    expect(() => parseRunRecord(bad, "u.json")).toThrow(`u.json: untilMs: expected at most ${day} (24h, the longest run a scenario may ask for)`);
+  });
+
   it("refuses a verdict no run ends with", () => {
     const bad = JSON.stringify({ ...JSON.parse(record("p0/2")), verdict: "PASS" });
     expect(() => parseRunRecord(bad, "v.json")).toThrow(/v\.json: verdict: expected a verdict: one of completed, quiescent, until/);
