@@ -18,7 +18,7 @@ import { writeFileAtomic } from "./files.ts";
 import { parseYaml } from "../scenario/yaml.ts";
 import { deviationCount, type Found, type ShrinkResult } from "./shrink.ts";
 
-import { readTape, RUN_RECORD_FORMAT, textSha256 as sha256, type RunRecord } from "../record/run_record.ts";
+import { readTape, recordFormatProblem, RUN_RECORD_FORMAT, textSha256 as sha256, type RunRecord } from "../record/run_record.ts";
 import { runRecordSchema } from "../record/run_record_schema.ts";
 
 export { RUN_RECORD_FORMAT };
@@ -164,7 +164,10 @@ export interface LoadedRepro {
 
 /** Reads a repro record; throws an Error naming the file and the field when it is not one. */
 export function loadRepro(path: string): LoadedRepro {
-  const parsed = reproRecordSchema.safeParse(JSON.parse(readFileSync(path, "utf8")));
+  const json: unknown = JSON.parse(readFileSync(path, "utf8"));
+  const wrongFormat = recordFormatProblem(json, path);
+  if (wrongFormat !== null) throw new Error(wrongFormat);
+  const parsed = reproRecordSchema.safeParse(json);
   if (!parsed.success) {
     const why = parsed.error.issues.map((i) => `${i.path.map(String).join(".") || "(top level)"}: ${i.message}`).join("; ");
     throw new Error(`${path}: not a kubelet-sim repro file: ${why}`);
