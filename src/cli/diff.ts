@@ -14,7 +14,7 @@ import { EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, UserError } from "./exit.ts";
 import { htmlClientScript } from "./html_client_bundle.ts";
 import { raceOfFile } from "../races/catalog.ts";
 import type { CliIo } from "./io.ts";
-import { fileSha256, readRecordText, readRunRecord, type RunRecord } from "./run_record.ts";
+import { readRecordText, readRunRecord, recordedScenarioSha256, type RunRecord } from "./run_record.ts";
 import { claimsRunRecord } from "../record/run_record.ts";
 import { recordMismatch } from "../record/replay.ts";
 import { bundledScenario } from "./scenario_arg.ts";
@@ -101,7 +101,7 @@ function recordedScenario(path: string, record: RunRecord): string {
   const candidates = [record.scenario, join(dirname(path), basename(record.scenario)), join(dirname(path), record.scenario)];
   const scenarioPath = candidates.find((p) => existsSync(p)) ?? bundledScenario(record.scenario);
   if (scenarioPath === null) throw new UserError(`${path}: cannot find the scenario ${record.scenario} (looked where the record says, next to it and among the bundled scenarios)`);
-  if (fileSha256(scenarioPath) !== record.scenarioSha256) throw new UserError(`${path}: the scenario ${scenarioPath} changed since this run was recorded`);
+  if (recordedScenarioSha256(scenarioPath, path) !== record.scenarioSha256) throw new UserError(`${path}: the scenario ${scenarioPath} changed since this run was recorded`);
   return scenarioPath;
 }
 

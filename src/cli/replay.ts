@@ -8,7 +8,7 @@ import { isLinesSha256 } from "../record/run_record.ts";
 import { EXIT_INTERNAL, UserError } from "./exit.ts";
 import type { CliIo } from "./io.ts";
 import { bundledScenario } from "./scenario_arg.ts";
-import { fileSha256, readRunRecord, type RunRecord } from "./run_record.ts";
+import { fileSha256, readRunRecord, recordedScenarioSha256, type RunRecord } from "./run_record.ts";
 import type { SimulationHandle, SimulationResult } from "../simulate.ts";
 import { driveInSlices, driveToEnd, humanStream, runSteps, shellWord, type OutputRequest, type RunOutcome } from "./session.ts";
 
@@ -34,7 +34,7 @@ function* replaySteps(req: ReplayRequest, io: CliIo): Generator<SimulationHandle
   // A record that carries its scenario's text (a play-mode export) needs no file; parsing it checked its sha256.
   const inline = req.scenario === null ? record.scenarioText : undefined;
   const readFrom = inline === undefined ? locateScenario(record, req) : record.scenario;
-  const sha = inline === undefined ? fileSha256(readFrom) : record.scenarioSha256;
+  const sha = inline === undefined ? (req.scenario === null ? recordedScenarioSha256(readFrom, req.recordFile) : fileSha256(readFrom)) : record.scenarioSha256;
   if (sha !== record.scenarioSha256) {
     throw new UserError(
       `${req.recordFile}: the scenario changed since this run was recorded: ${readFrom} has sha256 ${sha.slice(0, 12)}, ` +

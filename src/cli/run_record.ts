@@ -24,6 +24,19 @@ export function fileSha256(path: string): string {
   return textSha256(readText(path, "a scenario file", MAX_FILE_BYTES, tooLarge));
 }
 
+/**
+ * The sha256 of the scenario a record names, read at `path`: a file that cannot be read (a folder,
+ * a FIFO, too large) is named as the record's `scenario`, since the user did not type that path.
+ */
+export function recordedScenarioSha256(path: string, recordFile: string): string {
+  try {
+    return fileSha256(path);
+  } catch (err) {
+    if (err instanceof UserError) throw new UserError(`${recordFile}: scenario: ${err.message}`);
+    throw err;
+  }
+}
+
 /** A run record's text: a regular file of at most MAX_RECORD_BYTES. */
 export function readRecordText(path: string): string {
   const tooBig = (bytes: number) => `file too large: ${bytes} bytes; a run record may be at most ${MAX_RECORD_BYTES} bytes`;

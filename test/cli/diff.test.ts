@@ -89,6 +89,10 @@ describe("kubelet-sim diff", () => {
     const edited = diff({ left: { file: a }, right: { file: b } });
     expect(edited.code).toBe(2);
     expect(edited.err).toContain('b.json: verdict: the record says "deadlock" and the rerun ended "until"; the record was edited');
+    writeFileSync(b, JSON.stringify({ ...rec, scenario: "scenarios" }));
+    const folder = diff({ left: { file: a }, right: { file: b } });
+    expect(folder.code).toBe(2);
+    expect(folder.err).toBe(`kubelet-sim: ${b}: scenario: cannot read scenarios: expected a scenario file, found a directory\n`);
   });
 
   it("refuses to compare a run with itself", () => {

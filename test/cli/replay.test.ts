@@ -144,6 +144,15 @@ describe("kubelet-sim replay", () => {
     expect(r.err).toMatch(/^kubelet-sim: \S*run\.json: format "kubelet-sim\/run-record\/v0": this kubelet-sim \(\S+\) reads "kubelet-sim\/run-record\/v1" records only; record the run again with it\n$/);
   });
 
+  it("refuses a record whose scenario names a folder, naming the record and its field (a fuzz counterexample: the folder alone was named)", () => {
+    const { path } = record(PASS);
+    const rec = JSON.parse(readFileSync(path, "utf8"));
+    writeFileSync(path, JSON.stringify({ ...rec, scenario: "scenarios" }));
+    const r = replay(path);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`kubelet-sim: ${path}: scenario: cannot read scenarios: expected a scenario file, found a directory\n`);
+  });
+
   it("reports another trace hash as a divergence even when every choice fits", () => {
     const { path } = record(PASS);
     const rec = JSON.parse(readFileSync(path, "utf8"));
