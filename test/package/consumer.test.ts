@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { helpExamples, README, readmeCommands, readmeLibrarySnippet } from "./examples.ts";
+import { helpExamples, README, readmeCommands, readmeLibrarySnippet, uniqueCommands } from "./examples.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURES = fileURLToPath(new URL("./consumer", import.meta.url));
@@ -178,7 +178,7 @@ describe("the npm package, installed from its tarball", () => {
 
 /** The examples whose point is a failure, a difference or a found race: exit 1 is their success. */
 const EXPECT_EXIT_1 = [
-  /^(npx )?kubelet-sim run scenarios\/races\/r05-pw-kill-pinning\.yaml( --format text)?$/,
+  /^(npx )?kubelet-sim run (scenarios\/races\/r05-pw-kill-pinning\.yaml|r05)( --format text)?$/,
   /^(npx )?kubelet-sim diff /,
   /^(npx )?kubelet-sim explore scenarios\/races\/r05-pw-kill-pinning\.yaml --runs 2000$/,
 ];
@@ -215,14 +215,15 @@ async function serveOnce(line: string, cwd: string): Promise<{ code: number | nu
 }
 
 describe("every example the help and README.md show, run from the consumer's project", () => {
-  // README's lines as written (npx ...); a help example README already runs is run once.
-  const readme = readmeCommands(README);
-  const examples = [...readme, ...helpExamples().filter((h) => !readme.includes(`npx ${h}`))];
+  // README's commands as written (npx ...), then the help's; one README already runs is run once.
+  const examples = uniqueCommands([...readmeCommands(README), ...helpExamples()]);
 
-  it("finds the examples: the help's and README's", () => {
+  it("finds the examples: the help's and README's, its blocks' and its prose's", () => {
     expect(examples.length).toBeGreaterThan(40);
-    expect(examples).toContain("kubelet-sim conformance test/fixtures/oracle/*.yaml");
+    expect(examples).toContain("npx kubelet-sim conformance test/fixtures/oracle/*.yaml");
     expect(examples).toContain("npx kubelet-sim replay run.json");
+    expect(examples).toContain("npx kubelet-sim run r05");
+    expect(examples).toContain("kubelet-sim actions --no-sidecars snapshot.yaml");
   });
 
   it.each(examples.map((line, i) => [line, i] as const))("%s", async (line, i) => {

@@ -37,13 +37,34 @@ export function helpExamples(): string[] {
   return [...new Set(all.map((cmd) => cmd.replaceAll("$0", "kubelet-sim")))];
 }
 
-/** The lines of README.md's sh blocks that run kubelet-sim, without their trailing comments. */
+/**
+ * README.md's commands, as written: the lines of its sh blocks that run kubelet-sim (without their
+ * trailing comments), then the ones its prose shows inline: `npx kubelet-sim ...`, and
+ * `kubelet-sim COMMAND ARG...` (a bare `kubelet-sim diff` names a command, it is no example).
+ * Each once, `npx` or not.
+ */
 export function readmeCommands(readme: string): string[] {
   const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  return blocks
+  const lines = blocks
     .flatMap((b) => b.split("\n"))
     .map((line) => line.replace(/\s+#\s.*$/, "").trim())
     .filter((line) => /^npx kubelet-sim\b/.test(line));
+  const prose = readme.replace(/```[\s\S]*?```/g, "");
+  const inline = [...prose.matchAll(/`((?:npx )?kubelet-sim(?: [^`]*)?)`/g)]
+    .map((m) => m[1]!.trim())
+    .filter((cmd) => cmd.startsWith("npx ") || /^kubelet-sim \S+ \S/.test(cmd));
+  return uniqueCommands([...lines, ...inline]);
+}
+
+/** Commands each once, `npx kubelet-sim x` and `kubelet-sim x` being the same (the first kept). */
+export function uniqueCommands(commands: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return commands.filter((cmd) => {
+    const bare = cmd.replace(/^npx /, "");
+    if (seen.has(bare)) return false;
+    seen.add(bare);
+    return true;
+  });
 }
 
 /** README.md's library example (its ```ts block under "As a library"). */
