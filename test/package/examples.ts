@@ -67,6 +67,16 @@ export function uniqueCommands(commands: readonly string[]): string[] {
   });
 }
 
+/**
+ * The files a command line writes, relative to where it runs: `--record F`, `--out F`, `> F`, and
+ * the repro folder `explore` writes to by default (a file in it: repros/r.json).
+ */
+export function filesWritten(line: string): string[] {
+  const named = [...line.matchAll(/(?:--out|--record|>) (\S+)/g)].map((m) => m[1]!);
+  const explores = /\bkubelet-sim explore\b/.test(line) && !/--out\b/.test(line);
+  return [...named, ...(explores ? ["repros/r.json"] : [])];
+}
+
 /** README.md's library example (its ```ts block under "As a library"). */
 export function readmeLibrarySnippet(readme: string): string {
   const section = readme.slice(readme.indexOf("## As a library"));
