@@ -52,6 +52,17 @@ function longHand(choices: string, separator: string): string {
     .join(separator);
 }
 
+/** A YAML text with the scenario mutations applied; a text that is no single YAML document (an earlier edit made it so) as it is. */
+function editedYaml(text: string, edits: readonly Mutation[]): string {
+  let value: Value;
+  try {
+    value = parse(text) as Value;
+  } catch {
+    return text;
+  }
+  return stringify(applyMutations(value, edits), { lineWidth: 0 });
+}
+
 /**
  * The record's text after the mutations. `scenarioText` is the text of the scenario the record
  * names: a text mutation edits the record's own copy, or gives it one (edited) when it has none.
@@ -93,7 +104,7 @@ export function applyRecordMutations(original: RecordJson, scenarioText: string,
       case "drop": delete record[m.key]; break;
       case "text": {
         const own = typeof record["scenarioText"] === "string" ? record["scenarioText"] : scenarioText;
-        const text = m.edits.length === 0 ? own : stringify(applyMutations(parse(own) as Value, m.edits), { lineWidth: 0 });
+        const text = m.edits.length === 0 ? own : editedYaml(own, m.edits);
         record["scenarioText"] = text;
         if (m.resign) record["scenarioSha256"] = textSha256(text);
         break;
