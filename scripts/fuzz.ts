@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { mutations } from "../test/fuzz/mutate.ts";
-import { checkMutant, loadSeeds, mutantText } from "../test/fuzz/property.ts";
+import { checkMutant, loadSeeds, MAX_MS, mutantText } from "../test/fuzz/property.ts";
 import { recordMutations } from "../test/fuzz/record_mutate.ts";
 import { checkRecordMutant, makeRecordSeeds, recordMutantText } from "../test/fuzz/record_property.ts";
 
@@ -39,7 +39,7 @@ try {
     const seeds = loadSeeds();
     process.stdout.write(`fuzz: ${runs} mutants of ${seeds.length} files, seed ${seed}\n`);
     const property = fc.asyncProperty(fc.nat({ max: seeds.length - 1 }), mutations, async (i, muts) => {
-      const problem = await checkMutant(seeds[i]!, muts, dir);
+      const problem = await checkMutant(seeds[i]!, muts, dir, MAX_MS);
       if (problem !== null) throw new Error(`${seeds[i]!.file} with ${JSON.stringify(muts)}: ${problem}`);
     });
     ok = (await report("scenario mutant", property, ([i, muts]) => `the shrunk mutant of ${seeds[i]!.file}:\n${mutantText(seeds[i]!, muts)}`)) && ok;
@@ -49,7 +49,7 @@ try {
     process.stdout.write(`fuzz: ${runs} mutants of ${seeds.length} run records, seed ${seed}\n`);
     const commands = fc.constantFrom("replay" as const, "replay" as const, "diff" as const);
     const property = fc.asyncProperty(fc.nat({ max: seeds.length - 1 }), recordMutations, commands, async (i, muts, command) => {
-      const problem = await checkRecordMutant(seeds[i]!, muts, command, dir);
+      const problem = await checkRecordMutant(seeds[i]!, muts, command, dir, MAX_MS);
       if (problem !== null) throw new Error(`${command} of ${seeds[i]!.name} with ${JSON.stringify(muts).slice(0, 3000)}: ${problem}`);
     });
     ok = (await report("record mutant", property, ([i, muts, command]) => `${command} of the shrunk mutant of ${seeds[i]!.name}:\n${recordMutantText(seeds[i]!, muts).slice(0, 20_000)}`)) && ok;

@@ -41,6 +41,9 @@ describe("hostile run records (fuzz)", () => {
     expect(judgeRecordRun(seed, edit({}), "replay", file, { ...accepted, code: 3, err: "kubelet-sim: internal error: x\n" })).toMatch(/^exit 3 that is no divergence/);
     expect(judgeRecordRun(seed, edit({}), "replay", file, { ...accepted, code: 2, err: "Error: x\n" })).toMatch(/^exit 2 without a kubelet-sim message/);
     expect(judgeRecordRun(seed, edit({}), "replay", file, { ...accepted, code: 2, err: "kubelet-sim: Error: x\n    at f (/a.js:1:2)" })).toMatch(/^a stack trace/);
+    // Wall time is judged only when asked (npm run fuzz asks; npm test asserts no wall time).
+    expect(judgeRecordRun(seed, edit({}), "replay", file, { ...accepted, ms: 40_000 })).toBeNull();
+    expect(judgeRecordRun(seed, edit({}), "replay", file, { ...accepted, ms: 40_000 }, 30_000)).toBe("took 40000 ms");
   });
 
   it(`every mutant is refused in words, reported as a divergence, or accepted only as the run it records (${RUNS} mutants)`, async () => {
