@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { mutations } from "../test/fuzz/mutate.ts";
-import { checkMutant, loadSeeds, MAX_MS, mutantText } from "../test/fuzz/property.ts";
+import { MAX_MS, checkMutant, loadSeeds, mutantText } from "../test/fuzz/property.ts";
 import { recordMutations } from "../test/fuzz/record_mutate.ts";
 import { checkRecordMutant, makeRecordSeeds, recordMutantText } from "../test/fuzz/record_property.ts";
 

@@ -100,7 +100,7 @@ function contradicts(seed: RecordSeed, text: string): string | null {
 }
 
 /** Runs one mutant through `replay` or `diff`; returns what is wrong with the outcome (past `maxMs` of wall time, when given, too), or null when the property holds. */
-export async function checkRecordMutant(seed: RecordSeed, mutations: readonly RecordMutation[], command: RecordCommand, dir: string, maxMs?: number): Promise<string | null> {
+export async function checkRecordMutant(seed: RecordSeed, mutations: readonly RecordMutation[], command: RecordCommand, dir: string, maxMs: number | null = null): Promise<string | null> {
   const text = applyRecordMutations(seed.record, seed.scenarioText, mutations);
   const file = join(dir, `mutant-${seed.name}.json`);
   writeFileSync(file, text);
@@ -109,10 +109,10 @@ export async function checkRecordMutant(seed: RecordSeed, mutations: readonly Re
 }
 
 /** The property on one outcome: what is wrong with `r`, the CLI given the mutant `text` in `file`, or null. */
-export function judgeRecordRun(seed: RecordSeed, text: string, command: RecordCommand, file: string, r: CliRun, maxMs?: number): string | null {
+export function judgeRecordRun(seed: RecordSeed, text: string, command: RecordCommand, file: string, r: CliRun, maxMs: number | null = null): string | null {
   const all = `${r.out}\n${r.err}`;
   if (STACK.test(all)) return `a stack trace (exit ${r.code}):\n${r.err.slice(0, 2000)}`;
-  if (maxMs !== undefined && r.ms > maxMs) return `took ${Math.round(r.ms)} ms`;
+  if (maxMs !== null && r.ms > maxMs) return `took ${Math.round(r.ms)} ms (more than ${maxMs} ms)`;
   switch (r.code) {
     case 0:
     case 1: {
