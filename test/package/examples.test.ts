@@ -1,6 +1,7 @@
 // The examples test/package/consumer.test.ts runs, as collected (fast, beside that slow file), and
 // what README.md's commands leave behind in a clone: nothing git would list as untracked.
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { filesWritten, helpExamples, README, readmeCommands, uniqueCommands } from "./examples.ts";
@@ -35,5 +36,15 @@ describe("the examples a newcomer is shown", () => {
     const r = spawnSync("git", ["check-ignore", ...written], { cwd: ROOT, encoding: "utf8" });
     expect(r.error).toBeUndefined();
     expect(r.stdout.split("\n").filter((l) => l !== "").sort()).toEqual(written.sort());
+  });
+
+  it("README's npm pack, typed in a clone's root, leaves a tarball git ignores (the one README names)", () => {
+    const { name, version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { name: string; version: string };
+    const tarball = `${name}-${version}.tgz`;
+    expect(README).toMatch(/^npm pack\b/m);
+    expect(README).toContain(tarball);
+    const r = spawnSync("git", ["check-ignore", tarball, `${name}-${version}.tar`], { cwd: ROOT, encoding: "utf8" });
+    // The tarball is ignored; a file of another name beside it is not (the check can fail).
+    expect(r.stdout).toBe(`${tarball}\n`);
   });
 });
