@@ -5,6 +5,8 @@ import { benchKernel, benchPingPong, benchSelect, type BenchLine } from "./kerne
 import { benchNode } from "./node.ts";
 import { benchExplore } from "./explore.ts";
 import { benchStartup } from "./startup.ts";
+import { benchValidateKeys } from "./validate_keys.ts";
+import { benchConsumerTsc } from "./consumer_tsc.ts";
 
 type Bench = () => BenchLine | BenchLine[];
 const BENCHES: readonly [string, Bench][] = [
@@ -14,6 +16,8 @@ const BENCHES: readonly [string, Bench][] = [
   ["node-110-pods-1h", benchNode],
   ["explore", benchExplore],
   ["cli-startup", benchStartup],
+  ["validate-keys", benchValidateKeys],
+  ["consumer-tsc", benchConsumerTsc],
 ];
 
 function main(argv: readonly string[]): number {

@@ -4,7 +4,7 @@
 import type { Sim, TraceRecord, TraceSink } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import type { Scenario } from "../scenario/resolve.ts";
-import type { Expectation } from "../scenario/schema/expect.ts";
+import type { Expectation } from "../scenario/types/expect.ts";
 import type { StoredEvent } from "../apiserver/index.ts";
 import type { SimNode } from "../node/node.ts";
 import { formatDuration } from "../sim/duration.ts";

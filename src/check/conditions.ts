@@ -1,7 +1,7 @@
 // Pure evaluation of a scenario condition against what the world shows at one instant: the pod
 // object in the apiserver, the events recorded so far, and the invariants violated so far.
 import type { Pod, ContainerStatus } from "../k8s/pod.ts";
-import type { Condition } from "../scenario/schema/expect.ts";
+import type { Condition } from "../scenario/types/expect.ts";
 
 export interface RecordedEvent {
   pod: string;

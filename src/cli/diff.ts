@@ -2,9 +2,9 @@
 // under two kubelets (`--kubelet-version 1.20 --vs 1.22`, `--vs-variant NAME=false`), or two run
 // records (repro files from `explore`, records from `run --record`), each replayed with its own
 // choices. Prints where the traces first differ; `--format html` draws both on one time axis.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { ScenarioError, formatIssue } from "../scenario/index.ts";
+import { ScenarioError, formatIssueList } from "../scenario/index.ts";
 import { hasOverrides, loadScenarioTextWithOverrides, loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from "../scenario/overrides.ts";
 import { simulate, type SimulationResult } from "../simulate.ts";
 import { KernelLog, type StrategySpec } from "../sim/index.ts";
@@ -14,7 +14,9 @@ import { EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, UserError } from "./exit.ts";
 import { htmlClientScript } from "./html_client_bundle.ts";
 import { raceOfFile } from "../races/catalog.ts";
 import type { CliIo } from "./io.ts";
-import { fileSha256, readRunRecord, RUN_RECORD_FORMAT, type RunRecord } from "./run_record.ts";
+import { readRecordText, readRunRecord, recordedScenarioSha256, type RunRecord } from "./run_record.ts";
+import { claimsRunRecord } from "../record/run_record.ts";
+import { recordMismatch } from "../record/replay.ts";
 import { bundledScenario } from "./scenario_arg.ts";
 
 export interface DiffSide {
@@ -38,11 +40,20 @@ interface SideRun {
   kernel: KernelLog;
 }
 
-/** Whether a file is a run record (JSON in the run-record format) rather than a scenario. */
+/**
+ * Whether a file is a run record (JSON that names the run-record format, of any version: reading
+ * it then says what is wrong with it) rather than a scenario.
+ */
 function isRunRecord(path: string): boolean {
   if (!path.endsWith(".json")) return false;
+  let text: string;
   try {
-    return (JSON.parse(readFileSync(path, "utf8")) as { format?: unknown }).format === RUN_RECORD_FORMAT;
+    text = readRecordText(path);
+  } catch {
+    return false;
+  }
+  try {
+    return claimsRunRecord(JSON.parse(text));
   } catch {
     return false;
   }
@@ -53,7 +64,7 @@ function load(path: string, kubelet: KubeletOverrides | undefined, text?: string
   try {
     return (text === undefined ? loadScenarioWithOverrides(path, kubelet) : loadScenarioTextWithOverrides(text, path, kubelet)).scenario;
   } catch (err) {
-    if (err instanceof ScenarioError) throw new UserError(`${err.issues.map(formatIssue).join("\n")}\nkubelet-sim: ${path} is not a valid scenario; nothing was run`);
+    if (err instanceof ScenarioError) throw new UserError(`${formatIssueList(err.issues).join("\n")}\nkubelet-sim: ${path} is not a valid scenario; nothing was run`);
     throw err;
   }
 }
@@ -80,6 +91,8 @@ function replayRecord(path: string): SideRun {
   const strategy: StrategySpec = { name: "replay", tape, whenExhausted: "diverge" };
   const result = simulate(scenario, { seed: record.seed, strategy, strategyLabel: record.strategy, untilMs: record.untilMs, scenarioFile: record.scenario, observer: kernel });
   if (result.run.traceHash !== record.traceHash) throw new UserError(`${path}: the replay did not reproduce the recorded trace (models changed since it was recorded?); nothing to compare`, 3);
+  const edited = recordMismatch(record, result);
+  if (edited !== null) throw new UserError(`${path}: ${edited}`);
   return { label: `${basename(path)} (kubelet ${scenario.kubelet.version})`, command: `kubelet-sim replay ${path}`, result, kernel };
 }
 
@@ -88,7 +101,7 @@ function recordedScenario(path: string, record: RunRecord): string {
   const candidates = [record.scenario, join(dirname(path), basename(record.scenario)), join(dirname(path), record.scenario)];
   const scenarioPath = candidates.find((p) => existsSync(p)) ?? bundledScenario(record.scenario);
   if (scenarioPath === null) throw new UserError(`${path}: cannot find the scenario ${record.scenario} (looked where the record says, next to it and among the bundled scenarios)`);
-  if (fileSha256(scenarioPath) !== record.scenarioSha256) throw new UserError(`${path}: the scenario ${scenarioPath} changed since this run was recorded`);
+  if (recordedScenarioSha256(scenarioPath, path) !== record.scenarioSha256) throw new UserError(`${path}: the scenario ${scenarioPath} changed since this run was recorded`);
   return scenarioPath;
 }
 

@@ -5,6 +5,7 @@ import type { Argv } from "yargs";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, InternalError, UserError } from "./exit.ts";
 import { VERSION } from "../version.ts";
 import { COMMANDS } from "./commands/index.ts";
+import { docPath } from "./package_files.ts";
 
 /** The result slot a command handler fills; yargs' own exit handling is turned off. */
 export interface CommandContext {
@@ -13,7 +14,15 @@ export interface CommandContext {
 
 const EPILOGUE =
   "Exit codes: 0 ok, 1 an expectation, invariant or vector failed, 2 usage or input error, " +
-  "3 internal error (a deadlock, panic or bound in a run: printed with the replay key). See docs/cli.md.";
+  `3 internal error (a deadlock, panic or bound in a run: printed with the replay key). See ${docPath("cli.md")}.`;
+
+/** The examples `kubelet-sim --help` shows (test/package runs each from an installed tarball). */
+export const TOP_EXAMPLES: readonly (readonly [string, string])[] = [
+  ["$0 run scenarios/default.yaml", "simulate the tour: a timeline, then kubectl-style Events"],
+  ["$0 list", "the bundled scenarios, one line each"],
+  ["$0 run x.yaml --record run.json && $0 replay run.json", "record a run, then reproduce it exactly"],
+  ["$0 validate my.yaml", "check a scenario you wrote; every error with file:line:col"],
+];
 
 export async function main(argv: readonly string[], write: (text: string) => void = (t) => void process.stdout.write(t)): Promise<number> {
   if (argv.length === 0) {
@@ -32,13 +41,11 @@ export async function main(argv: readonly string[], write: (text: string) => voi
     .recommendCommands()
     .exitProcess(false)
     .wrap(Math.min(100, process.stdout.columns || 100))
-    .example("$0 run scenarios/default.yaml", "simulate the tour: a timeline, then kubectl-style Events")
-    .example("$0 list", "the bundled scenarios, one line each")
-    .example("$0 run x.yaml --record run.json && $0 replay run.json", "record a run, then reproduce it exactly")
-    .example("$0 validate my.yaml", "check a scenario you wrote; every error with file:line:col")
+    .example(TOP_EXAMPLES.map(([cmd, what]) => [cmd, what]))
     .epilogue(EPILOGUE)
+    .middleware(restoreNumberWords(argv))
     .fail((msg, err) => {
-      throw err ?? new UserError(msg);
+      throw err ?? new UserError(missingArgument(msg, argv) ?? msg);
     });
   for (const c of COMMANDS) parser = parser.command(c.make(ctx));
   try {
@@ -47,6 +54,47 @@ export async function main(argv: readonly string[], write: (text: string) => voi
   } catch (err) {
     return reportError(err);
   }
+}
+
+/**
+ * A number flag given a word (`--port abc`) reaches a command as NaN, and its message would say
+ * "--port NaN". Put the word the user typed back, so that each command's own check quotes it
+ * (`--port abc: expected a port number from 0 to 65535`).
+ */
+function restoreNumberWords(argv: readonly string[]): (parsed: Record<string, unknown>) => void {
+  return (parsed) => {
+    for (const [key, value] of Object.entries(parsed)) {
+      if (typeof value === "number" && Number.isNaN(value)) parsed[key] = typedWord(argv, key) ?? "(not a number)";
+    }
+  };
+}
+
+/** The last word given to --KEY (kebab-case or as written), as `--key word` or `--key=word`. */
+export function typedWord(argv: readonly string[], key: string): string | null {
+  const names = [...new Set([key, key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)])].map((k) => `--${k}`);
+  let word: string | null = null;
+  argv.forEach((a, i) => {
+    for (const name of names) {
+      if (a === name) word = argv[i + 1] ?? "";
+      else if (a.startsWith(`${name}=`)) word = a.slice(name.length + 1);
+    }
+  });
+  return word;
+}
+
+/**
+ * yargs says "Not enough non-option arguments: got 0, need at least 1" when a command's file is
+ * missing; say instead what the command needs and show its example.
+ */
+function missingArgument(msg: string, argv: readonly string[]): string | null {
+  if (!/^Not enough non-option arguments/.test(msg)) return null;
+  const ctx: CommandContext = { exitCode: 0 };
+  const entry = COMMANDS.find((c) => String(c.make(ctx).command).split(" ")[0] === argv[0]);
+  if (entry === undefined) return null;
+  const usage = String(entry.make(ctx).command);
+  const needs = usage.split(" ").slice(1).filter((w) => w.startsWith("<")).join(" ");
+  const bundled = ["run", "explore", "diff", "serve", "validate"].includes(argv[0]!) ? " (kubelet-sim list shows the bundled scenarios)" : "";
+  return `${argv[0]} needs ${needs}, e.g. ${entry.example.replaceAll("$0", "kubelet-sim")}${bundled}; kubelet-sim ${argv[0]} --help lists its options`;
 }
 
 /** The command's name as it is typed: the first word of its yargs `command` string. */

@@ -3,13 +3,14 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Bounds } from "../sim/index.ts";
-import { divergence, LinesSha256, reproducedTrace } from "../record/replay.ts";
+import { divergence, LinesSha256, recordMismatch, reproducedTrace } from "../record/replay.ts";
 import { isLinesSha256 } from "../record/run_record.ts";
 import { EXIT_INTERNAL, UserError } from "./exit.ts";
 import type { CliIo } from "./io.ts";
 import { bundledScenario } from "./scenario_arg.ts";
-import { fileSha256, readRunRecord, type RunRecord } from "./run_record.ts";
-import { executeRun, humanStream, shellWord, type OutputRequest, type RunOutcome } from "./session.ts";
+import { fileSha256, readRunRecord, recordedScenarioSha256, type RunRecord } from "./run_record.ts";
+import type { SimulationHandle, SimulationResult } from "../simulate.ts";
+import { driveInSlices, driveToEnd, humanStream, runSteps, shellWord, type OutputRequest, type RunOutcome } from "./session.ts";
 
 export interface ReplayRequest {
   recordFile: string;
@@ -20,11 +21,20 @@ export interface ReplayRequest {
 }
 
 export function executeReplay(req: ReplayRequest, io: CliIo): number {
+  return driveToEnd(replaySteps(req, io));
+}
+
+/** executeReplay, yielding to the event loop as the run goes (the command line's way: session.ts). */
+export function executeReplayInterruptible(req: ReplayRequest, io: CliIo): Promise<number> {
+  return driveInSlices(replaySteps(req, io));
+}
+
+function* replaySteps(req: ReplayRequest, io: CliIo): Generator<SimulationHandle, number, SimulationResult> {
   const { record, tape } = readRunRecord(req.recordFile);
   // A record that carries its scenario's text (a play-mode export) needs no file; parsing it checked its sha256.
   const inline = req.scenario === null ? record.scenarioText : undefined;
   const readFrom = inline === undefined ? locateScenario(record, req) : record.scenario;
-  const sha = inline === undefined ? fileSha256(readFrom) : record.scenarioSha256;
+  const sha = inline === undefined ? (req.scenario === null ? recordedScenarioSha256(readFrom, req.recordFile) : fileSha256(readFrom)) : record.scenarioSha256;
   if (sha !== record.scenarioSha256) {
     throw new UserError(
       `${req.recordFile}: the scenario changed since this run was recorded: ${readFrom} has sha256 ${sha.slice(0, 12)}, ` +
@@ -32,7 +42,7 @@ export function executeReplay(req: ReplayRequest, io: CliIo): number {
     );
   }
   const legacy = isLinesSha256(record.traceHash) ? new LinesSha256() : null;
-  const outcome = executeRun(
+  const outcome = yield* runSteps(
     {
       file: record.scenario,
       readFrom,
@@ -76,6 +86,9 @@ function checkReproduced(record: RunRecord, outcome: RunOutcome, linesSha256: st
     io.stderr.write(`kubelet-sim: replay of ${req.recordFile} diverged: ${why}\n`);
     return EXIT_INTERNAL;
   }
+  // The same trace, yet the record says otherwise: an edit, refused as bad input.
+  const edited = recordMismatch(record, result);
+  if (edited !== null) throw new UserError(`${req.recordFile}: ${edited}`);
   const human = humanStream(req.output, io);
   human.write(`${human.palette.green("# reproduced:")} the identical trace, ${reproducedTrace(record, result)}\n`);
   return outcome.exitCode;

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { packagePath } from "./package_files.ts";
 
 /** The scenarios that ship with kubelet-sim, wherever it is installed. */
 export const BUNDLED_SCENARIOS_DIR = fileURLToPath(new URL("../../scenarios", import.meta.url));
@@ -14,6 +15,9 @@ const RACE_ID = /^r(\d{2})$/i;
 /** The file to read for what the user typed: the path itself, else the bundled scenario of that name. */
 export function resolveScenarioArg(arg: string): string {
   if (isFile(arg)) return arg;
+  // examples/manifests/job.yaml from a project that installed the package: the package's own file.
+  const own = packagePath(arg);
+  if (own !== arg && isFile(own)) return own;
   return bundledScenario(arg) ?? arg;
 }
 

@@ -1,18 +1,20 @@
 // One run of a scenario as `run` and `replay` show it: the replay key first, then the outputs
 // (to stdout or atomically to --out), then the expectations and the verdict; an exit code back.
 import { readFileSync } from "node:fs";
-import { ScenarioError, formatIssue, type LoadResult, type Scenario } from "../scenario/index.ts";
+import { ScenarioError, formatIssue, formatIssueList, type LoadResult, type Scenario } from "../scenario/index.ts";
 import { loadScenarioTextWithOverrides, loadScenarioWithOverrides, overrideFlags, type KubeletOverrides } from "../scenario/overrides.ts";
-import { simulate, type SimulationResult } from "../simulate.ts";
+import { performance } from "node:perf_hooks";
+import { startSimulation, type SimulationHandle, type SimulationResult } from "../simulate.ts";
 import { formatDuration, formatStrategy, isFailureVerdict, KernelLog, LineSink, type Bounds, type StrategySpec, type TraceSink } from "../sim/index.ts";
 import { UnknownInvariantError } from "../check/invariants.ts";
 import { invariantPlace } from "../scenario/locate_value.ts";
 import { render, type Format, type RenderOptions } from "../report/index.ts";
 import { AtomicFile, writeFileAtomic } from "./atomic.ts";
+import { docPath } from "./package_files.ts";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, InternalError, UserError } from "./exit.ts";
 import { explainFormat, explainRun, explainSummary, lanesOf } from "./guide.ts";
 import type { CliIo, OutStream } from "./io.ts";
-import { formatRunRecord } from "../record/run_record.ts";
+import { formatRunRecord, RunRecordError } from "../record/run_record.ts";
 import { makeRunRecord, type RecordedRun } from "../record/replay.ts";
 import { runJson } from "./run_json.ts";
 import { htmlClientScript } from "./html_client_bundle.ts";
@@ -61,8 +63,79 @@ export interface RunOutcome {
   result: SimulationResult | null;
 }
 
+/**
+ * A run of a scenario, written as steps: it yields the simulation when it needs it run to its end
+ * and is handed back the result. executeRun drives it in one go; executeRunInterruptible in slices
+ * of virtual time with the event loop turning between them, so that a signal's handler (removing
+ * a half-written --out file: atomic.ts) runs within a fraction of a second of Ctrl-C.
+ */
+export type RunSteps = Generator<SimulationHandle, RunOutcome, SimulationResult>;
+
 /** Runs one scenario and prints it; returns the exit code (and the result, for replay's checks). */
 export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
+  return driveToEnd(runSteps(req, io));
+}
+
+/** executeRun, yielding to the event loop as the run goes (the command line's way). */
+export function executeRunInterruptible(req: RunRequest, io: CliIo): Promise<RunOutcome> {
+  return driveInSlices(runSteps(req, io));
+}
+
+/** Runs each simulation the steps ask for to its end at once; what it throws is thrown into the steps. */
+export function driveToEnd<T>(steps: Generator<SimulationHandle, T, SimulationResult>): T {
+  let next = steps.next();
+  while (!next.done) {
+    let result: SimulationResult;
+    try {
+      result = next.value.finish();
+    } catch (err) {
+      next = steps.throw(err);
+      continue;
+    }
+    next = steps.next(result);
+  }
+  return next.value;
+}
+
+/**
+ * Runs each simulation in slices, yielding to the event loop between them. Pausing never changes
+ * the run (Sim.runUntil), so the trace is the one driveToEnd gives. A slice aims at 20 to 100 ms
+ * of host time, doubling or halving its stretch of virtual time to get there (host-time-ok: how
+ * often to yield is no part of the run).
+ */
+export async function driveInSlices<T>(steps: Generator<SimulationHandle, T, SimulationResult>): Promise<T> {
+  let next = steps.next();
+  while (!next.done) {
+    let result: SimulationResult;
+    try {
+      result = await runInSlices(next.value);
+    } catch (err) {
+      next = steps.throw(err);
+      continue;
+    }
+    next = steps.next(result);
+  }
+  return next.value;
+}
+
+/** The longest stretch of virtual time one slice runs: a day, the longest run a scenario may ask for. */
+const MAX_SLICE_MS = 24 * 60 * 60 * 1000;
+
+/** One simulation to its end, `initialSliceMs` of virtual time first (tests pass a small, fixed one to pause often). */
+export async function runInSlices(handle: SimulationHandle, initialSliceMs = 1000, adapt = true): Promise<SimulationResult> {
+  let sliceMs = initialSliceMs;
+  for (;;) {
+    const started = performance.now();
+    if (handle.sim.runUntil(handle.sim.nowMs + sliceMs) !== "paused") break;
+    const took = performance.now() - started;
+    if (adapt) sliceMs = took < 20 ? Math.min(sliceMs * 2, MAX_SLICE_MS) : took > 100 ? Math.max(1, Math.floor(sliceMs / 2)) : sliceMs;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return handle.finish();
+}
+
+/** The steps of one run: load, print the key, run (yielded), write the outputs and the record, summarize. */
+export function* runSteps(req: RunRequest, io: CliIo): RunSteps {
   const loaded = loadOrReport(req.readFrom ?? req.file, req.kubelet, io, req.text);
   if (loaded === null) return { exitCode: EXIT_USAGE, result: null };
   const { scenario, notices } = loaded;
@@ -84,7 +157,7 @@ export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
   const sinks = [...(streaming ? [new LineSink((text) => target.write(text))] : []), ...(req.sinks ?? [])];
   let result: SimulationResult;
   try {
-    result = simulate(scenario, {
+    const handle = startSimulation(scenario, {
       seed,
       strategy,
       untilMs,
@@ -94,6 +167,7 @@ export function executeRun(req: RunRequest, io: CliIo): RunOutcome {
       ...(req.bounds === undefined ? {} : { bounds: req.bounds }),
       ...(kernel === null ? {} : { observer: kernel }),
     });
+    result = yield handle;
   } catch (err) {
     target.abort();
     if (err instanceof UnknownInvariantError) throw new UserError(`${invariantPlace(req.file, err.id)}${err.message}`);
@@ -139,8 +213,8 @@ export function loadOrReport(path: string, kubelet: KubeletOverrides | undefined
   } catch (err) {
     if (!(err instanceof ScenarioError)) throw err;
     const n = err.issues.length;
-    io.stderr.write(`${err.issues.map(formatIssue).join("\n")}\n`);
-    io.stderr.write(`kubelet-sim: ${path} has ${n} error${n === 1 ? "" : "s"}; nothing was run (see docs/scenarios.md)\n`);
+    io.stderr.write(`${formatIssueList(err.issues).join("\n")}\n`);
+    io.stderr.write(`kubelet-sim: ${path} has ${n} error${n === 1 ? "" : "s"}; nothing was run (see ${docPath("scenarios.md")})\n`);
     return null;
   }
   const notices = loadNotices(loaded, path);
@@ -241,5 +315,12 @@ function renderOutputs(result: SimulationResult, output: OutputRequest, guideTo:
 }
 
 function writeRecord(path: string, run: RecordedRun, result: SimulationResult): void {
-  writeFileAtomic(path, formatRunRecord(makeRunRecord(run, result)));
+  let text: string;
+  try {
+    text = formatRunRecord(makeRunRecord(run, result));
+  } catch (err) {
+    if (err instanceof RunRecordError) throw new UserError(`--record ${path}: ${err.message}`);
+    throw err;
+  }
+  writeFileAtomic(path, text);
 }

@@ -11,7 +11,7 @@ import type { ContainerStatus, Pod, PodStatus as APIPodStatus } from "../k8s/pod
 import type { PodSandboxStatus, PodStatus, Status } from "../kubelet/container/runtime.ts";
 import { convertToAPIContainerStatuses, generateAPIPodStatus, GetNodeHostIPs, kubeletPodsEra, sortPodIPs, type GenerateAPIPodStatusDeps } from "../kubelet/kubelet_pods.ts";
 import { ReasonCache } from "../kubelet/reason_cache.ts";
-import { featureGateDefault } from "../scenario/schema/kubelet.ts";
+import { featureGateDefault } from "../scenario/types/kubelet.ts";
 import { diffValues, show } from "./diff.ts";
 import { goValue } from "./go_equal.ts";
 import { parsePart, testPod } from "./oracle2_pods.ts";

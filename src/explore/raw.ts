@@ -2,7 +2,7 @@
 // form (swarm draws, shrinking), because it is what a scenario file says and what a repro file
 // must write back; every edit is validated by the schema again before it runs.
 import { checkScenarioText, loadScenarioFile, ScenarioError, type Scenario } from "../scenario/index.ts";
-import { compileScenarioValue } from "../scenario/check.ts";
+import { compileScenarioValue } from "../scenario/check_source.ts";
 
 /** A scenario as the YAML value (durations as strings, pods by name). */
 export type RawScenario = Record<string, unknown>;

@@ -18,7 +18,8 @@ import { writeFileAtomic } from "./files.ts";
 import { parseYaml } from "../scenario/yaml.ts";
 import { deviationCount, type Found, type ShrinkResult } from "./shrink.ts";
 
-import { GUIDED_STRATEGY, labelOnlyStrategy, RUN_RECORD_FORMAT, runRecordSchema, textSha256 as sha256 } from "../record/run_record.ts";
+import { GUIDED_STRATEGY, labelOnlyStrategy, readTape, recordFormatProblem, RUN_RECORD_FORMAT, textSha256 as sha256, type RunRecord } from "../record/run_record.ts";
+import { runRecordSchema } from "../record/run_record_schema.ts";
 
 export { RUN_RECORD_FORMAT };
 
@@ -52,9 +53,31 @@ const reproSectionSchema = z.object({
 });
 
 /** A run record with a `repro` section: what was found, and the scenario text itself. */
-export const reproRecordSchema = runRecordSchema.extend({ repro: reproSectionSchema });
+const reproRecordSchema = runRecordSchema.extend({ repro: reproSectionSchema });
 
-export type ReproRecord = z.output<typeof reproRecordSchema>;
+/** What explore found and how shrinking went: a repro file's `repro` section (reproSectionSchema reads it). */
+export interface ReproSection {
+  command: string;
+  failure: Failure;
+  found: { file: string; exploreSeed: number; run: number; seed: number; strategy: string; choices: number; deviations: number; traceHash: string };
+  shrink: { deviations: number; choices: number; runs: number; ms: number; exhausted: boolean; log: string[] } | null;
+  scenarioText: string;
+}
+
+/**
+ * A run record with a `repro` section. Written out rather than inferred from the schema, so the
+ * package's declarations carry no zod; test/types/schema_types.test.ts checks the two agree.
+ */
+export interface ReproRecord extends RunRecord {
+  repro: ReproSection;
+}
+
+// The schema parses to exactly ReproRecord: tsc stops here when they drift (kept local, so that
+// no zod type reaches this module's declarations).
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+type Flat<T> = { [K in keyof T]: T[K] };
+const _reproAgrees: Same<Flat<z.output<typeof reproRecordSchema>>, Flat<ReproRecord>> = true;
+void _reproAgrees;
 
 export interface ReproInput {
   ctx: RunContext;
@@ -147,7 +170,10 @@ export interface LoadedRepro {
 
 /** Reads a repro record; throws an Error naming the file and the field when it is not one. */
 export function loadRepro(path: string): LoadedRepro {
-  const parsed = reproRecordSchema.safeParse(JSON.parse(readFileSync(path, "utf8")));
+  const json: unknown = JSON.parse(readFileSync(path, "utf8"));
+  const wrongFormat = recordFormatProblem(json, path);
+  if (wrongFormat !== null) throw new Error(wrongFormat);
+  const parsed = reproRecordSchema.safeParse(json);
   if (!parsed.success) {
     const why = parsed.error.issues.map((i) => `${i.path.map(String).join(".") || "(top level)"}: ${i.message}`).join("; ");
     throw new Error(`${path}: not a kubelet-sim repro file: ${why}`);
@@ -159,7 +185,7 @@ export function loadRepro(path: string): LoadedRepro {
   const scenarioText = fromFile !== null && sha256(fromFile) === record.scenarioSha256 ? fromFile : record.repro.scenarioText;
   if (sha256(scenarioText) !== record.scenarioSha256) throw new Error(`${path}: the scenario text does not match scenarioSha256`);
   const scenario = loadScenarioText(scenarioText, record.scenario).scenario;
-  return { record, tape: ChoiceLog.decode(record.choices), scenario, scenarioText };
+  return { record, tape: readTape(record.choices, path), scenario, scenarioText };
 }
 
 export interface ReplayedRepro extends ContextRun {

@@ -1,286 +1,299 @@
-// Models k8s.io/api/core/v1 types.go (Pod and the parts of it the kubelet reads), as zod schemas.
+// Models k8s.io/api/core/v1 types.go: the Pod and the parts of it the kubelet reads, as the types
+// the models share. pod_schema.ts parses manifests into them (zod schemas); the types are written
+// out here, not inferred from the schemas, so that the package's declarations (what a consumer's
+// tsc reads) carry no zod types. test/types/schema_types.test.ts checks each schema's output is
+// exactly its type here, so the two cannot drift.
 //
-// Every object schema is a loose object: a field the simulator does not model is accepted and kept,
-// never an error, because a manifest copied from `kubectl get pod -o yaml` must load unchanged. The
-// scenario loader lists such fields as ignored by walking each schema's `.shape`, so object schemas
-// stay plain (`z.looseObject`, no transforms, no preprocess). Defaulting lives in defaults.ts.
-import { z } from "zod";
+// Every object is open (`[field: string]: unknown`): a field the simulator does not model is kept,
+// as the schemas keep it. Optional fields may hold undefined, as a parsed manifest's may.
 
-const int = () => z.number().int();
+/** Fields a manifest may carry that the simulator does not model. */
+interface Open {
+  [field: string]: unknown;
+}
+
 /** intstr.IntOrString: a port may be a number or a named port. */
-const intOrString = () => z.union([z.number().int(), z.string()]);
+export type IntOrString = number | string;
 /** resource.Quantity as written in YAML: "100m", "64Mi", or a bare number. */
-const quantity = () => z.union([z.string(), z.number()]);
+export type Quantity = string | number;
 /** metav1.Time: RFC 3339 text; kubectl prints `creationTimestamp: null` for unset times. */
-const time = () => z.string().nullable();
+export type Time = string | null;
 
-export const execActionSchema = z.looseObject({ command: z.array(z.string()).optional() });
+export interface ExecAction extends Open {
+  command?: string[] | undefined;
+}
 
-export const httpHeaderSchema = z.looseObject({ name: z.string(), value: z.string() });
+export interface HTTPHeader extends Open {
+  name: string;
+  value: string;
+}
 
-export const httpGetActionSchema = z.looseObject({
-  path: z.string().optional(),
-  port: intOrString(),
-  host: z.string().optional(),
-  scheme: z.enum(["HTTP", "HTTPS"]).optional(),
-  httpHeaders: z.array(httpHeaderSchema).optional(),
-});
+export interface HTTPGetAction extends Open {
+  path?: string | undefined;
+  port: IntOrString;
+  host?: string | undefined;
+  scheme?: "HTTP" | "HTTPS" | undefined;
+  httpHeaders?: HTTPHeader[] | undefined;
+}
 
-export const tcpSocketActionSchema = z.looseObject({ port: intOrString(), host: z.string().optional() });
+export interface TCPSocketAction extends Open {
+  port: IntOrString;
+  host?: string | undefined;
+}
 
-export const grpcActionSchema = z.looseObject({ port: int(), service: z.string().nullable().optional() });
+export interface GRPCAction extends Open {
+  port: number;
+  service?: string | null | undefined;
+}
 
-export const sleepActionSchema = z.looseObject({ seconds: int() });
+export interface SleepAction extends Open {
+  seconds: number;
+}
 
 /** v1.ProbeHandler plus the probe's timing fields (v1.Probe embeds ProbeHandler). */
-export const probeSchema = z.looseObject({
-  exec: execActionSchema.optional(),
-  httpGet: httpGetActionSchema.optional(),
-  tcpSocket: tcpSocketActionSchema.optional(),
-  grpc: grpcActionSchema.optional(),
-  initialDelaySeconds: int().optional(),
-  timeoutSeconds: int().optional(),
-  periodSeconds: int().optional(),
-  successThreshold: int().optional(),
-  failureThreshold: int().optional(),
-  terminationGracePeriodSeconds: int().nullable().optional(),
-});
+export interface Probe extends Open {
+  exec?: ExecAction | undefined;
+  httpGet?: HTTPGetAction | undefined;
+  tcpSocket?: TCPSocketAction | undefined;
+  grpc?: GRPCAction | undefined;
+  initialDelaySeconds?: number | undefined;
+  timeoutSeconds?: number | undefined;
+  periodSeconds?: number | undefined;
+  successThreshold?: number | undefined;
+  failureThreshold?: number | undefined;
+  terminationGracePeriodSeconds?: number | null | undefined;
+}
 
 /** v1.LifecycleHandler: what postStart/preStop run. */
-export const lifecycleHandlerSchema = z.looseObject({
-  exec: execActionSchema.optional(),
-  httpGet: httpGetActionSchema.optional(),
-  tcpSocket: tcpSocketActionSchema.optional(),
-  sleep: sleepActionSchema.optional(),
-});
+export interface LifecycleHandler extends Open {
+  exec?: ExecAction | undefined;
+  httpGet?: HTTPGetAction | undefined;
+  tcpSocket?: TCPSocketAction | undefined;
+  sleep?: SleepAction | undefined;
+}
 
-export const lifecycleSchema = z.looseObject({
-  postStart: lifecycleHandlerSchema.optional(),
-  preStop: lifecycleHandlerSchema.optional(),
-});
+export interface Lifecycle extends Open {
+  postStart?: LifecycleHandler | undefined;
+  preStop?: LifecycleHandler | undefined;
+}
 
-export const containerPortSchema = z.looseObject({
-  name: z.string().optional(),
-  containerPort: int(),
-  hostPort: int().optional(),
-  hostIP: z.string().optional(),
-  protocol: z.enum(["TCP", "UDP", "SCTP"]).optional(),
-});
+export interface ContainerPort extends Open {
+  name?: string | undefined;
+  containerPort: number;
+  hostPort?: number | undefined;
+  hostIP?: string | undefined;
+  protocol?: "SCTP" | "TCP" | "UDP" | undefined;
+}
 
-export const envVarSchema = z.looseObject({
-  name: z.string(),
-  value: z.string().optional(),
-  // valueFrom (secrets, field refs) is accepted but not resolved by the simulator.
-  valueFrom: z.looseObject({}).optional(),
-});
+export interface EnvVar extends Open {
+  name: string;
+  value?: string | undefined;
+  /** Secrets and field references are accepted but not resolved by the simulator. */
+  valueFrom?: Open | undefined;
+}
 
-export const resourceListSchema = z.record(z.string(), quantity());
+export type ResourceList = Record<string, Quantity>;
 
-export const resourceRequirementsSchema = z.looseObject({
-  requests: resourceListSchema.optional(),
-  limits: resourceListSchema.optional(),
-});
+export interface ResourceRequirements extends Open {
+  requests?: ResourceList | undefined;
+  limits?: ResourceList | undefined;
+}
 
 /** The fields Container and EphemeralContainer share (v1.EphemeralContainerCommon). */
-const containerShape = {
-  name: z.string().min(1),
-  image: z.string().optional(),
-  imagePullPolicy: z.enum(["Always", "IfNotPresent", "Never"]).optional(),
-  command: z.array(z.string()).optional(),
-  args: z.array(z.string()).optional(),
-  workingDir: z.string().optional(),
-  ports: z.array(containerPortSchema).optional(),
-  env: z.array(envVarSchema).optional(),
-  resources: resourceRequirementsSchema.optional(),
-  livenessProbe: probeSchema.optional(),
-  readinessProbe: probeSchema.optional(),
-  startupProbe: probeSchema.optional(),
-  lifecycle: lifecycleSchema.optional(),
-  terminationMessagePath: z.string().optional(),
-  terminationMessagePolicy: z.enum(["File", "FallbackToLogsOnError"]).optional(),
-  // Only "Always" is allowed, and only on init containers: it makes them sidecars (KEP-753).
-  restartPolicy: z.enum(["Always"]).optional(),
-  stdin: z.boolean().optional(),
-  tty: z.boolean().optional(),
-};
+export interface Container extends Open {
+  name: string;
+  image?: string | undefined;
+  imagePullPolicy?: "Always" | "IfNotPresent" | "Never" | undefined;
+  command?: string[] | undefined;
+  args?: string[] | undefined;
+  workingDir?: string | undefined;
+  ports?: ContainerPort[] | undefined;
+  env?: EnvVar[] | undefined;
+  resources?: ResourceRequirements | undefined;
+  livenessProbe?: Probe | undefined;
+  readinessProbe?: Probe | undefined;
+  startupProbe?: Probe | undefined;
+  lifecycle?: Lifecycle | undefined;
+  terminationMessagePath?: string | undefined;
+  terminationMessagePolicy?: "File" | "FallbackToLogsOnError" | undefined;
+  /** Only "Always", and only on init containers: it makes them sidecars (KEP-753). */
+  restartPolicy?: "Always" | undefined;
+  stdin?: boolean | undefined;
+  tty?: boolean | undefined;
+}
 
-export const containerSchema = z.looseObject(containerShape);
+export interface EphemeralContainer extends Container {
+  targetContainerName?: string | undefined;
+}
 
-export const ephemeralContainerSchema = z.looseObject({
-  ...containerShape,
-  targetContainerName: z.string().optional(),
-});
+export interface OwnerReference extends Open {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean | undefined;
+  blockOwnerDeletion?: boolean | undefined;
+}
 
-export const ownerReferenceSchema = z.looseObject({
-  apiVersion: z.string(),
-  kind: z.string(),
-  name: z.string(),
-  uid: z.string(),
-  controller: z.boolean().optional(),
-  blockOwnerDeletion: z.boolean().optional(),
-});
+export interface ObjectMeta extends Open {
+  name: string;
+  namespace?: string | undefined;
+  uid?: string | undefined;
+  labels?: Record<string, string> | undefined;
+  annotations?: Record<string, string> | undefined;
+  resourceVersion?: string | undefined;
+  generation?: number | undefined;
+  creationTimestamp?: Time | undefined;
+  deletionTimestamp?: Time | undefined;
+  deletionGracePeriodSeconds?: number | null | undefined;
+  ownerReferences?: OwnerReference[] | undefined;
+  finalizers?: string[] | undefined;
+}
 
-export const objectMetaSchema = z.looseObject({
-  name: z.string().min(1),
-  namespace: z.string().optional(),
-  uid: z.string().optional(),
-  labels: z.record(z.string(), z.string()).optional(),
-  annotations: z.record(z.string(), z.string()).optional(),
-  resourceVersion: z.string().optional(),
-  generation: int().optional(),
-  creationTimestamp: time().optional(),
-  deletionTimestamp: time().optional(),
-  deletionGracePeriodSeconds: int().nullable().optional(),
-  ownerReferences: z.array(ownerReferenceSchema).optional(),
-  finalizers: z.array(z.string()).optional(),
-});
-
-export const restartPolicySchema = z.enum(["Always", "OnFailure", "Never"]);
+export type RestartPolicy = "Always" | "OnFailure" | "Never";
 
 /** v1.NodeSelectorRequirement: the operator and values are checked where they are read (nodeaffinity parses them). */
-export const nodeSelectorRequirementSchema = z.looseObject({
-  key: z.string(),
-  operator: z.string(),
-  values: z.array(z.string()).optional(),
-});
+export interface NodeSelectorRequirement extends Open {
+  key: string;
+  operator: string;
+  values?: string[] | undefined;
+}
 
 /** v1.NodeSelectorTerm: requirements ANDed. */
-export const nodeSelectorTermSchema = z.looseObject({
-  matchExpressions: z.array(nodeSelectorRequirementSchema).optional(),
-  matchFields: z.array(nodeSelectorRequirementSchema).optional(),
-});
+export interface NodeSelectorTerm extends Open {
+  matchExpressions?: NodeSelectorRequirement[] | undefined;
+  matchFields?: NodeSelectorRequirement[] | undefined;
+}
 
 /** v1.NodeSelector: terms ORed. */
-export const nodeSelectorSchema = z.looseObject({ nodeSelectorTerms: z.array(nodeSelectorTermSchema) });
+export interface NodeSelector extends Open {
+  nodeSelectorTerms: NodeSelectorTerm[];
+}
 
 /**
  * v1.Affinity, the part the kubelet reads: required node affinity. Preferred terms and pod
  * (anti-)affinity are the scheduler's alone; they stay unmodelled fields, listed as ignored.
  */
-export const affinitySchema = z.looseObject({
-  nodeAffinity: z.looseObject({ requiredDuringSchedulingIgnoredDuringExecution: nodeSelectorSchema.optional() }).optional(),
-});
+export interface Affinity extends Open {
+  nodeAffinity?: NodeAffinity | undefined;
+}
+
+/** v1.NodeAffinity, its required terms. */
+export interface NodeAffinity extends Open {
+  requiredDuringSchedulingIgnoredDuringExecution?: NodeSelector | undefined;
+}
+
+/** v1.PodOS. */
+export interface PodOS extends Open {
+  name: string;
+}
 
 /** v1.Toleration: values are checked by the apiserver's validation (validateTolerations). */
-export const tolerationSchema = z.looseObject({
-  key: z.string().optional(),
-  operator: z.string().optional(),
-  value: z.string().optional(),
-  effect: z.string().optional(),
-  tolerationSeconds: int().nullable().optional(),
-});
+export interface PodToleration extends Open {
+  key?: string | undefined;
+  operator?: string | undefined;
+  value?: string | undefined;
+  effect?: string | undefined;
+  tolerationSeconds?: number | null | undefined;
+}
 
-export const podSpecSchema = z.looseObject({
-  containers: z.array(containerSchema).min(1),
-  initContainers: z.array(containerSchema).optional(),
-  ephemeralContainers: z.array(ephemeralContainerSchema).optional(),
-  restartPolicy: restartPolicySchema.optional(),
-  terminationGracePeriodSeconds: int().nullable().optional(),
-  activeDeadlineSeconds: int().nullable().optional(),
-  dnsPolicy: z.string().optional(),
-  hostNetwork: z.boolean().optional(),
-  hostPID: z.boolean().optional(),
-  hostIPC: z.boolean().optional(),
-  nodeName: z.string().optional(),
-  serviceAccountName: z.string().optional(),
-  schedulerName: z.string().optional(),
-  priority: int().nullable().optional(),
-  priorityClassName: z.string().optional(),
-  nodeSelector: z.record(z.string(), z.string()).optional(),
-  affinity: affinitySchema.optional(),
-  tolerations: z.array(tolerationSchema).optional(),
+export interface PodSpec extends Open {
+  containers: Container[];
+  initContainers?: Container[] | undefined;
+  ephemeralContainers?: EphemeralContainer[] | undefined;
+  restartPolicy?: RestartPolicy | undefined;
+  terminationGracePeriodSeconds?: number | null | undefined;
+  activeDeadlineSeconds?: number | null | undefined;
+  dnsPolicy?: string | undefined;
+  hostNetwork?: boolean | undefined;
+  hostPID?: boolean | undefined;
+  hostIPC?: boolean | undefined;
+  nodeName?: string | undefined;
+  serviceAccountName?: string | undefined;
+  schedulerName?: string | undefined;
+  priority?: number | null | undefined;
+  priorityClassName?: string | undefined;
+  nodeSelector?: Record<string, string> | undefined;
+  affinity?: Affinity | undefined;
+  tolerations?: PodToleration[] | undefined;
   /** v1.PodOS: the kubelet refuses a pod whose OS is not its own (predicate.go, from 1.23). */
-  os: z.looseObject({ name: z.string() }).optional(),
-});
+  os?: PodOS | undefined;
+}
 
-export const containerStateSchema = z.looseObject({
-  waiting: z.looseObject({ reason: z.string().optional(), message: z.string().optional() }).optional(),
-  running: z.looseObject({ startedAt: time().optional() }).optional(),
-  terminated: z
-    .looseObject({
-      exitCode: int(),
-      signal: int().optional(),
-      reason: z.string().optional(),
-      message: z.string().optional(),
-      startedAt: time().optional(),
-      finishedAt: time().optional(),
-      containerID: z.string().optional(),
-    })
-    .optional(),
-});
+export interface ContainerStateWaiting extends Open {
+  reason?: string | undefined;
+  message?: string | undefined;
+}
 
-export const containerStatusSchema = z.looseObject({
-  name: z.string(),
-  state: containerStateSchema.optional(),
-  lastState: containerStateSchema.optional(),
-  ready: z.boolean().optional(),
-  restartCount: int().optional(),
-  image: z.string().optional(),
-  imageID: z.string().optional(),
-  containerID: z.string().optional(),
-  started: z.boolean().nullable().optional(),
-});
+export interface ContainerStateRunning extends Open {
+  startedAt?: Time | undefined;
+}
 
-export const podConditionSchema = z.looseObject({
-  type: z.string(),
-  status: z.enum(["True", "False", "Unknown"]),
-  reason: z.string().optional(),
-  message: z.string().optional(),
-  lastProbeTime: time().optional(),
-  lastTransitionTime: time().optional(),
-});
+export interface ContainerStateTerminated extends Open {
+  exitCode: number;
+  signal?: number | undefined;
+  reason?: string | undefined;
+  message?: string | undefined;
+  startedAt?: Time | undefined;
+  finishedAt?: Time | undefined;
+  containerID?: string | undefined;
+}
 
-export const podPhaseSchema = z.enum(["Pending", "Running", "Succeeded", "Failed", "Unknown"]);
+export interface ContainerState extends Open {
+  waiting?: ContainerStateWaiting | undefined;
+  running?: ContainerStateRunning | undefined;
+  terminated?: ContainerStateTerminated | undefined;
+}
 
-export const podStatusSchema = z.looseObject({
-  phase: podPhaseSchema.optional(),
-  conditions: z.array(podConditionSchema).optional(),
-  message: z.string().optional(),
-  reason: z.string().optional(),
-  hostIP: z.string().optional(),
-  hostIPs: z.array(z.looseObject({ ip: z.string() })).optional(),
-  podIP: z.string().optional(),
-  podIPs: z.array(z.looseObject({ ip: z.string() })).optional(),
-  startTime: time().optional(),
-  qosClass: z.string().optional(),
-  initContainerStatuses: z.array(containerStatusSchema).optional(),
-  containerStatuses: z.array(containerStatusSchema).optional(),
-  ephemeralContainerStatuses: z.array(containerStatusSchema).optional(),
-});
+export interface ContainerStatus extends Open {
+  name: string;
+  state?: ContainerState | undefined;
+  lastState?: ContainerState | undefined;
+  ready?: boolean | undefined;
+  restartCount?: number | undefined;
+  image?: string | undefined;
+  imageID?: string | undefined;
+  containerID?: string | undefined;
+  started?: boolean | null | undefined;
+}
 
-export const podSchema = z.looseObject({
-  apiVersion: z.literal("v1").optional(),
-  kind: z.literal("Pod").optional(),
-  metadata: objectMetaSchema,
-  spec: podSpecSchema,
-  status: podStatusSchema.optional(),
-});
+export interface PodCondition extends Open {
+  type: string;
+  status: "True" | "False" | "Unknown";
+  reason?: string | undefined;
+  message?: string | undefined;
+  lastProbeTime?: Time | undefined;
+  lastTransitionTime?: Time | undefined;
+}
 
-export type ExecAction = z.infer<typeof execActionSchema>;
-export type HTTPGetAction = z.infer<typeof httpGetActionSchema>;
-export type TCPSocketAction = z.infer<typeof tcpSocketActionSchema>;
-export type GRPCAction = z.infer<typeof grpcActionSchema>;
-export type Probe = z.infer<typeof probeSchema>;
-export type LifecycleHandler = z.infer<typeof lifecycleHandlerSchema>;
-export type Lifecycle = z.infer<typeof lifecycleSchema>;
-export type ContainerPort = z.infer<typeof containerPortSchema>;
-export type EnvVar = z.infer<typeof envVarSchema>;
-export type ResourceRequirements = z.infer<typeof resourceRequirementsSchema>;
-export type Container = z.infer<typeof containerSchema>;
-export type EphemeralContainer = z.infer<typeof ephemeralContainerSchema>;
-export type ObjectMeta = z.infer<typeof objectMetaSchema>;
-export type RestartPolicy = z.infer<typeof restartPolicySchema>;
-export type NodeSelectorRequirement = z.infer<typeof nodeSelectorRequirementSchema>;
-export type NodeSelectorTerm = z.infer<typeof nodeSelectorTermSchema>;
-export type NodeSelector = z.infer<typeof nodeSelectorSchema>;
-export type Affinity = z.infer<typeof affinitySchema>;
-export type PodToleration = z.infer<typeof tolerationSchema>;
-export type PodSpec = z.infer<typeof podSpecSchema>;
-export type ContainerState = z.infer<typeof containerStateSchema>;
-export type ContainerStatus = z.infer<typeof containerStatusSchema>;
-export type PodCondition = z.infer<typeof podConditionSchema>;
-export type PodPhase = z.infer<typeof podPhaseSchema>;
-export type PodStatus = z.infer<typeof podStatusSchema>;
-export type Pod = z.infer<typeof podSchema>;
+export type PodPhase = "Pending" | "Running" | "Succeeded" | "Failed" | "Unknown";
+
+export interface PodIP extends Open {
+  ip: string;
+}
+
+export interface PodStatus extends Open {
+  phase?: PodPhase | undefined;
+  conditions?: PodCondition[] | undefined;
+  message?: string | undefined;
+  reason?: string | undefined;
+  hostIP?: string | undefined;
+  hostIPs?: PodIP[] | undefined;
+  podIP?: string | undefined;
+  podIPs?: PodIP[] | undefined;
+  startTime?: Time | undefined;
+  qosClass?: string | undefined;
+  initContainerStatuses?: ContainerStatus[] | undefined;
+  containerStatuses?: ContainerStatus[] | undefined;
+  ephemeralContainerStatuses?: ContainerStatus[] | undefined;
+}
+
+export interface Pod extends Open {
+  apiVersion?: "v1" | undefined;
+  kind?: "Pod" | undefined;
+  metadata: ObjectMeta;
+  spec: PodSpec;
+  status?: PodStatus | undefined;
+}
 
 export { defaultPod } from "./defaults.ts";

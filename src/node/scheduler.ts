@@ -7,7 +7,7 @@
 import { recv, sleep, type Proc, type Sim } from "../sim/index.ts";
 import { drawMs } from "../cri/config.ts";
 import type { WatchEvent } from "../apiserver/index.ts";
-import type { Binding } from "../scenario/schema/scheduler.ts";
+import type { Binding } from "../scenario/types/scenario.ts";
 import type { SimNode } from "./node.ts";
 
 const COMPONENT = "scheduler";

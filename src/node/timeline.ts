@@ -5,7 +5,7 @@ import { sleep, type Proc, type Sim } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import { kubectl, type PodsClient } from "../apiserver/index.ts";
 import { generatePodName } from "../kubelet/config/index.ts";
-import type { Step } from "../scenario/schema/timeline.ts";
+import type { Step } from "../scenario/types/timeline.ts";
 import type { SimNode } from "./node.ts";
 
 /**

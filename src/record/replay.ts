@@ -2,11 +2,12 @@
 // command line: makeRunRecord after simulate(), replayRunRecord to reproduce it exactly.
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { ChoiceLog, formatStrategy, type Bounds, type TraceRecord, type TraceSink } from "../sim/index.ts";
+import { formatStrategy, type Bounds, type TraceRecord, type TraceSink } from "../sim/index.ts";
 import { loadScenarioTextWithOverrides, hasOverrides, type KubeletOverrides } from "../scenario/overrides.ts";
 import { simulate, type SimulationResult } from "../simulate.ts";
 import { VERSION } from "../version.ts";
-import { isLinesSha256, RUN_RECORD_FORMAT, RunRecordError, textSha256, type RunRecord } from "./run_record.ts";
+import { isLinesSha256, readTape, RUN_RECORD_FORMAT, RunRecordError, textSha256, type RunRecord } from "./run_record.ts";
+import { MAX_TAPE_CHOICES, tapeLength } from "./tape.ts";
 
 export interface RecordedRun {
   /** The scenario text that ran, byte for byte: the record pins it by its sha256. */
@@ -24,6 +25,8 @@ export interface RecordedRun {
 
 /** The run record of a finished run. */
 export function makeRunRecord(run: RecordedRun, result: SimulationResult): RunRecord {
+  const made = result.run.choices.length;
+  if (made > MAX_TAPE_CHOICES) throw new RunRecordError(`this run made ${made} choices, more than a run record holds (${MAX_TAPE_CHOICES}); it cannot be recorded`);
   return {
     format: RUN_RECORD_FORMAT,
     tool: VERSION,
@@ -49,7 +52,10 @@ export interface ReplayOptions {
 
 export interface ReplayResult {
   result: SimulationResult;
-  /** null when the replay gave the recorded trace hash; otherwise why it did not. */
+  /**
+   * null when the replay reproduced the record: the recorded trace hash, verdict, `ok` and number
+   * of choices; otherwise why it did not (divergence(), then recordMismatch()).
+   */
   divergence: string | null;
 }
 
@@ -70,14 +76,14 @@ export function replayRunRecord(record: RunRecord, scenarioText: string, opts: R
   const legacy = isLinesSha256(record.traceHash) ? new LinesSha256() : null;
   const result = simulate(scenario, {
     seed: record.seed,
-    strategy: { name: "replay", tape: ChoiceLog.decode(record.choices), whenExhausted: "diverge" },
+    strategy: { name: "replay", tape: readTape(record.choices, "the run record"), whenExhausted: "diverge" },
     strategyLabel: record.strategy,
     untilMs: record.untilMs,
     scenarioFile: record.scenario,
     ...opts,
     ...(legacy === null ? {} : { sinks: [...(opts.sinks ?? []), legacy], keepRecords: opts.keepRecords ?? opts.sinks === undefined }),
   });
-  return { result, divergence: divergence(record, result, legacy?.hex()) };
+  return { result, divergence: divergence(record, result, legacy?.hex()) ?? recordMismatch(record, result) };
 }
 
 /**
@@ -92,6 +98,22 @@ export function divergence(record: RunRecord, result: SimulationResult, linesSha
   if (result.run.verdict === "diverged") return why;
   const [what, got] = isLinesSha256(record.traceHash) ? ["sha256 of the JSON lines", linesSha256 ?? ""] : ["trace", result.run.traceHash];
   if (got !== record.traceHash) return `${what} ${got}, the record says ${record.traceHash}; ${why}`;
+  return null;
+}
+
+/**
+ * What a rerun that gave the recorded trace still contradicts in the record, naming the field, or
+ * null: the verdict, `ok`, and the number of choices (a tape with choices added after the run's
+ * last is no tape the run made). Only an edit makes these differ while the trace is the same.
+ */
+export function recordMismatch(record: RunRecord, result: SimulationResult): string | null {
+  const recorded = tapeLength(record.choices);
+  const made = result.run.choices.length;
+  if (recorded !== made) {
+    return `choices: the record holds ${recorded} choice${recorded === 1 ? "" : "s"} and the rerun made ${made}; the record was edited${recorded > made ? " (choices added after the run's last)" : ""}`;
+  }
+  if (record.verdict !== result.run.verdict) return `verdict: the record says "${record.verdict}" and the rerun ended "${result.run.verdict}"; the record was edited`;
+  if (record.ok !== result.ok) return `ok: the record says ${record.ok} and the rerun says ${result.ok}; the record was edited`;
   return null;
 }
 

@@ -8,55 +8,49 @@
 // existed carry the sha256 of the JSON lines (64 hex digits), which a replay still checks.
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { z } from "zod";
-import { ChoiceLog, parseStrategy } from "../sim/index.ts";
+import { parseStrategy, type ChoiceLog } from "../sim/index.ts";
+import { VERSION } from "../version.ts";
+import { FORMAT_FAMILY, labelOnlyStrategy, RUN_RECORD_FORMAT } from "./format.ts";
+import { runRecordSchema } from "./run_record_schema.ts";
+import { decodeTape, TapeError } from "./tape.ts";
 
-export const RUN_RECORD_FORMAT = "kubelet-sim/run-record/v1";
+export {
+  FORMAT_FAMILY,
+  GUIDED_STRATEGY,
+  isLinesSha256,
+  labelOnlyStrategy,
+  MAX_RECORD_BYTES,
+  PLAY_STRATEGY,
+  RECORD_VERDICTS,
+  RUN_RECORD_FORMAT,
+} from "./format.ts";
 
-/**
- * The strategy a play-mode export names when the learner left fifo's answer somewhere: no strategy
- * makes those choices again, only the record's tape does (as for a shrunk repro), so it is a label.
- */
-export const PLAY_STRATEGY = "play";
-/** A run made by explore's guided strategy ("guided:8", its islands): its tape is what replays it. */
-export const GUIDED_STRATEGY = /^guided:\d+$/;
-
-/** Whether a recorded strategy is one a replay only names: play's, or guided's. */
-export function labelOnlyStrategy(text: string): boolean {
-  return text === PLAY_STRATEGY || GUIDED_STRATEGY.test(text);
+/** The record as JSON holds it (docs/cli.md, "The run record"). Fields beyond these (a repro's `repro`) are kept when read. */
+export interface RunRecord {
+  format: typeof RUN_RECORD_FORMAT;
+  /** The kubelet-sim version that made the run. */
+  tool: string;
+  /** The scenario path as given to `run`. */
+  scenario: string;
+  /** The sha256 of the scenario's text, in hex. */
+  scenarioSha256: string;
+  seed: number;
+  /** The strategy that made the choices, e.g. pct:3:1000, or play (a play-mode export). */
+  strategy: string;
+  untilMs: number;
+  /** --kubelet-version, --variant and --feature-gate, when the run had them. */
+  kubelet?: { version?: string | undefined; variants?: Record<string, boolean> | undefined; featureGates?: Record<string, boolean> | undefined } | undefined;
+  /** The choice tape, ChoiceLog.encode(). */
+  choices: string;
+  /** How the run ended (a Verdict). */
+  verdict: string;
+  ok: boolean;
+  /** The trace digest (16 hex digits), or an older record's sha256 of the JSON lines (64). */
+  traceHash: string;
+  replayKey: string;
+  /** The scenario's text itself, when the record carries it (a play-mode export at the learner's timing). */
+  scenarioText?: string | undefined;
 }
-
-const SHA256 = /^[0-9a-f]{64}$/;
-const TRACE_HASH = /^(?:[0-9a-f]{16}|[0-9a-f]{64})$/;
-
-/** A trace hash of 64 hex digits is the sha256 of the JSON lines, as records older than the trace digest carry. */
-export const isLinesSha256 = (traceHash: string): boolean => traceHash.length === 64;
-
-export const runRecordSchema = z.object({
-  format: z.literal(RUN_RECORD_FORMAT, { error: `expected format "${RUN_RECORD_FORMAT}"` }),
-  tool: z.string().describe("the kubelet-sim version that made the run"),
-  scenario: z.string().min(1).describe("the scenario path as given to `run`"),
-  scenarioSha256: z.string().regex(SHA256, { error: "expected 64 hex digits" }),
-  seed: z.number().int().min(0).max(2 ** 32 - 1),
-  strategy: z.string().min(1).describe("the strategy that made the choices, e.g. pct:3:1000, or play (a play-mode export)"),
-  untilMs: z.number().int().min(0),
-  kubelet: z
-    .object({ version: z.string().optional(), variants: z.record(z.string(), z.boolean()).optional(), featureGates: z.record(z.string(), z.boolean()).optional() })
-    .optional()
-    .describe("--kubelet-version, --variant and --feature-gate, when the run had them"),
-  choices: z.string().describe("the choice tape, ChoiceLog.encode()"),
-  verdict: z.string(),
-  ok: z.boolean(),
-  traceHash: z.string().regex(TRACE_HASH, { error: "expected 16 hex digits (a trace digest) or 64 (an older record's sha256)" }),
-  replayKey: z.string(),
-  scenarioText: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("the scenario's text itself, when the record carries it (a play-mode export at the learner's timing): replay runs it and reads no file"),
-});
-
-export type RunRecord = z.output<typeof runRecordSchema>;
 
 /** A text that is not a run record; the message names the source and every bad field. */
 export class RunRecordError extends Error {
@@ -90,6 +84,24 @@ export function formatRunRecord(record: RunRecord): string {
   return `${JSON.stringify({ ...ordered, ...extra }, null, 2)}\n`;
 }
 
+/** Whether a JSON value says it is a run record, of this format version or another. */
+export function claimsRunRecord(json: unknown): boolean {
+  const format = typeof json === "object" && json !== null ? (json as { format?: unknown }).format : undefined;
+  return typeof format === "string" && format.startsWith(FORMAT_FAMILY);
+}
+
+/**
+ * Why a record names a version of the format this kubelet-sim does not read, in one line, or null:
+ * the one check of the format version, for every reader (replay, diff, repro files). A value that
+ * names no run-record format at all is left to the schema, which lists everything wrong with it.
+ */
+export function recordFormatProblem(json: unknown, source: string): string | null {
+  if (!claimsRunRecord(json)) return null;
+  const format = (json as { format: string }).format;
+  if (format === RUN_RECORD_FORMAT) return null;
+  return `${source}: format "${clip(format)}": this kubelet-sim (${VERSION}) reads "${RUN_RECORD_FORMAT}" records only; record the run again with it`;
+}
+
 /**
  * Reads a record from its text; `source` names it in errors (a file path). Throws a RunRecordError
  * listing every problem. Fields beyond the run record's (a repro's `repro` section) are kept.
@@ -101,6 +113,8 @@ export function parseRunRecord(text: string, source: string): { record: RunRecor
   } catch (err) {
     throw new RunRecordError(`${source}: not a run record: not JSON (${(err as Error).message})`);
   }
+  const wrongFormat = recordFormatProblem(json, source);
+  if (wrongFormat !== null) throw new RunRecordError(wrongFormat);
   const parsed = runRecordSchema.loose().safeParse(json);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${source}: ${i.path.map(String).join(".") || "(top level)"}: ${i.message}`);
@@ -115,9 +129,17 @@ export function parseRunRecord(text: string, source: string): { record: RunRecor
   } catch (err) {
     throw new RunRecordError(`${source}: strategy: ${(err as Error).message}`);
   }
+  return { record, tape: readTape(record.choices, source) };
+}
+
+/** The record's choices as a tape, bounded (tape.ts); a RunRecordError naming the field otherwise. */
+export function readTape(choices: string, source: string): ChoiceLog {
   try {
-    return { record, tape: ChoiceLog.decode(record.choices) };
+    return decodeTape(choices);
   } catch (err) {
-    throw new RunRecordError(`${source}: choices: ${(err as Error).message}`);
+    if (err instanceof TapeError) throw new RunRecordError(`${source}: choices: ${err.message}`);
+    throw err;
   }
 }
+
+const clip = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}...` : s);

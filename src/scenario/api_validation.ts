@@ -6,8 +6,8 @@ import { defaultPod } from "../k8s/defaults.ts";
 import type { Pod } from "../k8s/pod.ts";
 import { validatePodForCreate, decodeErrors, errorText } from "../apiserver/validation/index.ts";
 import { applyDefaultsAfterUID, staticPodErrors } from "../kubelet/config/static_pod.ts";
-import type { PathIssue } from "./messages.ts";
-import type { ParsedScenario } from "./schema/scenario.ts";
+import type { PathIssue } from "./errors.ts";
+import type { ParsedScenario } from "./types/scenario.ts";
 
 export interface ApiValidationResult {
   issues: PathIssue[];

@@ -12,3 +12,7 @@ export const MAX_STEPS = 2_000;
 export const MAX_EXPECTATIONS = 1_000;
 /** The longest run a scenario (or --until) may ask for, in virtual time: 24h. */
 export const MAX_UNTIL_MS = 24 * 60 * 60 * 1000;
+/** YAML nesting: deeper than any real scenario (a kubectl manifest's managedFields reach about 15). */
+export const MAX_DEPTH = 64;
+/** Alias nodes in one file, and alias expansions when building the value (yaml's maxAliasCount). */
+export const MAX_ALIASES = 100;

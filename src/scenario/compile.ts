@@ -10,7 +10,7 @@ import {
   type ProbeType,
   type ProbeWindow,
 } from "../cri/index.ts";
-import type { ContainerBehaviour, ProbeAnswer, Program } from "./schema/behaviour.ts";
+import type { ContainerBehaviour, ProbeAnswer, Program } from "./types/behaviour.ts";
 
 const PROBE_TYPES: readonly ProbeType[] = ["liveness", "readiness", "startup"];
 

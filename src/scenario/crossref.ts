@@ -3,9 +3,10 @@
 // They read the raw YAML value, so they report alongside the schema's own errors.
 import { formatDuration, parseDuration } from "../sim/duration.ts";
 import { suggestion } from "./found.ts";
-import type { PathIssue } from "./messages.ts";
+import type { PathIssue } from "./errors.ts";
 import { findPod, indexPods, isObj, list, str, type IndexedPod, type Raw } from "./podindex.ts";
-import { DEFAULT_KUBELET_VERSION, featureGateDefault } from "./schema/kubelet.ts";
+import { DEFAULT_KUBELET_VERSION } from "./schema/kubelet.ts";
+import { featureGateDefault } from "./types/kubelet.ts";
 import { ACTION_NAMES } from "./schema/timeline.ts";
 
 export interface CrossResult {

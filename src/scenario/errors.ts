@@ -12,12 +12,31 @@ export interface LocatedIssue {
   message: string;
 }
 
+/** An issue with its path relative to the scenario root, before it gets a line and column. */
+export interface PathIssue {
+  path: PropertyKey[];
+  message: string;
+  /** Locate the last path segment's key rather than its value (unknown fields). */
+  atKey?: boolean;
+}
+
 /** Thrown by the loader when a scenario file has errors; carries every one of them, in file order. */
 export class ScenarioError extends Error {
   override name = "ScenarioError";
   constructor(readonly issues: readonly LocatedIssue[]) {
-    super(formatIssues(issues));
+    super(formatIssueList(issues).join("\n"));
   }
+}
+
+/** The most issues printed for one file: a mistake repeated thousands of times reads the same in the first hundreds. */
+export const MAX_PRINTED_ISSUES = 200;
+
+/** The issues as lines, at most `max`, then one line saying how many more there are. */
+export function formatIssueList(issues: readonly LocatedIssue[], max = MAX_PRINTED_ISSUES): string[] {
+  const lines = issues.slice(0, max).map(formatIssue);
+  const rest = issues.length - lines.length;
+  if (rest > 0) lines.push(`... and ${rest} more error${rest === 1 ? "" : "s"} in ${issues[max]!.file} (the first ${max} are above)`);
+  return lines;
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_-]*$/;

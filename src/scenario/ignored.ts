@@ -1,7 +1,7 @@
 // Lists the manifest fields the simulator does not model: keys a pod manifest carries that the pod
 // schema (src/k8s/pod.ts) does not name. They are accepted, never an error, and reported once.
 import type { z } from "zod";
-import { podSchema } from "../k8s/pod.ts";
+import { podSchema } from "../k8s/pod_schema.ts";
 import { defOf, unwrap } from "./introspect.ts";
 import { isObj, list } from "./podindex.ts";
 

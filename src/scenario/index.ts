@@ -8,13 +8,17 @@ export {
   type IgnoredFieldWarning,
   type CheckResult,
 } from "./load.ts";
-export { ScenarioError, formatIssue, formatIssues, type LocatedIssue } from "./errors.ts";
+export { ScenarioError, formatIssue, formatIssues, formatIssueList, MAX_PRINTED_ISSUES, type LocatedIssue } from "./errors.ts";
 export type { Scenario, ScenarioPod } from "./resolve.ts";
-export { scenarioSchema, type ParsedScenario, MAX_PODS, MAX_CONTAINERS, MAX_STEPS, MAX_EXPECTATIONS, MAX_UNTIL_MS } from "./schema/scenario.ts";
-export type { KubeletConfig, FeatureGate } from "./schema/kubelet.ts";
-export { FEATURE_GATES, FEATURE_GATE_NAMES, featureGateDefault } from "./schema/kubelet.ts";
-export type { RuntimeConfig, ImageConfig, CriFault, CriMethod } from "./schema/runtime.ts";
-export { CRI_METHODS } from "./schema/runtime.ts";
+// Types and constants from scenario/types/ and bounds.ts, which hold no zod: this module is part of
+// the package's declarations, and a consumer's tsc should not have to read zod's (the schemas
+// themselves are in schema/, for the loader).
+export type { ParsedScenario, PodEntryParsed, Binding, ApiserverConfig } from "./types/scenario.ts";
+export { MAX_PODS, MAX_CONTAINERS, MAX_STEPS, MAX_EXPECTATIONS, MAX_UNTIL_MS, MAX_DEPTH, MAX_ALIASES } from "./bounds.ts";
+export type { KubeletConfig, FeatureGate, Allocatable, DevicePluginConfig } from "./types/kubelet.ts";
+export { FEATURE_GATES, FEATURE_GATE_NAMES, featureGateDefault } from "./types/kubelet.ts";
+export type { RuntimeConfig, ImageConfig, ImagePullFailure, CriFault, CriMethod } from "./types/runtime.ts";
+export { CRI_METHODS } from "./types/runtime.ts";
 export {
   programForAttempt,
   SIGKILL_EXIT_CODE,
@@ -22,11 +26,12 @@ export {
   type ContainerBehaviour,
   type Program,
   type ProbeAnswer,
+  type ProbeAnswers,
+  type HookBehaviour,
   type SigtermBehaviour,
-} from "./schema/behaviour.ts";
-export type { Step, ActionName } from "./schema/timeline.ts";
-export type { Expectation, Condition } from "./schema/expect.ts";
-export type { ScenarioStrategy, SwarmConfig } from "./schema/strategy.ts";
-export type { RangeMs, CountRange } from "./schema/common.ts";
-export { MAX_FILE_BYTES } from "./source.ts";
-export { MAX_DEPTH, MAX_ALIASES } from "./yaml.ts";
+} from "./types/behaviour.ts";
+export type { Step, ActionName } from "./types/timeline.ts";
+export type { Expectation, Condition, ContainerCheck, EventCheck, ConditionStatus, PodConditionType } from "./types/expect.ts";
+export type { ScenarioStrategy, SwarmConfig, SwarmFault } from "./types/strategy.ts";
+export type { RangeMs, CountRange } from "./types/common.ts";
+export { MAX_FILE_BYTES } from "./source_text.ts";

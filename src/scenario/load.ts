@@ -1,7 +1,8 @@
 // Loads a scenario file, or a plain Kubernetes manifest file around which a scenario is built:
 // the file is read safely (source.ts), the manifests it names are read beside it, and the text
 // goes through check.ts, which reports every problem at once as `file:line:col: path: message`.
-import { checkSource, unwrapResult, type CheckResult, type LoadOptions, type LoadResult } from "./check.ts";
+import { unwrapResult, type CheckResult, type LoadOptions, type LoadResult } from "./check.ts";
+import { checkSource } from "./check_source.ts";
 import { manifestReader } from "./manifest/read.ts";
 import { readSource } from "./source.ts";
 

@@ -2,14 +2,11 @@
 import type { z } from "zod";
 import { describeValue, suggestion } from "./found.ts";
 import { objectKeys, recordKeys, schemaAt, unwrap } from "./introspect.ts";
+import { errorBody, FieldPath, notSupported as notSupportedError } from "../apiserver/validation/field.ts";
 
-/** An issue with its path relative to the scenario root, before it gets a line and column. */
-export interface PathIssue {
-  path: PropertyKey[];
-  message: string;
-  /** Locate the last path segment's key rather than its value (unknown fields). */
-  atKey?: boolean;
-}
+import type { PathIssue } from "./errors.ts";
+
+export type { PathIssue };
 
 const TYPE_WORDS: Readonly<Record<string, string>> = {
   string: "a string",
@@ -25,13 +22,25 @@ const TYPE_WORDS: Readonly<Record<string, string>> = {
 
 const quoteList = (values: readonly unknown[]) => values.map((v) => JSON.stringify(v)).join(", ");
 
+/**
+ * Unknown fields of one mapping reported one by one; past this many, one more issue counts the
+ * rest. A file of 100,000 unknown keys is refused as quickly as one of a hundred, and nobody reads
+ * the 101st "unknown field" line of the same mapping.
+ */
+export const MAX_UNKNOWN_FIELDS_LISTED = 100;
+
 /** Flattens one zod issue into messages for people, one per unknown key. */
 export function issueMessages(issue: z.core.$ZodIssue, root: z.ZodType): PathIssue[] {
   const path = [...issue.path];
   const input = (issue as { input?: unknown }).input;
   switch (issue.code) {
-    case "unrecognized_keys":
-      return issue.keys.map((key) => ({ path: [...path, key], atKey: true, message: unknownKey(key, root, path) }));
+    case "unrecognized_keys": {
+      const listed = issue.keys.slice(0, MAX_UNKNOWN_FIELDS_LISTED).map((key): PathIssue => ({ path: [...path, key], atKey: true, message: unknownKey(key, root, path) }));
+      const rest = issue.keys.length - listed.length;
+      if (rest === 0) return listed;
+      const first = issue.keys[MAX_UNKNOWN_FIELDS_LISTED]!;
+      return [...listed, { path: [...path, first], atKey: true, message: `and ${rest} more unknown fields in this mapping from here on (${issue.keys.length} in all)` }];
+    }
     case "invalid_key": {
       const inner = issue.issues[0];
       const why = inner && "message" in inner && inner.message.startsWith("expected") ? inner.message : "not allowed here";
@@ -39,6 +48,10 @@ export function issueMessages(issue: z.core.$ZodIssue, root: z.ZodType): PathIss
     }
     case "invalid_union":
       return [{ path, message: unionMessage(issue, input) }];
+    case "invalid_value":
+      // A pod's enumerated field, refused in the words the apiserver uses (field.NotSupported).
+      if (inManifest(path) && issue.values.length > 1 && typeof input === "string") return [{ path, message: notSupported(input, issue.values) }];
+      return [{ path, message: singleMessage(issue, input) }];
     default: {
       const message = singleMessage(issue, input);
       // Zod says "number" for integer fields too; the schema knows better.
@@ -46,6 +59,19 @@ export function issueMessages(issue: z.core.$ZodIssue, root: z.ZodType): PathIss
       return [{ path, message: isInt ? message.replace("expected a number ", "expected an integer ") : message }];
     }
   }
+}
+
+/** A field of a pod's manifest (pods[i].manifest...), where the apiserver's words apply. */
+const inManifest = (path: readonly PropertyKey[]) => path[0] === "pods" && path[2] === "manifest";
+
+/**
+ * field.NotSupported's text (apimachinery's validation/field/errors.go): `Unsupported value:
+ * "Sometimes": supported values: "Always", "OnFailure", "Never"`, each value quoted as Go's
+ * strconv.Quote does, in the schema's order, which is the apiserver's (src/apiserver/validation
+ * lists the same values).
+ */
+export function notSupported(value: string, supported: readonly unknown[]): string {
+  return errorBody(notSupportedError(FieldPath.of(), value, supported.map(String)));
 }
 
 function unknownKey(key: string, root: z.ZodType, parentPath: PropertyKey[]): string {

@@ -1,5 +1,5 @@
 // Maps a field path (as zod reports it) back to a line and column in the YAML source.
-import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter, type Node } from "yaml";
+import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter, type Node, type Pair, type YAMLMap } from "yaml";
 
 export interface Position {
   line: number;
@@ -11,6 +11,26 @@ type AnyNode = Node | null | undefined;
 function start(node: AnyNode, lc: LineCounter): Position | undefined {
   const offset = node?.range?.[0];
   return offset === undefined ? undefined : lc.linePos(offset);
+}
+
+/**
+ * Each mapping's pairs by key, built once: locating n issues in a mapping of n keys then costs n,
+ * not the n² of searching its pairs each time. The first pair of a key wins, as find() did.
+ */
+const pairIndex = new WeakMap<YAMLMap, Map<string, Pair>>();
+
+function pairOf(map: YAMLMap, seg: PropertyKey): Pair | undefined {
+  let index = pairIndex.get(map);
+  if (index === undefined) {
+    index = new Map();
+    for (const p of map.items) {
+      if (!isScalar(p.key)) continue;
+      const name = String(p.key.value);
+      if (!index.has(name)) index.set(name, p as Pair);
+    }
+    pairIndex.set(map, index);
+  }
+  return index.get(String(seg));
 }
 
 /**
@@ -26,7 +46,7 @@ export function locate(doc: Document, lc: LineCounter, path: readonly PropertyKe
     const seg = path[i];
     const last = i === path.length - 1;
     if (isMap(node)) {
-      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
+      const pair = pairOf(node, seg);
       if (!pair) return best;
       const keyPos = start(pair.key as AnyNode, lc);
       if (last && atKey) return keyPos ?? best;

@@ -1,7 +1,7 @@
 // Generates docs/scenario-reference.md from the zod schema: one section per object, one row per
 // field, with its type, default and description. A test fails when the page is out of date.
 import type { z } from "zod";
-import { podSchema } from "../k8s/pod.ts";
+import { podSchema } from "../k8s/pod_schema.ts";
 import { CONTROLLERS } from "./manifest/controllers.ts";
 import { defaultOf, defOf, isOptional, metaOf, unwrap } from "./introspect.ts";
 import { scenarioSchema } from "./schema/scenario.ts";

@@ -2,9 +2,9 @@
 // would, every container given a behaviour, every pod reference spelled "namespace/name", and the
 // timeline in time order.
 import { defaultPod, type Pod } from "../k8s/index.ts";
-import { defaultBehaviour, type ContainerBehaviour } from "./schema/behaviour.ts";
-import type { ParsedScenario } from "./schema/scenario.ts";
-import type { Condition, Expectation } from "./schema/expect.ts";
+import { defaultBehaviour, type ContainerBehaviour } from "./types/behaviour.ts";
+import type { ParsedScenario } from "./types/scenario.ts";
+import type { Condition, Expectation } from "./types/expect.ts";
 import { resolveNode, type ScenarioNode } from "./resolve_node.ts";
 
 export interface ScenarioPod {

@@ -1,37 +1,15 @@
-// Reading a scenario file safely: a size cap checked before reading, and refusal of binary
-// content (NUL bytes, invalid UTF-8) and of empty files, each with a clear message.
-import { openSync, closeSync, fstatSync, readSync } from "node:fs";
+// Reading a scenario file safely: only a regular file, a size cap checked before reading, and
+// refusal of binary content (NUL bytes, invalid UTF-8) and of empty files, each with a clear message.
 import { checkText, fileIssue, MAX_FILE_BYTES, tooLarge, type SourceResult } from "./source_text.ts";
+import { readRegularFile } from "./read_file.ts";
 
 export { checkText, MAX_FILE_BYTES, type SourceResult } from "./source_text.ts";
 
 /** Reads at most MAX_FILE_BYTES + 1 bytes, so a huge file costs no more than a small one. */
 export function readSource(path: string): SourceResult {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : `cannot open (${code ?? "error"})`;
-    return fileIssue(path, why);
-  }
-  try {
-    const st = fstatSync(fd);
-    if (st.isDirectory()) return fileIssue(path, "expected a scenario file, found a directory");
-    if (st.size > MAX_FILE_BYTES) return fileIssue(path, tooLarge(st.size));
-    const buf = Buffer.alloc(MAX_FILE_BYTES + 1);
-    let n = 0;
-    // Each read returns at least one byte until end of file, so this loop ends within buf.length reads.
-    while (n < buf.length) {
-      const got = readSync(fd, buf, n, buf.length - n, null);
-      if (got === 0) break;
-      n += got;
-    }
-    if (n > MAX_FILE_BYTES) return fileIssue(path, tooLarge(n));
-    return decodeSource(buf.subarray(0, n), path);
-  } finally {
-    closeSync(fd);
-  }
+  const read = readRegularFile(path, "a scenario file", MAX_FILE_BYTES, tooLarge);
+  if (!read.ok) return fileIssue(path, read.why);
+  return decodeSource(read.bytes, path);
 }
 
 /** Checks bytes are UTF-8 text without NUL bytes, and not empty; strips a byte-order mark. */

@@ -4,16 +4,17 @@ import { isAlias, isCollection, isMap, isPair, isScalar, Lexer, LineCounter, par
 import type { LocatedIssue } from "./errors.ts";
 import { describeValue } from "./found.ts";
 
-/** Deeper than any real scenario (a kubectl manifest's managedFields reach about 15). */
-export const MAX_DEPTH = 64;
-/** Alias nodes in one file, and alias expansions when building the value (yaml's maxAliasCount). */
-export const MAX_ALIASES = 100;
+import { MAX_ALIASES, MAX_DEPTH } from "./bounds.ts";
+
+export { MAX_ALIASES, MAX_DEPTH };
 
 export type YamlResult =
   | { ok: true; doc: Document; lineCounter: LineCounter; value: Record<string, unknown> }
   | { ok: false; issues: LocatedIssue[] };
 
 export function parseYaml(text: string, file: string): YamlResult {
+  const reused = takeParsedSingle(text, file);
+  if (reused !== null) return reused;
   const lc = new LineCounter();
   const at = (offset: number, message: string): LocatedIssue => ({ file, ...lc.linePos(offset), path: "", message });
   // The lexer is iterative and cheap; it bounds nesting before the recursive composer runs.
@@ -22,7 +23,7 @@ export function parseYaml(text: string, file: string): YamlResult {
     const pos = lineColOf(text, deep);
     return { ok: false, issues: [{ file, ...pos, path: "", message: tooDeep() }] };
   }
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true, strict: true });
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false, strict: true });
   const syntax = [...doc.errors, ...doc.warnings].map((e) => {
     const message = `syntax error: ${syntaxMessage(e.code, e.message, text, e.pos[0])}`;
     // An unclosed quote is noticed at the end of the file; the place to fix is where it opens.
@@ -66,7 +67,7 @@ export function parseYamlStream(text: string, file: string): StreamResult {
   const at = (offset: number, message: string): LocatedIssue => ({ file, ...lc.linePos(offset), path: "", message });
   const deep = prescanDepth(text);
   if (deep !== undefined) return { ok: false, issues: [{ file, ...lineColOf(text, deep), path: "", message: tooDeep() }] };
-  const parsed = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true, strict: true });
+  const parsed = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false, strict: true });
   const all = Array.isArray(parsed) ? parsed : [];
   const issues: LocatedIssue[] = [];
   const docs: StreamDoc[] = [];
@@ -90,7 +91,30 @@ export function parseYamlStream(text: string, file: string): StreamResult {
       issues.push(at(firstAliasOffset(doc), /alias count/i.test(message) ? aliasBomb() : `syntax error: ${lowerFirst(message)}`));
     }
   }
+  if (issues.length === 0 && all.length === 1 && docs.length === 1) keepParsedSingle(text, file, docs[0]!, lc);
   return issues.length > 0 ? { ok: false, issues } : { ok: true, docs, lineCounter: lc };
+}
+
+/**
+ * A loader reads a file's documents as a stream first (is it a scenario or manifests?), then as
+ * one scenario document: the same parse twice, and parsing is most of the time a big file takes.
+ * The stream's one document is kept here for the parseYaml call that follows on the same text,
+ * once; any other call finds nothing and parses.
+ */
+let parsedSingle: { text: string; file: string; doc: StreamDoc; lc: LineCounter } | null = null;
+
+function keepParsedSingle(text: string, file: string, doc: StreamDoc, lc: LineCounter): void {
+  parsedSingle = { text, file, doc, lc };
+}
+
+function takeParsedSingle(text: string, file: string): YamlResult | null {
+  const kept = parsedSingle;
+  parsedSingle = null;
+  if (kept === null || kept.text !== text || kept.file !== file) return null;
+  const { doc, value } = kept.doc;
+  // Only a mapping is a scenario; anything else goes through parseYaml's own refusals.
+  if (!isMap(doc.contents) || typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  return { ok: true, doc, lineCounter: kept.lc, value: value as Record<string, unknown> };
 }
 
 function countAliases(doc: Document): number {
@@ -125,7 +149,12 @@ function prescanDepth(text: string): number | undefined {
   return undefined;
 }
 
-/** Depth, alias count, alias targets and key shapes, walked without recursion. */
+/**
+ * Depth, alias count, alias targets, key shapes and duplicate keys, walked without recursion. The
+ * yaml library's own duplicate check (uniqueKeys) compares each key with every key before it, so a
+ * mapping of n keys costs n²/2 comparisons (10,000 annotations took seconds); a set per mapping
+ * here costs n, with the same rule (plain keys equal when their values are).
+ */
 function checkNodes(doc: Document, at: (offset: number, message: string) => LocatedIssue): LocatedIssue[] {
   const issues: LocatedIssue[] = [];
   const anchors = new Set<string>();
@@ -138,6 +167,7 @@ function checkNodes(doc: Document, at: (offset: number, message: string) => Loca
     // Pairs have no source range of their own; their key and value are visited instead.
     if (!isPair(node)) visit.push({ node: node as Node, depth });
     if (isMap(node)) {
+      issues.push(...duplicateKeys(node.items, at));
       for (let i = node.items.length - 1; i >= 0; i--) stack.push({ node: node.items[i], depth });
     } else if (isPair(node)) {
       stack.push({ node: node.value, depth: depth + 1 }, { node: node.key, depth: depth + 1 });
@@ -161,6 +191,19 @@ function checkNodes(doc: Document, at: (offset: number, message: string) => Loca
     }
   }
   return issues;
+}
+
+/** Every key of a mapping that an earlier key of it equals, where that later key is written. */
+function duplicateKeys(pairs: readonly unknown[], at: (offset: number, message: string) => LocatedIssue): LocatedIssue[] {
+  const seen = new Set<unknown>();
+  const out: LocatedIssue[] = [];
+  for (const pair of pairs) {
+    const key = isPair(pair) ? pair.key : null;
+    if (!isScalar(key)) continue;
+    if (seen.has(key.value)) out.push(at(key.range?.[0] ?? 0, `syntax error: duplicate key ${JSON.stringify(String(key.value))}: each key may appear once in a mapping`));
+    else seen.add(key.value);
+  }
+  return out;
 }
 
 function firstAliasOffset(doc: Document): number {

@@ -30,7 +30,8 @@ export function parseDuration(text: string): number {
   if (/^[+-]?\d+(\.\d+)?$/.test(input)) {
     throw new DurationError(`duration "${text}" has no unit; expected e.g. "${input}s" or "${input}ms"`);
   }
-  if (/(ns|us|µs)/.test(input)) {
+  // A unit below a millisecond after a number ("10ns"); a word that merely contains "us" ("bogus") is just invalid.
+  if (/[\d.](ns|us|µs)/.test(input)) {
     throw new DurationError(`duration "${text}" is finer than a millisecond; the virtual clock ticks in ms`);
   }
   let rest = input.startsWith("+") ? input.slice(1) : input;

@@ -76,6 +76,26 @@ describe("kubelet-sim diff", () => {
     expect(ran.out).toMatch(/first difference at/);
   });
 
+  it("refuses a record whose tape asks for unbounded choices, or that was edited, in one line", () => {
+    const dir = tempDir();
+    const a = join(dir, "a.json");
+    const b = join(dir, "b.json");
+    expect(inProcess((io) => executeRun(runRequest({ file: PASS, verbosity: "normal", explain: false, format: ["events"], record: a } as Parameters<typeof runRequest>[0]), io).exitCode).code).toBe(0);
+    const rec = JSON.parse(readFileSync(a, "utf8"));
+    writeFileSync(b, JSON.stringify({ ...rec, choices: `${rec.choices} p0/2*99999999999999` }));
+    const huge = diff({ left: { file: a }, right: { file: b } });
+    expect(huge.code).toBe(2);
+    expect(huge.err).toMatch(/^kubelet-sim: \S*b\.json: choices: "p0\/2\*99999999999999" alone asks for more than \d+ choices, the most a run record holds\n$/);
+    writeFileSync(b, JSON.stringify({ ...rec, verdict: "deadlock" }));
+    const edited = diff({ left: { file: a }, right: { file: b } });
+    expect(edited.code).toBe(2);
+    expect(edited.err).toContain('b.json: verdict: the record says "deadlock" and the rerun ended "until"; the record was edited');
+    writeFileSync(b, JSON.stringify({ ...rec, scenario: "scenarios" }));
+    const folder = diff({ left: { file: a }, right: { file: b } });
+    expect(folder.code).toBe(2);
+    expect(folder.err).toBe(`kubelet-sim: ${b}: scenario: cannot read scenarios: expected a scenario file, found a directory\n`);
+  });
+
   it("refuses to compare a run with itself", () => {
     const ran = diff({ left: { file: PASS }, right: { file: PASS } });
     expect(ran.code).toBe(2);

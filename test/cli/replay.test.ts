@@ -100,6 +100,59 @@ describe("kubelet-sim replay", () => {
     expect(r.err).toMatch(/replay diverged at choice #\d+: the recording has \d+ choices, but the run asks for another/);
   });
 
+  it("refuses a record whose verdict, ok or choice count was edited, naming the field (exit 2)", () => {
+    const { path } = record("scenarios/default.yaml", { seed: 4, strategy: "random" });
+    const rec = JSON.parse(readFileSync(path, "utf8"));
+    const edited = (fields: Record<string, unknown>) => {
+      writeFileSync(path, JSON.stringify({ ...rec, ...fields }));
+      const r = replay(path);
+      noStackTrace(r.err);
+      return r;
+    };
+    const failed = edited({ ok: false });
+    expect(failed.code).toBe(2);
+    expect(failed.err).toContain(`kubelet-sim: ${path}: ok: the record says false and the rerun says true; the record was edited\n`);
+    expect(failed.out).not.toContain("# reproduced");
+    const verdict = edited({ verdict: "completed" });
+    expect(verdict.code).toBe(2);
+    expect(verdict.err).toContain(`${path}: verdict: the record says "completed" and the rerun ended "until"; the record was edited`);
+    const n = ChoiceLog.decode(rec.choices).length;
+    const appended = edited({ choices: `${rec.choices} p0/2 p1/2` });
+    expect(appended.code).toBe(2);
+    expect(appended.out).toContain(`# replaying ${n + 2} recorded choices`);
+    expect(appended.err).toContain(`${path}: choices: the record holds ${n + 2} choices and the rerun made ${n}; the record was edited (choices added after the run's last)`);
+    // The record as written still replays.
+    expect(edited({}).code).toBe(0);
+  });
+
+  it("refuses a tape that asks for more choices than a record holds, in one line, before building it (exit 2)", () => {
+    const { path } = record(PASS);
+    const rec = JSON.parse(readFileSync(path, "utf8"));
+    writeFileSync(path, JSON.stringify({ ...rec, choices: "p0/2*99999999999999 p0/2" }));
+    const r = replay(path);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^kubelet-sim: \S*run\.json: choices: "p0\/2\*99999999999999" alone asks for more than \d+ choices, the most a run record holds\n$/);
+    expect(r.out).toBe("");
+  });
+
+  it("refuses a record of another format version in one line naming it (exit 2)", () => {
+    const { path } = record(PASS);
+    const rec = JSON.parse(readFileSync(path, "utf8"));
+    writeFileSync(path, JSON.stringify({ ...rec, format: "kubelet-sim/run-record/v0" }));
+    const r = replay(path);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^kubelet-sim: \S*run\.json: format "kubelet-sim\/run-record\/v0": this kubelet-sim \(\S+\) reads "kubelet-sim\/run-record\/v1" records only; record the run again with it\n$/);
+  });
+
+  it("refuses a record whose scenario names a folder, naming the record and its field (a fuzz counterexample: the folder alone was named)", () => {
+    const { path } = record(PASS);
+    const rec = JSON.parse(readFileSync(path, "utf8"));
+    writeFileSync(path, JSON.stringify({ ...rec, scenario: "scenarios" }));
+    const r = replay(path);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`kubelet-sim: ${path}: scenario: cannot read scenarios: expected a scenario file, found a directory\n`);
+  });
+
   it("reports another trace hash as a divergence even when every choice fits", () => {
     const { path } = record(PASS);
     const rec = JSON.parse(readFileSync(path, "utf8"));
@@ -160,7 +213,7 @@ describe("kubelet-sim replay", () => {
     const { path } = record(PASS);
     writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, "utf8")), choices: "p5/2" }));
     expect(replay(path).err).toMatch(/run\.json: choices: bad choice token "p5\/2"/);
-    expect(replay(join(dir, "absent.json")).err).toMatch(/cannot read .*absent\.json: ENOENT/);
+    expect(replay(join(dir, "absent.json")).err).toMatch(/cannot read .*absent\.json: no such file/);
   });
 });
 

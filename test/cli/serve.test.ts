@@ -1,6 +1,7 @@
 // `kubelet-sim serve`: the server started in-process on port 0 and queried with fetch, every answer
 // compared with the run's own state; then the binary as a child process, stopped by its signals.
 import { spawn } from "node:child_process";
+import { request } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLAIN } from "../../src/cli/colour.ts";
@@ -96,6 +97,9 @@ describe("serve, in-process on port 0", () => {
     expect(await none.text()).toMatch(/no --at instant is left and no --step was given/);
     const bad = await get("/-/advance?by=soon", { method: "POST" });
     expect(bad.status).toBe(400);
+    const bogus = await get("/-/advance?by=bogus", { method: "POST" });
+    expect(bogus.status).toBe(400);
+    expect(await bogus.text()).toBe('by=bogus: invalid duration "bogus"; expected e.g. "500ms", "10s", "1m30s", "2h"\n');
     const k = s.session.handle.node.kubelet!;
     const pods = (await (await get("/pods")).json()) as { items: unknown[] };
     const want = GetPods({ podManager: k.core.podManager, statusManager: k.statusManager }).map(({ apiVersion: _a, kind: _k, ...p }) => p);
@@ -109,6 +113,46 @@ describe("serve, in-process on port 0", () => {
     const again = await get("/-/advance?by=1s", { method: "POST" });
     expect(again.status).toBe(409);
     expect(await (await get("/healthz")).text()).toBe("ok");
+  });
+});
+
+/** A request with the Host header as given (fetch does not let a caller set Host). */
+function getWithHost(url: string, path: string, host: string, method = "GET"): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${path}`, { method, headers: { Host: host } }, (res) => {
+      let body = "";
+      res.on("data", (d: Buffer) => (body += d.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("serve answers only its loopback names (a DNS-rebinding page gets a 403)", () => {
+  let s: RunningServe;
+  beforeAll(async () => {
+    s = (await startServe({ file: "scenarios/default.yaml", at: ["10s"], port: 0, allowHost: ["kubelet.test"] }, captureIo().io))!;
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
+
+  it.each(["localhost", "127.0.0.1", "[::1]", "LOCALHOST", "localhost."])("answers Host %s, with or without the port", async (host) => {
+    expect((await getWithHost(s.listening.url, "/healthz", host)).status).toBe(200);
+    expect((await getWithHost(s.listening.url, "/healthz", `${host}:${s.listening.port}`)).status).toBe(200);
+  });
+
+  it("refuses any other name with 403 and says how to allow it; a name given with --allow-host is answered", async () => {
+    const evil = await getWithHost(s.listening.url, "/-/advance", `attacker.example:${s.listening.port}`, "POST");
+    expect(evil.status).toBe(403);
+    expect(evil.body).toBe(
+      `kubelet-sim answers requests for localhost, 127.0.0.1, [::1] only, not for "attacker.example:${s.listening.port}" (a guard against DNS rebinding); to serve it by that name, start the server with --allow-host attacker.example\n`,
+    );
+    expect((await getWithHost(s.listening.url, "/pods", "127.0.0.1.attacker.example")).status).toBe(403);
+    expect((await getWithHost(s.listening.url, "/pods", "kubelet.test")).status).toBe(200);
+    // The run was not moved by the refused POST.
+    expect(s.session.nowMs).toBe(10_000);
   });
 });
 
@@ -148,5 +192,8 @@ describe("serve, as a child process", () => {
     expect(port.err).not.toMatch(/\n\s+at /);
     const missing = cli(["serve", "nope.yaml"]);
     expect(missing.code).toBe(2);
+    const word = cli(["serve", "scenarios/default.yaml", "--port", "abc"]);
+    expect(word.code).toBe(2);
+    expect(word.err).toBe("kubelet-sim: --port abc: expected a port number from 0 to 65535\n");
   });
 });

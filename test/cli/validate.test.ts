@@ -1,6 +1,7 @@
 // `kubelet-sim validate`: exit 0 when every file is valid, 2 otherwise; errors located, never a stack trace.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -87,5 +88,51 @@ describe("kubelet-sim validate", () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain("Examples:");
     expect(r.out).toContain("kubelet-sim validate scenarios");
+  });
+
+  it("says so and exits 2 for a folder with nothing to validate, an empty one or one named x.yaml", () => {
+    const dir = mkdtempSync(join(tmpdir(), "kubelet-sim-validate-"));
+    const empty = join(dir, "empty");
+    const named = join(dir, "x.yaml");
+    mkdirSync(empty);
+    mkdirSync(named);
+    const r = cli("validate", empty, named);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe("");
+    expect(r.err).toBe(
+      `kubelet-sim: ${empty}: no .yaml or .yml files in this folder or under it; nothing was validated\n` +
+        `kubelet-sim: ${named}: no .yaml or .yml files in this folder or under it; nothing was validated\n`,
+    );
+    // A folder named x.yaml among the files of a folder is searched, not read.
+    writeFileSync(join(named, "ok.yaml"), "name: ok\n");
+    const nested = cli("validate", dir);
+    expect(nested.out).toBe(`ok ${join(named, "ok.yaml")}\n`);
+    expect(nested.code).toBe(0);
+  });
+
+  it("refuses a FIFO named x.yaml at once rather than waiting on it, in a folder too", () => {
+    const dir = mkdtempSync(join(tmpdir(), "kubelet-sim-validate-"));
+    const fifo = join(dir, "x.yaml");
+    execFileSync("mkfifo", [fifo]);
+    const r = cli("validate", fifo);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`${fifo}:1:1: expected a scenario file, found a FIFO (named pipe): only a regular file is read\n1 of 1 file invalid\n`);
+    expect(cli("validate", dir).err).toContain(`${fifo}:1:1: expected a scenario file, found a FIFO`);
+    const run = cli("run", fifo);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain("found a FIFO (named pipe)");
+  });
+
+  it("prints at most 200 errors of a file, then how many more there are", () => {
+    const dir = mkdtempSync(join(tmpdir(), "kubelet-sim-validate-"));
+    const file = join(dir, "many.yaml");
+    const steps = Array.from({ length: 300 }, (_, i) => `  - { at: ${i}s, bogus${i}: 1 }`).join("\n");
+    writeFileSync(file, `name: many\ntimeline:\n${steps}\n`);
+    const r = cli("validate", file);
+    expect(r.code).toBe(2);
+    const lines = r.err.trim().split("\n");
+    expect(lines).toHaveLength(200 + 2);
+    expect(lines[200]).toMatch(new RegExp(`^\\.\\.\\. and \\d+ more errors in ${file} \\(the first 200 are above\\)$`));
+    expect(lines[201]).toBe("1 of 1 file invalid");
   });
 });

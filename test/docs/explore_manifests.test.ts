@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { parseAllDocuments, parse } from "yaml";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { podSchema } from "../../src/k8s/pod.ts";
+import { podSchema } from "../../src/k8s/pod_schema.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const JOB = join(ROOT, "examples/explore/indexed-job.yaml");

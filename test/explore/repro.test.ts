@@ -1,6 +1,6 @@
 // Repro files from a registered invariant: the record is a run record `kubelet-sim replay` reads
 // (same format string, scenario beside it, pinned by sha256), and it replays exactly.
-import { mkdtempSync, rmSync, unlinkSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -48,6 +48,12 @@ describe("repro files", () => {
       err.mockRestore();
     }
     expect(written.join("")).toContain(`reproduced: the identical trace, ${loadRepro(path).record.traceHash}`);
+  });
+
+  it("of another format version are named so in one line, by the check replay and diff make", () => {
+    const other = join(out, "other-version.json");
+    writeFileSync(other, JSON.stringify({ ...JSON.parse(readFileSync(path, "utf8")), format: "kubelet-sim/run-record/v9" }));
+    expect(() => loadRepro(other)).toThrow(/^.*other-version\.json: format "kubelet-sim\/run-record\/v9": this kubelet-sim \(\S+\) reads "kubelet-sim\/run-record\/v1" records only; record the run again with it$/);
   });
 
   it("replay from the record alone when the YAML beside it is gone", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { containerSchema, defaultPod, podSchema, probeSchema, type Pod } from "../../src/k8s/pod.ts";
+import { defaultPod, type Pod } from "../../src/k8s/pod.ts";
+import { containerSchema, podSchema, probeSchema } from "../../src/k8s/pod_schema.ts";
 import { parseImageName } from "../../src/k8s/image.ts";
 import {
   findContainerByName,

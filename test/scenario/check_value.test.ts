@@ -4,7 +4,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compileScenarioValue } from "../../src/scenario/check.ts";
+import { compileScenarioValue } from "../../src/scenario/check_source.ts";
 import { checkScenarioText } from "../../src/scenario/index.ts";
 import { compileRaw, compileRawOrThrow, readRawScenario, type RawScenario } from "../../src/explore/raw.ts";
 import { applySwarm } from "../../src/explore/swarm.ts";

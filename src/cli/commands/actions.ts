@@ -2,6 +2,7 @@
 import type { ArgumentsCamelCase, Argv } from "yargs";
 import { EXIT_OK, UserError } from "../exit.ts";
 import type { CommandFactory } from "./index.ts";
+import { packagePath } from "../package_files.ts";
 
 interface Args {
   file: string;
@@ -27,7 +28,7 @@ export const actionsCommand: CommandFactory = (ctx) => ({
     const { explainSnapshot, loadActionsSnapshot, VectorFileError } = await import("../../conformance/index.ts");
     let loaded;
     try {
-      loaded = loadActionsSnapshot(argv.file);
+      loaded = loadActionsSnapshot(packagePath(argv.file));
     } catch (err) {
       if (err instanceof VectorFileError) throw new UserError(err.message);
       throw err;

@@ -3,6 +3,7 @@ import type { ArgumentsCamelCase, Argv } from "yargs";
 import type { FileResult, Summary } from "../../conformance/index.ts";
 import { EXIT_OK, EXIT_USAGE, EXIT_VIOLATION } from "../exit.ts";
 import type { CommandFactory } from "./index.ts";
+import { expandPackageArgs } from "../package_files.ts";
 
 interface Args {
   files: string[];
@@ -28,7 +29,7 @@ export const conformanceCommand: CommandFactory = (ctx) => ({
     const argv = raw as unknown as Args;
     // Loaded here, not at the top: the models are needed only when something runs (--help stays fast).
     const { runVectorFiles, summarize } = await import("../../conformance/index.ts");
-    const files = runVectorFiles(argv.files);
+    const files = runVectorFiles(expandPackageArgs(argv.files));
     const summary = summarize(files);
     process.stdout.write(renderConformance(files, argv.verbose, summary));
     const unreadable = files.filter((f) => f.error !== undefined);

@@ -32,7 +32,7 @@ export const diffCommand: CommandFactory = (ctx) => ({
       .option("out", { alias: "o", type: "string", describe: "write the HTML to FILE (atomically)" })
       .example("$0 diff scenarios/races/r05-pw-kill-pinning.yaml --kubelet-version 1.20 --vs 1.22", "where the 1.20 and 1.22 pod workers part")
       .example("$0 diff scenarios/races/r05-pw-kill-pinning.yaml --kubelet-version 1.20 --vs 1.22 --format html --out r05-diff.html", "both runs, one time axis")
-      .example("$0 diff x.yaml --vs-variant NAME=false", "side B with a model variant switched off")
+      .example("$0 diff r01 --vs-variant cancelImagePullOnTermination", "side B with a model variant switched on (R01's proposed fix)")
       .example("$0 diff run.json run2.json", "two run records (or explore's repro files), each replayed with its own choices")
       .epilogue("Exit codes: 0 the traces are identical, 1 they differ, 2 usage or scenario error, 3 a record did not replay."),
   handler: async (raw: ArgumentsCamelCase) => {

@@ -4,7 +4,7 @@
 import { promisify } from "node:util";
 import type { ArgumentsCamelCase, Argv } from "yargs";
 import { parseDuration } from "../../sim/index.ts";
-import { ScenarioError, formatIssue } from "../../scenario/index.ts";
+import { ScenarioError, formatIssueList } from "../../scenario/index.ts";
 import { UnknownInvariantError } from "../../check/invariants.ts";
 import { DEFAULT_ISLANDS, MAX_ISLANDS, exploreParallel, humanSummary, jsonLine, parseShard, summarize, writeShardFile, type ExploreOptions, type ExploreProgress, type ExploreReport } from "../../explore/index.ts";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_VIOLATION, UserError } from "../exit.ts";
@@ -174,7 +174,7 @@ function userParse<T>(flag: string, parse: () => T): T {
 }
 
 function asUserError(file: string, err: unknown): unknown {
-  if (err instanceof ScenarioError) return new UserError(err.issues.map(formatIssue).join("\n"));
+  if (err instanceof ScenarioError) return new UserError(formatIssueList(err.issues).join("\n"));
   if (err instanceof UnknownInvariantError) return new UserError(`--invariants: ${err.message}`);
   if (err instanceof Error && /^bad (shard|run index|--jobs|--islands)/.test(err.message)) return new UserError(`${file}: ${err.message}`);
   return err;

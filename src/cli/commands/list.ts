@@ -7,6 +7,7 @@ import { EXIT_OK, EXIT_USAGE, UserError } from "../exit.ts";
 import { processIo, type CliIo } from "../io.ts";
 import { BUNDLED_SCENARIOS_DIR } from "../scenario_arg.ts";
 import type { CommandFactory } from "./index.ts";
+import { packagePath } from "../package_files.ts";
 
 
 interface Args {
@@ -24,7 +25,7 @@ export const listCommand: CommandFactory = (ctx) => ({
       .epilogue("Exit codes: 0 every scenario is valid, 2 some file is not (run `kubelet-sim validate` on it)."),
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
-    ctx.exitCode = executeList(argv.dir ?? BUNDLED_SCENARIOS_DIR, processIo());
+    ctx.exitCode = executeList(argv.dir === undefined ? BUNDLED_SCENARIOS_DIR : packagePath(argv.dir), processIo());
   },
 });
 

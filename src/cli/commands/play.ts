@@ -3,6 +3,7 @@ import type { ArgumentsCamelCase, Argv } from "yargs";
 import { EXIT_OK, EXIT_USAGE, UserError } from "../exit.ts";
 import { processIo } from "../io.ts";
 import { stopSignal } from "../signals.ts";
+import { docPath } from "../package_files.ts";
 import type { CommandFactory } from "./index.ts";
 
 interface Args {
@@ -31,7 +32,7 @@ export const playCommand: CommandFactory = (ctx) => ({
       .example("$0 play r05 --serve --port 0", "serve it on 127.0.0.1 until Ctrl-C")
       .example("$0 play scenarios/default.yaml --out default.html", "play any scenario file")
       .example("$0 play --levels --json", "one line per level: its race, and its shortest win's timing changes and choices away from fifo")
-      .epilogue("The page's Export gives a run record that `kubelet-sim replay` reproduces. Exit 2 for an unknown race or a bad file. See docs/teaching.md."),
+      .epilogue(`The page's Export gives a run record that \`kubelet-sim replay\` reproduces. Exit 2 for an unknown race or a bad file. See ${docPath("teaching.md")}.`),
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
     const io = processIo();

@@ -25,7 +25,7 @@ export const replayCommand: CommandFactory = (ctx) => ({
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
     // Loaded here, not at the top: the models are needed only when something runs (--help stays fast).
-    const { executeReplay } = await import("../replay.ts");
-    ctx.exitCode = executeReplay({ recordFile: argv.file, scenario: argv.scenario ?? null, output: outputRequest(argv) }, processIo());
+    const { executeReplayInterruptible } = await import("../replay.ts");
+    ctx.exitCode = await executeReplayInterruptible({ recordFile: argv.file, scenario: argv.scenario ?? null, output: outputRequest(argv) }, processIo());
   },
 });

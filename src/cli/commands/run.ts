@@ -8,6 +8,7 @@ import { outputRequest, withOutputOptions, type OutputArgs } from "../output_opt
 import type { RunRequest } from "../session.ts";
 import { hasOverrides, parseFeatureGateFlags, parseVariantFlags, type KubeletOverrides } from "../../scenario/overrides.ts";
 import { resolveScenarioArg } from "../scenario_arg.ts";
+import { docPath } from "../package_files.ts";
 import type { CommandFactory } from "./index.ts";
 
 interface Args extends OutputArgs {
@@ -27,9 +28,9 @@ export const runCommand: CommandFactory = (ctx) => ({
   command: "run <file>",
   describe: "Simulate a scenario or a Kubernetes manifest: the replay key, a timeline and Events, then whether each expectation held",
   builder: (y: Argv) =>
-    withOutputOptions(y.positional("file", { type: "string", describe: "a scenario file, a manifest file (Pod, Deployment, Job...: docs/manifests.md), or a bundled scenario's name (basics/01-pod-starts, r05)" }))
+    withOutputOptions(y.positional("file", { type: "string", describe: `a scenario file, a manifest file (Pod, Deployment, Job...: ${docPath("manifests.md")}), or a bundled scenario's name (basics/01-pod-starts, r05)` }))
       .option("seed", { type: "number", describe: "override the scenario's seed (a whole number, 0 to 2^32-1)" })
-      .option("strategy", { type: "string", describe: "override the scenario's strategy: fifo, random, pct, pct:DEPTH[:STEPS]" })
+      .option("strategy", { type: "string", describe: "override the scenario's strategy: fifo, random, pct, pct:DEPTH[:STEPS], pos" })
       .option("until", { type: "string", describe: "override when the run ends, in virtual time (e.g. 90s, 5m)" })
       .option("record", { type: "string", describe: "also write a run record to FILE, for `kubelet-sim replay`" })
       .option("kubelet-version", { type: "string", describe: 'run under this kubelet instead of the scenario\'s kubelet.version, e.g. "1.22" or "1.22.4"' })
@@ -52,13 +53,13 @@ export const runCommand: CommandFactory = (ctx) => ({
     const argv = raw as unknown as Args;
     if (argv.printScenario) {
       const { printScenario } = await import("../print_scenario.ts");
-      ctx.exitCode = printScenario(argv.file, kubeletOverridesOf(argv).kubelet, processIo());
+      ctx.exitCode = printScenario(argv.file, kubeletOverridesOf(argv).kubelet, processIo(), resolveScenarioArg(argv.file));
       return;
     }
     const request = runRequest(argv);
     // Loaded here, not at the top: the models are needed only when something runs (--help stays fast).
-    const { executeRun } = await import("../session.ts");
-    ctx.exitCode = executeRun(request, processIo()).exitCode;
+    const { executeRunInterruptible } = await import("../session.ts");
+    ctx.exitCode = (await executeRunInterruptible(request, processIo())).exitCode;
   },
 });
 

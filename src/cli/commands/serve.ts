@@ -8,6 +8,7 @@ import type { Listening } from "../serve_http.ts";
 import { stopSignal } from "../signals.ts";
 import type { ServeSession } from "../../server/index.ts";
 import { resolveScenarioArg } from "../scenario_arg.ts";
+import { docPath } from "../package_files.ts";
 import { kubeletOverridesOf, seedOf, strategyOf } from "./run.ts";
 import type { CommandFactory } from "./index.ts";
 
@@ -15,7 +16,8 @@ export interface ServeArgs {
   file: string;
   at?: string[];
   step?: string;
-  port: number;
+  port: number | string;
+  allowHost?: string[];
   seed?: number;
   strategy?: string;
   kubeletVersion?: string;
@@ -29,17 +31,18 @@ export const serveCommand: CommandFactory = (ctx) => ({
   describe: "Run a scenario to a virtual instant and serve the kubelet's read-only HTTP endpoints there",
   builder: (y: Argv) =>
     y
-      .positional("file", { type: "string", describe: "a scenario file (YAML, see docs/scenarios.md), or a bundled scenario's name (default, r05)" })
+      .positional("file", { type: "string", describe: `a scenario file (YAML, see ${docPath("scenarios.md")}), or a bundled scenario's name (default, r05)` })
       .option("at", { type: "string", array: true, describe: "the virtual instant to serve (e.g. 30s); repeat it for the instants POST /-/advance steps through. Default: the scenario's end" })
       .option("step", { type: "string", describe: "how far POST /-/advance moves the clock once the --at instants are used up (e.g. 5s)" })
       .option("port", { type: "number", default: DEFAULT_SERVE_PORT, describe: "the port on 127.0.0.1 (0: any free port)" })
+      .option("allow-host", { type: "string", array: true, describe: "also answer requests whose Host is NAME (by default only localhost, 127.0.0.1 and [::1], against DNS rebinding); * for any; repeatable" })
       .option("seed", { type: "number", describe: "override the scenario's seed" })
-      .option("strategy", { type: "string", describe: "override the scenario's strategy: fifo, random, pct, pct:DEPTH[:STEPS]" })
+      .option("strategy", { type: "string", describe: "override the scenario's strategy: fifo, random, pct, pct:DEPTH[:STEPS], pos" })
       .option("kubelet-version", { type: "string", describe: 'serve the scenario under this kubelet, e.g. "1.22"' })
       .option("variant", { type: "string", array: true, describe: "switch a model variant on (NAME) or off (NAME=false); repeatable" })
       .example("$0 serve scenarios/default.yaml --at 30s", "then: curl localhost:10255/pods, or kubectl get --raw")
       .example("$0 serve scenarios/basics/02-crash-loop-backoff.yaml --at 10s --at 40s --step 5s --port 0", "POST /-/advance moves to 40s, then 5s at a time")
-      .epilogue("Ctrl-C (SIGINT) or SIGTERM stops the server; exit 0. Exit 2 for a bad scenario or flag, or a port in use. See docs/serve.md."),
+      .epilogue(`Ctrl-C (SIGINT), SIGTERM or SIGHUP stops the server; exit 0. Exit 2 for a bad scenario or flag, or a port in use. See ${docPath("serve.md")}.`),
   handler: async (raw: ArgumentsCamelCase) => {
     const io = processIo();
     const running = await startServe(raw as unknown as ServeArgs, io);
@@ -82,7 +85,7 @@ export async function startServe(argv: ServeArgs, io: CliIo): Promise<RunningSer
   const key = replayKey(argv.file, seed, formatStrategy(strategy), null, overrides.kubelet);
   io.stdout.write(`${io.stdout.palette.dim("# replay:")} ${key}\n`);
   const session = new ServeSession({ scenario, scenarioFile: argv.file, seed, strategy, atMs, stepMs });
-  const listening = await listen(serveHandler(session, key), port);
+  const listening = await listen(serveHandler(session, key), port, { allowHosts: argv.allowHost ?? [], allowHostOption: "--allow-host" });
   io.stdout.write(describeStart(argv.file, session, listening.url));
   return {
     listening,
@@ -104,8 +107,8 @@ function describeStart(file: string, session: ServeSession, url: string): string
   return `${lines.join("\n")}\n`;
 }
 
-function portOf(port: number): number {
-  if (Number.isInteger(port) && port >= 0 && port <= 65535) return port;
+function portOf(port: number | string): number {
+  if (typeof port === "number" && Number.isInteger(port) && port >= 0 && port <= 65535) return port;
   throw new UserError(`--port ${String(port)}: expected a port number from 0 to 65535`);
 }
 

@@ -2,11 +2,12 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ArgumentsCamelCase, Argv } from "yargs";
-import { checkScenarioFile, formatIssue, type CheckResult, type IgnoredFieldWarning, type LocatedIssue } from "../../scenario/index.ts";
+import { checkScenarioFile, formatIssue, formatIssueList, type CheckResult, type IgnoredFieldWarning, type LocatedIssue } from "../../scenario/index.ts";
 import { scenarioYaml } from "../../scenario/manifest/print.ts";
 import { EXIT_OK, EXIT_USAGE } from "../exit.ts";
 import { resolveScenarioArg } from "../scenario_arg.ts";
 import { kubeletOverridesOf } from "./run.ts";
+import { packagePath } from "../package_files.ts";
 import type { CommandFactory } from "./index.ts";
 
 interface Args {
@@ -35,28 +36,38 @@ export const validateCommand: CommandFactory = (ctx) => ({
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
     const nodeName = kubeletOverridesOf({ node: argv.node }).kubelet?.nodeName;
-    const results = expand(argv.files).map((file) => ({ file, result: checkScenarioFile(file, nodeName === undefined ? {} : { nodeName }) }));
+    const { files, empty } = expand(argv.files);
+    const results = files.map((file) => ({ file, result: checkScenarioFile(file, nodeName === undefined ? {} : { nodeName }) }));
     const report = renderValidation(results, argv);
     process.stdout.write(report.stdout);
     process.stderr.write(report.stderr);
-    ctx.exitCode = results.every((r) => r.result.ok) ? EXIT_OK : EXIT_USAGE;
+    // A folder with nothing to check is a mistake (a wrong path, a missing checkout), not a pass.
+    for (const dir of empty) process.stderr.write(`kubelet-sim: ${dir}: no .yaml or .yml files in this folder or under it; nothing was validated\n`);
+    ctx.exitCode = results.every((r) => r.result.ok) && empty.length === 0 ? EXIT_OK : EXIT_USAGE;
   },
 });
 
-/** Files as given; folders replaced by the .yaml/.yml files under them, sorted. */
-function expand(paths: readonly string[]): string[] {
-  const out: string[] = [];
+/** Files as given; folders replaced by the .yaml/.yml files under them, sorted; the folders that had none. */
+export function expand(paths: readonly string[]): { files: string[]; empty: string[] } {
+  const files: string[] = [];
+  const empty: string[] = [];
   for (const p of paths) {
     let dir = false;
+    const folder = packagePath(p);
     try {
-      dir = statSync(p).isDirectory();
+      dir = statSync(folder).isDirectory();
     } catch {
       // A missing file is reported by the loader, with the others.
     }
-    if (dir) out.push(...yamlFilesUnder(p, 0));
-    else out.push(resolveScenarioArg(p));
+    if (!dir) {
+      files.push(resolveScenarioArg(p));
+      continue;
+    }
+    const found = yamlFilesUnder(folder, 0);
+    if (found.length === 0) empty.push(p);
+    files.push(...found);
   }
-  return out;
+  return { files, empty };
 }
 
 function yamlFilesUnder(dir: string, depth: number): string[] {
@@ -64,6 +75,7 @@ function yamlFilesUnder(dir: string, depth: number): string[] {
   const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return entries.flatMap((e) => {
     const path = join(dir, e.name);
+    // A folder named x.yaml is searched like any folder, never read as a file.
     if (e.isDirectory()) return yamlFilesUnder(path, depth + 1);
     return /\.ya?ml$/.test(e.name) ? [path] : [];
   });
@@ -79,7 +91,7 @@ export function renderValidation(
   const ignored = new Map<string, LocatedIssue>();
   for (const { file, result } of results) {
     if (!result.ok) {
-      err.push(...result.issues.map(formatIssue));
+      err.push(...formatIssueList(result.issues));
       continue;
     }
     if (!opts.quiet) out.push(`ok ${file}`);

@@ -2,7 +2,8 @@
 import { md5 } from "@noble/hashes/legacy.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { freeze } from "immer";
-import { podSchema, type Pod } from "../../k8s/pod.ts";
+import type { Pod } from "../../k8s/pod.ts";
+import { podSchema } from "../../k8s/pod_schema.ts";
 import { defaultPod } from "../../k8s/defaults.ts";
 import { canonicalJSON } from "../container/helpers.ts";
 import { decodeErrors } from "../../apiserver/validation/index.ts";

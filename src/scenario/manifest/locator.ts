@@ -3,7 +3,7 @@
 // run directly), at the object's own path (a Deployment's pod field spec.x is reported at
 // spec.template.spec.x).
 import { formatPath, type LocatedIssue } from "../errors.ts";
-import type { PathIssue } from "../messages.ts";
+import type { PathIssue } from "../errors.ts";
 import { locate } from "../positions.ts";
 import type { DocRef } from "./documents.ts";
 import type { ObjectIssue } from "./expand.ts";

@@ -5,7 +5,7 @@
 // quantity: 0). Helm writes `resources: {}`, `limits: null`, `annotations: null`, `env: null` all
 // the time, and a cluster takes them as unset, so the simulator does too.
 import type { z } from "zod";
-import { podSchema } from "../../k8s/pod.ts";
+import { podSchema } from "../../k8s/pod_schema.ts";
 import { defOf, unwrap } from "../introspect.ts";
 import { isObj, type Raw } from "../podindex.ts";
 

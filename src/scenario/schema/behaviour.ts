@@ -3,11 +3,19 @@
 import { z } from "zod";
 import { duration, obj } from "./common.ts";
 import { formatDuration } from "../../sim/duration.ts";
+import {
+  DEFAULT_ON_SIGTERM,
+  defaultBehaviour,
+  programForAttempt,
+  SIGKILL_EXIT_CODE,
+  SIGTERM_EXIT_CODE,
+  type ContainerBehaviour,
+  type Program,
+  type ProbeAnswer,
+  type SigtermBehaviour,
+} from "../types/behaviour.ts";
 
-/** A process killed by SIGTERM without a handler exits 128+15. */
-export const SIGTERM_EXIT_CODE = 143;
-/** A process killed by SIGKILL (or the OOM killer) exits 128+9. */
-export const SIGKILL_EXIT_CODE = 137;
+export { defaultBehaviour, programForAttempt, SIGKILL_EXIT_CODE, SIGTERM_EXIT_CODE, type ContainerBehaviour, type Program, type ProbeAnswer, type SigtermBehaviour };
 
 const exitCode = (what: string) => z.number().int().min(0).max(255).describe(what);
 
@@ -31,8 +39,6 @@ const onSigterm = obj({
   .transform((s) => ({ ignore: s.ignore, exitAfterMs: s.exitAfterMs ?? 0, exitCode: s.exitCode ?? SIGTERM_EXIT_CODE }))
   .describe("What the process does on SIGTERM. Default: exit at once with 143.");
 
-export type SigtermBehaviour = z.output<typeof onSigterm>;
-const DEFAULT_ON_SIGTERM: SigtermBehaviour = { ignore: false, exitAfterMs: 0, exitCode: SIGTERM_EXIT_CODE };
 
 const programShape = {
   exitAfter: duration("Exit this long after the container starts. When omitted the container runs until stopped.").optional(),
@@ -64,15 +70,6 @@ function checkProgram(p: ProgramIn, ctx: z.core.$RefinementCtx<unknown>): void {
       message: "expected exitAfter with exitCode; without exitAfter the container runs until stopped and exitCode never applies",
     });
   }
-}
-
-/** One attempt's program, with every default resolved. */
-export interface Program {
-  exitAfterMs: number | null;
-  exitCode: number;
-  oomAfterMs: number | null;
-  failStart: string | null;
-  onSigterm: SigtermBehaviour;
 }
 
 function toProgram(p: ProgramIn, inherited: SigtermBehaviour): Program {
@@ -111,8 +108,6 @@ const probeAnswer = obj({
     }
   })
   .transform((a) => ({ fromMs: a.fromMs ?? 0, toMs: a.toMs ?? null, since: a.since, attempt: a.attempt ?? null, result: a.result }));
-
-export type ProbeAnswer = z.output<typeof probeAnswer>;
 
 const answers = (kind: string) =>
   z
@@ -157,23 +152,3 @@ export const containerBehaviourSchema = obj({
     "A container's program for every attempt (exitAfter, exitCode, oomAfter, failStart, onSigterm), optional " +
       "per-attempt `runs`, probe answers and hook handlers.",
   );
-
-export type ContainerBehaviour = z.output<typeof containerBehaviourSchema>;
-
-/** The program attempt `n` (1-based) runs. */
-export function programForAttempt(b: ContainerBehaviour, attempt: number): Program {
-  return b.runs[attempt - 1] ?? b.then;
-}
-
-/** The behaviour of a container the scenario says nothing about. */
-export function defaultBehaviour(kind: "init" | "sidecar" | "regular"): ContainerBehaviour {
-  const program: Program = {
-    // An init container that ran forever would block the pod, so by default it exits 0 after a second.
-    exitAfterMs: kind === "init" ? 1000 : null,
-    exitCode: 0,
-    oomAfterMs: null,
-    failStart: null,
-    onSigterm: DEFAULT_ON_SIGTERM,
-  };
-  return { runs: [], then: program, probes: { liveness: [], readiness: [], startup: [] }, postStart: null, preStop: null };
-}

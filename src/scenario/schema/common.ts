@@ -7,6 +7,9 @@
 import { z } from "zod";
 import { DurationError, formatDuration, parseDuration } from "../../sim/duration.ts";
 import { describeValue } from "../found.ts";
+import type { CountRange, RangeMs } from "../types/common.ts";
+
+export type { CountRange, RangeMs };
 
 /** Meta keys the reference generator reads, besides `description`. */
 export interface FieldMeta {
@@ -80,12 +83,6 @@ export function duration(description: string, bounds: DurationBounds = {}): Dura
   return schema as unknown as DurationSchema;
 }
 
-/** A latency: either a fixed duration or a seeded range drawn uniformly per call. */
-export interface RangeMs {
-  minMs: number;
-  maxMs: number;
-}
-
 const rangeObject = z
   .strictObject(
     {
@@ -117,12 +114,6 @@ export function durationRange(description: string) {
   return z
     .preprocess((v) => (typeof v === "string" && durationProblem(v) === undefined ? { min: v, max: v } : v), rangeObject)
     .meta({ description, typeName: "duration or {min, max}", shorthand: "a single duration means min = max" });
-}
-
-/** An integer comparison: `2` means exactly 2, `{ min: 2 }` at least 2. */
-export interface CountRange {
-  min: number;
-  max: number | null;
 }
 
 export function countRange(description: string) {

@@ -1,17 +1,12 @@
 // Expectations: what must (or must never) be seen during the run, checked by check/.
 import { z } from "zod";
-import { podPhaseSchema } from "../../k8s/pod.ts";
+import { podPhaseSchema } from "../../k8s/pod_schema.ts";
 import { containerName, countRange, duration, obj, podRef, stringOrObject } from "./common.ts";
 import { describeValue } from "../found.ts";
 
-export const POD_CONDITION_TYPES = [
-  "PodScheduled",
-  "PodReadyToStartContainers",
-  "Initialized",
-  "ContainersReady",
-  "Ready",
-  "DisruptionTarget",
-] as const;
+import { POD_CONDITION_TYPES, type Condition, type Expectation } from "../types/expect.ts";
+
+export { POD_CONDITION_TYPES, type Condition, type Expectation };
 
 /** "True" | "False" | "Unknown"; YAML's true/false are accepted, since `Ready: True` reads as a boolean. */
 const conditionStatus = z
@@ -82,8 +77,6 @@ export const conditionSchema = stringOrObject(
   "What is checked: pod fields, or a named invariant violation.",
 );
 
-export type Condition = z.output<typeof conditionSchema>;
-
 export const expectationSchema = obj({
   eventually: conditionSchema.optional().describe("Holds at some instant of the run (by `by`, if given)."),
   by: duration("The deadline of `eventually`; the end of the run when omitted.").optional(),
@@ -114,8 +107,3 @@ export const expectationSchema = obj({
     return { kind: "at", atMs: e.atMs!, condition: e.that! };
   })
   .describe("One expectation: `eventually`, `never`, or `at` + `that`.");
-
-export type Expectation =
-  | { kind: "eventually"; condition: Condition; byMs: number | null }
-  | { kind: "never"; condition: Condition }
-  | { kind: "at"; atMs: number; condition: Condition };

@@ -6,6 +6,9 @@ import { formatDuration } from "../../sim/duration.ts";
 import { duration, durationRange, obj } from "./common.ts";
 import { quantity } from "./quantity.ts";
 import { MAX_KUBELET_MINOR, MAX_KUBELET_PATCH, MIN_KUBELET_MINOR, isSupportedKubeletVersion, parseKubeletVersion } from "../../kubelet/version.ts";
+import { FEATURE_GATE_NAMES, FEATURE_GATES, featureGateDefault, type FeatureGate, type KubeletConfig } from "../types/kubelet.ts";
+
+export { FEATURE_GATE_NAMES, FEATURE_GATES, featureGateDefault, type FeatureGate, type KubeletConfig };
 
 /** A ticker's period: zero would make its loop spin at one virtual instant. */
 const POSITIVE = { positive: true } as const;
@@ -14,23 +17,6 @@ export { MAX_KUBELET_MINOR, MIN_KUBELET_MINOR };
 export const DEFAULT_KUBELET_VERSION = "1.30";
 /** The simulated node's name when the scenario names none. */
 export const DEFAULT_NODE_NAME = "node-1";
-
-/** The feature gates the models read: the minor version that introduced each, and when it became on by default. */
-export const FEATURE_GATES = {
-  SidecarContainers: { since: 28, onByDefaultFrom: 29 },
-  PodReadyToStartContainersCondition: { since: 28, onByDefaultFrom: 29 },
-  PodLifecycleSleepAction: { since: 29, onByDefaultFrom: 30 },
-  EventedPLEG: { since: 25, onByDefaultFrom: null },
-} as const satisfies Record<string, { since: number; onByDefaultFrom: number | null }>;
-
-export type FeatureGate = keyof typeof FEATURE_GATES;
-export const FEATURE_GATE_NAMES = Object.keys(FEATURE_GATES) as FeatureGate[];
-
-/** The gate's default in a kubelet of this minor version, as the kubelet's feature table sets it. */
-export function featureGateDefault(gate: FeatureGate, minor: number): boolean {
-  const from = FEATURE_GATES[gate].onByDefaultFrom;
-  return from !== null && minor >= from;
-}
 
 const version = z
   .unknown()
@@ -183,5 +169,3 @@ export const kubeletSchema = kubeletObject
     ) as Record<FeatureGate, boolean>,
   }))
   .describe("The simulated kubelet: its version and configuration.");
-
-export type KubeletConfig = z.output<typeof kubeletSchema>;

@@ -4,10 +4,11 @@
 // requests against the capacity. One entry of a later `nodes:` list has this same shape (plus its
 // own kubelet and runtime sections), so a one-node scenario and a cluster read alike.
 import { z } from "zod";
-import { TAINT_EFFECTS, type Taint } from "../../k8s/node.ts";
+import { TAINT_EFFECTS, type Taint, type TaintEffect } from "../../k8s/node.ts";
 import { parseQuantityMilli } from "../../k8s/quantity.ts";
 import { describeValue } from "../found.ts";
 import { obj } from "./common.ts";
+import type { NodeCapacity, NodeParsed } from "../types/node.ts";
 
 /** Capacity a node has when the scenario says nothing: a kind node on a laptop-sized machine. */
 export const DEFAULT_CAPACITY = { cpu: "4", memory: "16Gi", "ephemeral-storage": "100Gi" } as const;
@@ -24,20 +25,11 @@ const labelValue = z.string().max(63).regex(LABEL_VALUE, { error: 'expected a la
 export const taintSchema = obj({
   key: qualifiedName("taint key").describe("The taint's key."),
   value: labelValue.optional().describe("The taint's value; a toleration with operator Equal must name it."),
-  effect: z.enum(TAINT_EFFECTS as [string, ...string[]]).describe(
+  effect: z.enum(TAINT_EFFECTS as unknown as [TaintEffect, ...TaintEffect[]]).describe(
     "NoSchedule, PreferNoSchedule or NoExecute. The kubelet's admission reads only NoExecute taints (from 1.24): a pod " +
       "that does not tolerate one is rejected with reason TaintToleration; static pods are exempt.",
   ),
 }).describe("A taint on the node (v1.Taint).");
-
-/** The capacity, in the units admission compares: milli-cores, bytes, and whole units of the rest. */
-export interface NodeCapacity {
-  cpuMilli: number;
-  memoryBytes: number;
-  ephemeralStorageBytes: number;
-  /** Extended resources and hugepages by name (example.com/gpu: 2). */
-  scalar: Record<string, number>;
-}
 
 const NAMED = new Set(["cpu", "memory", "ephemeral-storage"]);
 
@@ -98,5 +90,4 @@ export const nodeSchema = obj({
   capacity: capacity.prefault({}),
 }).describe("The node the kubelet runs as: the labels, taints and capacity its admission checks pods against.");
 
-export type NodeParsed = z.output<typeof nodeSchema>;
-export type { Taint };
+export type { NodeCapacity, NodeParsed, Taint };

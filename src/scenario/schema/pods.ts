@@ -1,9 +1,12 @@
 // A pod of the scenario: a manifest (a v1.Pod, or a workload whose controller makes the pod), where
 // the kubelet gets it from, and what its containers do.
 import { z } from "zod";
-import { podSchema } from "../../k8s/pod.ts";
+import { podSchema } from "../../k8s/pod_schema.ts";
 import { containerBehaviourSchema } from "./behaviour.ts";
 import { obj } from "./common.ts";
+import type { PodEntryParsed } from "../types/scenario.ts";
+
+export type { PodEntryParsed };
 
 export const podEntrySchema = obj({
   manifest: podSchema
@@ -57,5 +60,3 @@ export const podEntrySchema = obj({
     }
   })
   .describe("A pod the scenario can create, with its containers' behaviour.");
-
-export type PodEntryParsed = z.output<typeof podEntrySchema>;

@@ -3,30 +3,9 @@ import { z } from "zod";
 import { containerName, duration, durationRange, obj, podRef } from "./common.ts";
 import { formatDuration } from "../../sim/duration.ts";
 
-/** CRI RuntimeService and ImageService methods the simulated runtime serves (cri-api v1). */
-export const CRI_METHODS = [
-  "Version",
-  "Status",
-  "RunPodSandbox",
-  "StopPodSandbox",
-  "RemovePodSandbox",
-  "PodSandboxStatus",
-  "ListPodSandbox",
-  "CreateContainer",
-  "StartContainer",
-  "StopContainer",
-  "RemoveContainer",
-  "ListContainers",
-  "ContainerStatus",
-  "UpdateContainerResources",
-  "ExecSync",
-  "GetContainerEvents",
-  "ListImages",
-  "ImageStatus",
-  "PullImage",
-  "RemoveImage",
-] as const;
-export type CriMethod = (typeof CRI_METHODS)[number];
+import { CRI_METHODS, type CriFault, type CriMethod, type ImageConfig, type RuntimeConfig } from "../types/runtime.ts";
+
+export { CRI_METHODS, type CriFault, type CriMethod, type ImageConfig, type RuntimeConfig };
 
 /** Methods that act on one container, so a fault may name a container. */
 export const CONTAINER_METHODS: readonly CriMethod[] = [
@@ -184,7 +163,3 @@ export const runtimeSchema = obj({
       "PodSandboxStatus carries the time it was served (ns) and the sandbox's container statuses, as CRI-O does for the Evented PLEG; containerd (the default) does not.",
     ),
 }).describe("The simulated container runtime.");
-
-export type RuntimeConfig = z.output<typeof runtimeSchema>;
-export type ImageConfig = RuntimeConfig["images"][string];
-export type CriFault = RuntimeConfig["faults"][number];

@@ -13,7 +13,10 @@ import { strategySchema, swarmSchema } from "./strategy.ts";
 import { stepSchema } from "./timeline.ts";
 import { MAX_CONTAINERS, MAX_EXPECTATIONS, MAX_PODS, MAX_STEPS, MAX_UNTIL_MS } from "../bounds.ts";
 
+import type { ParsedScenario } from "../types/scenario.ts";
+
 export { MAX_CONTAINERS, MAX_EXPECTATIONS, MAX_PODS, MAX_STEPS, MAX_UNTIL_MS };
+export type { ParsedScenario };
 
 /** A list bound whose message names the limit and what it bounds. */
 const atMost = (n: number, what: string) => ({
@@ -95,6 +98,3 @@ export const scenarioSchema = obj({
 
 /** The top-level fields: a YAML mapping with none of them (and no `kind`) is neither a scenario nor a manifest. */
 export const SCENARIO_KEYS: readonly string[] = Object.keys(scenarioSchema.in.shape);
-
-/** The scenario as the schema alone parses it, before pods are defaulted and cross-checked. */
-export type ParsedScenario = z.output<typeof scenarioSchema>;

@@ -3,6 +3,9 @@
 // that another pod, whose resources it needed, reached a terminal phase.
 import { z } from "zod";
 import { durationRange, obj, podRef } from "./common.ts";
+import type { Binding } from "../types/scenario.ts";
+
+export type { Binding };
 
 export const bindingSchema = obj({
   bind: podRef("The waiting pod (source: api) the scheduler binds to this node."),
@@ -22,5 +25,3 @@ export const schedulerSchema = z
       "shows the other pod Succeeded or Failed. The scheduler counts a pod in a terminal phase as gone, as its " +
       "node resource accounting does.",
   );
-
-export type Binding = z.output<typeof bindingSchema>;

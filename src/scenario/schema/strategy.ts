@@ -4,8 +4,9 @@ import { z } from "zod";
 import { DEFAULT_PCT_DEPTH, DEFAULT_PCT_STEPS } from "../../sim/strategy/index.ts";
 import { duration, durationRange, obj } from "./common.ts";
 import { CRI_METHODS, faultSchema } from "./runtime.ts";
+import type { ScenarioStrategy, SwarmConfig } from "../types/strategy.ts";
 
-export type ScenarioStrategy = { name: "fifo" } | { name: "random" } | { name: "pct"; depth: number; steps: number } | { name: "pos" };
+export type { ScenarioStrategy, SwarmConfig };
 
 /** "pct:3:1000" → { name: "pct", depth: 3, steps: 1000 }; anything else is left for the object schema to judge. */
 function fromString(value: unknown): unknown {
@@ -73,5 +74,3 @@ export const swarmSchema = z
     description: "Ranges that exploration (`kubelet-sim explore`) draws each run's knobs from, as in swarm testing.",
     shorthand: "the string `auto` means `{ auto: true }`",
   });
-
-export type SwarmConfig = z.output<typeof swarmSchema>;

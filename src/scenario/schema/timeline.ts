@@ -2,6 +2,9 @@
 // action; steps at the same time run in file order.
 import { z } from "zod";
 import { containerName, duration, durationRange, obj, podRef, stringOrObject, trueOrObject } from "./common.ts";
+import type { ActionName, Step } from "../types/timeline.ts";
+
+export type { ActionName, Step };
 
 const pod = (what: string) => podRef(`The pod to ${what}.`);
 const podOnly = (what: string) =>
@@ -106,13 +109,12 @@ export const ACTIONS = {
   ),
 } as const;
 
-export type ActionName = keyof typeof ACTIONS;
 export const ACTION_NAMES = Object.keys(ACTIONS) as ActionName[];
 
-/** A step as the models read it: the time, the action's name as `kind`, and the action's fields. */
-export type Step = {
-  [K in ActionName]: { atMs: number; kind: K } & z.output<(typeof ACTIONS)[K]>;
-}[ActionName];
+/** A step as the schema makes it, action by action: test/types/schema_types.test.ts checks it is types/timeline.ts's Step. */
+export type SchemaStep = {
+  [K in keyof typeof ACTIONS]: { atMs: number; kind: K } & z.output<(typeof ACTIONS)[K]>;
+}[keyof typeof ACTIONS];
 
 const actionFields = Object.fromEntries(ACTION_NAMES.map((k) => [k, ACTIONS[k].optional()])) as {
   [K in ActionName]: z.ZodOptional<(typeof ACTIONS)[K]>;
