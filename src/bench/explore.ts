@@ -8,33 +8,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BenchLine } from "./kernel.ts";
+import { EXPLORE_BENCH_SCENARIO } from "./workloads.ts";
 
 const RUNS = 1200;
 const REPEATS = 2;
 const ROOT = join(import.meta.dirname, "..", "..");
 
-/** A one-pod scenario of 60 simulated seconds: create, a crash at 20 s and a restart, readiness every 5 s, a delete at 45 s. */
-export const EXPLORE_BENCH_SCENARIO = `name: bench-explore
-until: 60s
-kubelet: { version: "1.30" }
-pods:
-  - manifest:
-      apiVersion: v1
-      kind: Pod
-      metadata: { name: web, namespace: default }
-      spec:
-        containers:
-          - name: app
-            image: example/web:1
-            readinessProbe: { exec: { command: [cat, /ready] }, periodSeconds: 5 }
-    behaviour:
-      app:
-        runs: [{ exitAfter: 20s, exitCode: 1 }]
-        onSigterm: { exitAfter: 2s, exitCode: 0 }
-timeline:
-  - { at: 0s, create: web }
-  - { at: 45s, delete: web }
-`;
+export { EXPLORE_BENCH_SCENARIO };
 
 /** An exploration's own rate (its JSON line: the runs over the exploration's span) and the whole command's wall time. */
 interface Measured {

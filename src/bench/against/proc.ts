@@ -1,0 +1,62 @@
+// Child processes of `--against`, started asynchronously so that Ctrl-C is handled between and
+// during measurements, and remembered so that the clean-up ends exactly the processes this command
+// started (by their ids), never others.
+import { spawn, type ChildProcess } from "node:child_process";
+import { performance } from "node:perf_hooks";
+
+const live = new Set<ChildProcess>();
+
+/** Remembers a child until it exits; for children started elsewhere (the runners' fork). */
+export function track(child: ChildProcess): void {
+  live.add(child);
+  child.once("exit", () => live.delete(child));
+}
+
+/** Ends every child this command started that is still running. */
+export function killChildren(): void {
+  for (const child of live) {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+  }
+  live.clear();
+}
+
+export interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** Wall time from spawn to exit. */
+  wallMs: number;
+}
+
+export interface RunOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Runs a command to its end, collecting its output. */
+export function run(command: string, args: readonly string[], opts: RunOptions): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const startMs = performance.now();
+    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    track(child);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (s: string) => void (stdout += s));
+    child.stderr.setEncoding("utf8").on("data", (s: string) => void (stderr += s));
+    child.once("error", reject);
+    child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr, wallMs: performance.now() - startMs }));
+  });
+}
+
+/** Runs a command that must succeed; otherwise throws with what it said last. */
+export async function mustRun(what: string, command: string, args: readonly string[], opts: RunOptions): Promise<Finished> {
+  const r = await run(command, args, opts);
+  if (r.code !== 0) throw new Error(`${what} failed (${r.signal ?? `exit ${String(r.code)}`}):\n${tail(`${r.stdout}\n${r.stderr}`)}`);
+  return r;
+}
+
+/** The last lines of a command's output, for an error message. */
+export function tail(text: string, lines = 20): string {
+  return text.trimEnd().split("\n").slice(-lines).join("\n");
+}
