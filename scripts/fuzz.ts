@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { mutations } from "../test/fuzz/mutate.ts";
-import { checkMutant, loadSeeds, mutantText } from "../test/fuzz/property.ts";
+import { MAX_MS, checkMutant, loadSeeds, mutantText } from "../test/fuzz/property.ts";
 
 const runs = Number(process.argv[2] ?? 2000);
 const seed = Number(process.argv[3] ?? Date.now() % 2 ** 31);
@@ -16,7 +16,7 @@ const dir = mkdtempSync(join(tmpdir(), "kubelet-sim-fuzz-"));
 process.stdout.write(`fuzz: ${runs} mutants of ${seeds.length} files, seed ${seed}\n`);
 
 const property = fc.asyncProperty(fc.nat({ max: seeds.length - 1 }), mutations, async (i, muts) => {
-  const problem = await checkMutant(seeds[i]!, muts, dir);
+  const problem = await checkMutant(seeds[i]!, muts, dir, MAX_MS);
   if (problem !== null) throw new Error(`${seeds[i]!.file} with ${JSON.stringify(muts)}: ${problem}`);
 });
 const details = await fc.check(property, { numRuns: runs, seed });

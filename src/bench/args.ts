@@ -4,10 +4,10 @@
 import { parseArgs } from "node:util";
 
 /** The lines of a plain `npm run bench`, in the order they run. */
-export const PLAIN_LINES = ["kernel", "channel-ping-pong", "select-heavy", "node-110-pods-1h", "explore", "cli-startup", "hunt-speed"] as const;
+export const PLAIN_LINES = ["kernel", "channel-ping-pong", "select-heavy", "node-110-pods-1h", "explore", "cli-startup", "hunt-speed", "hostile-input"] as const;
 
 /** The lines `--against` measures on both trees, in the order they run. */
-export const AGAINST_LINES = ["kernel", "explore", "node-110-pods-1h", "cli-startup", "hunt-speed"] as const;
+export const AGAINST_LINES = ["kernel", "explore", "node-110-pods-1h", "cli-startup", "hunt-speed", "hostile-input"] as const;
 export type AgainstLineName = (typeof AGAINST_LINES)[number];
 
 /** Pairs (old, new) per line unless --repeat says otherwise: the default run stays under 15 minutes. */
@@ -89,8 +89,16 @@ function parseOrRefuse(argv: readonly string[]) {
       },
     });
   } catch (err) {
-    throw new BenchArgError((err as Error).message);
+    throw new BenchArgError(plainParseError(err as Error & { code?: string }));
   }
+}
+
+/** node:util's parse errors in one line: which option, and what is wrong with it. */
+function plainParseError(err: Error & { code?: string }): string {
+  const option = /'(-[-\w]+)/.exec(err.message)?.[1] ?? "an option";
+  if (err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return `${option} needs a value (--against REV, --repeat N, --forms r01,r10)`;
+  if (err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option ${option}`;
+  return err.message.split("\n")[0]!;
 }
 
 function parseRepeat(text: string): number {

@@ -4,13 +4,14 @@
 // runs on REV's tree and on this one alternately and prints the ratio new/old (against/against.ts).
 import { BENCH_USAGE, BenchArgError, parseBenchArgs, type BenchArgs } from "./args.ts";
 import { runAgainst } from "./against/against.ts";
+import { benchHostile } from "./hostile.ts";
 import { benchHuntSpeed } from "./hunt.ts";
 import { benchKernel, benchPingPong, benchSelect, type BenchLine } from "./kernel.ts";
 import { benchNode } from "./node.ts";
 import { benchExplore } from "./explore.ts";
 import { benchStartup } from "./startup.ts";
 
-type Bench = (args: BenchArgs) => BenchLine | BenchLine[];
+type Bench = (args: BenchArgs) => BenchLine | BenchLine[] | Promise<BenchLine[]>;
 const BENCHES: Record<string, Bench> = {
   kernel: benchKernel,
   "channel-ping-pong": benchPingPong,
@@ -19,6 +20,7 @@ const BENCHES: Record<string, Bench> = {
   explore: benchExplore,
   "cli-startup": benchStartup,
   "hunt-speed": (args) => benchHuntSpeed(args.forms),
+  "hostile-input": benchHostile,
 };
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -40,7 +42,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return runAgainst({ ...args, against: args.against }, io).catch((err: Error) => (io.err(`bench: ${err.message}\n`), err instanceof BenchArgError ? 2 : 1));
   }
   for (const name of args.lines) {
-    for (const line of [BENCHES[name]!(args)].flat()) io.out(args.json ? `${JSON.stringify(line)}\n` : `${formatLine(line)}\n`);
+    for (const line of [await BENCHES[name]!(args)].flat()) io.out(args.json ? `${JSON.stringify(line)}\n` : `${formatLine(line)}\n`);
   }
   return 0;
 }

@@ -17,6 +17,7 @@ import { simulate } from "../../src/simulate.ts";
 import { parseRunRecord } from "../../src/record/run_record.ts";
 import { cli } from "../cli/helpers.ts";
 import { launchChromium, type Browser } from "./chromium.ts";
+import { HANG_MS } from "../setup/hang.ts";
 
 const LEVEL = "R05";
 
@@ -49,9 +50,9 @@ beforeAll(async () => {
   page.on("pageerror", (e) => void errors.push(e.message));
   page.on("request", (r) => void (r.url() !== url && requests.push(r.url())));
   await page.goto(url);
-  await page.waitForFunction(() => performance.getEntriesByName("kubelet-sim:first-choice").length > 0, undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => performance.getEntriesByName("kubelet-sim:first-choice").length > 0, undefined, { timeout: HANG_MS });
   firstChoiceMs = await page.evaluate(() => performance.getEntriesByName("kubelet-sim:first-choice")[0]!.startTime);
-}, 90_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HANG_MS } from "../setup/hang.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURES = fileURLToPath(new URL("./consumer", import.meta.url));
@@ -21,7 +22,7 @@ let project = "";
 let tarball = "";
 
 function run(cmd: string, args: readonly string[], cwd = project): SpawnSyncReturns<string> {
-  return spawnSync(cmd, args, { cwd, env: cleanEnv, encoding: "utf8", timeout: 240_000 });
+  return spawnSync(cmd, args, { cwd, env: cleanEnv, encoding: "utf8", timeout: HANG_MS });
 }
 
 function explain(r: SpawnSyncReturns<string>): string {
@@ -47,14 +48,11 @@ beforeAll(() => {
   for (const f of readdirSync(FIXTURES)) copyFileSync(join(FIXTURES, f), join(project, f));
   const install = run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"]);
   if (install.status !== 0) throw new Error(`npm install of the tarball failed:\n${explain(install)}`);
-}, 300_000);
+});
 
 afterAll(() => {
   if (work !== "") rmSync(work, { recursive: true, force: true });
-}, 120_000);
-
-// A loaded CI machine runs tsc over every declaration of the package in well over a minute.
-const SLOW_MS = 240_000;
+});
 
 describe("the npm package, installed from its tarball", () => {
   it("ships the build, the scenarios and the docs' front page, and no tests", () => {
@@ -78,21 +76,21 @@ describe("the npm package, installed from its tarball", () => {
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(out).toMatchObject({ version: own.version, ok: true, events: true, html: true, divergence: null });
     expect(out.replayedHash).toBe(out.traceHash);
-  }, SLOW_MS);
+  });
 
   it("(b) type-checks a consumer under strict and exactOptionalPropertyTypes", () => {
     const r = run(process.execPath, [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", "."]);
     expect(r.status, explain(r)).toBe(0);
-  }, SLOW_MS);
+  });
 
   it("(c) runs a vitest property test with assertInvariantHolds", () => {
     const r = run(process.execPath, [join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--reporter=dot"]);
     expect(r.status, explain(r)).toBe(0);
-  }, SLOW_MS);
+  });
 
   it("(d) npx kubelet-sim runs a bundled scenario by its repository path", () => {
     const r = run("npx", ["--no", "kubelet-sim", "run", "scenarios/basics/01-pod-starts.yaml"]);
     expect(r.status, explain(r)).toBe(0);
     expect(r.stdout).toContain("verdict: PASS");
-  }, SLOW_MS);
+  });
 });

@@ -1,4 +1,5 @@
-// Hostile or broken input is refused quickly, with one clear message and no stack trace.
+// Hostile or broken input is refused with one clear message and no stack trace. How fast the
+// hostile cases are refused is `npm run bench -- hostile-input`; no test asserts wall time.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,13 +7,9 @@ import { describe, expect, it } from "vitest";
 import { checkScenarioFile, checkScenarioText, formatIssue, type CheckResult } from "../../src/scenario/index.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "kubelet-sim-hostile-"));
-const QUICK_MS = 1_000;
 
 function refused(run: () => CheckResult): string[] {
-  const start = process.hrtime.bigint();
   const result = run();
-  const elapsedMs = Number(process.hrtime.bigint() - start) / 1e6;
-  expect(elapsedMs).toBeLessThan(QUICK_MS);
   expect(result.ok).toBe(false);
   return result.ok ? [] : result.issues.map(formatIssue);
 }
@@ -37,7 +34,7 @@ describe("hostile input", () => {
     expect(lines[0]).toMatch(/^deep\.yaml:\d+:\d+: nested too deeply: more than 64 levels/);
   });
 
-  it("refuses 200-deep flow nesting, and a million brackets just as fast", () => {
+  it("refuses 200-deep flow nesting, and a million brackets", () => {
     const flow = (n: number) => `name: deep\nseed: ${"[".repeat(n)}${"]".repeat(n)}\n`;
     expect(refused(() => checkScenarioText(flow(200), "flow.yaml"))).toEqual([
       "flow.yaml:2:71: nested too deeply: more than 64 levels; a scenario never needs that many",

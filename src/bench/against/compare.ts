@@ -67,14 +67,3 @@ export function unmeasured(name: string, figure: string, better: Better, why: st
     oldSamples: [...oldSamples], newSamples: [...newSamples], note: why,
   };
 }
-
-/** Samples of one figure from both trees, gathered pair by pair. */
-export class Pairs {
-  readonly old: number[] = [];
-  readonly new: number[] = [];
-
-  add(oldValue: number, newValue: number): void {
-    this.old.push(oldValue);
-    this.new.push(newValue);
-  }
-}

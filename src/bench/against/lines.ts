@@ -19,6 +19,7 @@ export const LINES: Record<AgainstLineName, AgainstLine> = {
   "node-110-pods-1h": nodeHour,
   "cli-startup": cliStartup,
   "hunt-speed": huntSpeed,
+  "hostile-input": hostileInput,
 };
 
 /** The kernel's events/s, its ratio to the bare loop, and the bare loop itself: the same code on both sides, so its ratio shows the noise. */
@@ -60,6 +61,15 @@ async function explore(ctx: LineContext): Promise<Comparison[]> {
     out.push(compare("explore", `runs/s --jobs ${jobs}`, "higher", r.old, r.new, jobs === 1 ? `${runs} pct runs of the explore bench's one-pod scenario (no shrinking)` : undefined));
   }
   return out;
+}
+
+/** Each hostile-input case's CPU time in the tree's measuring process (src/bench/hostile.ts). */
+async function hostileInput(ctx: LineContext): Promise<Comparison[]> {
+  const bestOf = ctx.sizes.hostileBestOf;
+  const r = await alternately(ctx, "hostile-input", async (side) => (await side.measurer()).call({ kind: "hostile", bestOf }));
+  return r.new[0]!.map((c, i) =>
+    compare("hostile-input", `${c.name}: CPU ms`, "lower", r.old.map((x) => x[i]!.cpuMs), r.new.map((x) => x[i]!.cpuMs), i === 0 ? `the goal of each case: at most its old test bound (${c.goalMs} ms for this one, 1,000 ms for the others)` : undefined),
+  );
 }
 
 const STARTUP_COMMANDS: readonly (readonly [string, (root: string) => string[]])[] = [

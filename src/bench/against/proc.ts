@@ -1,21 +1,30 @@
 // Child processes of `--against`, started asynchronously so that Ctrl-C is handled between and
 // during measurements, and remembered so that the clean-up ends exactly the processes this command
-// started (by their ids), never others.
+// started (by their ids), never others. A command runs in a process group of its own, so that the
+// clean-up also ends what it started (npm's shell and tsc under `npm run build`), and none of them
+// goes on writing into a worktree that is being removed.
 import { spawn, type ChildProcess } from "node:child_process";
 import { performance } from "node:perf_hooks";
 
-const live = new Set<ChildProcess>();
+/** The children still running, each with whether it leads a process group of its own. */
+const live = new Map<ChildProcess, boolean>();
 
 /** Remembers a child until it exits; for children started elsewhere (the runners' fork). */
-export function track(child: ChildProcess): void {
-  live.add(child);
+export function track(child: ChildProcess, ownGroup = false): void {
+  live.set(child, ownGroup);
   child.once("exit", () => live.delete(child));
 }
 
-/** Ends every child this command started that is still running. */
+/** Ends every child this command started that is still running (with its process group, if it has one). */
 export function killChildren(): void {
-  for (const child of live) {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+  for (const [child, ownGroup] of live) {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) continue;
+    try {
+      if (ownGroup) process.kill(-child.pid, "SIGTERM");
+      else child.kill("SIGTERM");
+    } catch {
+      // it ended meanwhile
+    }
   }
   live.clear();
 }
@@ -38,8 +47,8 @@ export interface RunOptions {
 export function run(command: string, args: readonly string[], opts: RunOptions): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const startMs = performance.now();
-    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
-    track(child);
+    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    track(child, true);
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (s: string) => void (stdout += s));

@@ -7,11 +7,13 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import type * as Library from "../../index.ts";
+import { timeHostileCases, type HostileApi, type HostileTiming } from "../hostile.ts";
 import { bareLoop, kernelLoop, nodeScenarioYaml, type KernelSize } from "../workloads.ts";
 
 export type Work =
   | { kind: "kernel"; size: KernelSize; bestOf: number }
-  | { kind: "node"; pods: number; until: string };
+  | { kind: "node"; pods: number; until: string }
+  | { kind: "hostile"; bestOf: number };
 
 export interface KernelResult {
   eventsPerSec: number;
@@ -29,7 +31,7 @@ export interface NodeResult {
 }
 
 export type Request = { id: number; work: Work };
-export type Reply = { id: number; ok: true; value: KernelResult | NodeResult } | { id: number; ok: false; error: string };
+export type Reply = { id: number; ok: true; value: KernelResult | NodeResult | HostileTiming[] } | { id: number; ok: false; error: string };
 
 /** The fastest of n runs (the least disturbed by other work), as events per second. */
 function bestRate(n: number, fn: () => number): { rate: number; events: number } {
@@ -63,12 +65,24 @@ function node(lib: typeof Library, work: Extract<Work, { kind: "node" }>): NodeR
   return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, virtualMs: result.run.endMs, events: result.run.events, records };
 }
 
+/** The tree's Quantity is internal (dist/apiserver/...): loaded only when hostile-input asks, so a tree that moved it fails that line alone. */
+async function hostileApi(tree: string, lib: typeof Library): Promise<HostileApi> {
+  const q = (await import(pathToFileURL(join(tree, "dist", "apiserver", "validation", "quantity.js")).href)) as Pick<HostileApi, "parseQuantity" | "quantityString">;
+  return { checkScenarioText: lib.checkScenarioText, parseQuantity: q.parseQuantity, quantityString: q.quantityString };
+}
+
+async function perform(tree: string, lib: typeof Library, work: Work): Promise<KernelResult | NodeResult | HostileTiming[]> {
+  if (work.kind === "kernel") return kernel(lib, work);
+  if (work.kind === "node") return node(lib, work);
+  return timeHostileCases(await hostileApi(tree, lib), work.bestOf);
+}
+
 async function main(tree: string): Promise<void> {
   const lib = (await import(pathToFileURL(join(tree, "dist", "index.js")).href)) as typeof Library;
-  process.on("message", (req: Request) => {
+  process.on("message", async (req: Request) => {
     let reply: Reply;
     try {
-      reply = { id: req.id, ok: true, value: req.work.kind === "kernel" ? kernel(lib, req.work) : node(lib, req.work) };
+      reply = { id: req.id, ok: true, value: await perform(tree, lib, req.work) };
     } catch (err) {
       reply = { id: req.id, ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
     }
