@@ -38,14 +38,14 @@ function billionLaughs(): string {
 }
 
 export const HOSTILE_CASES: readonly HostileCase[] = [
-  { name: "quantity of a million digits", goalMs: 2000, input: () => `1${"0".repeat(1_000_000)}`, run: (api, text) => quantity(api, text) === "10e999999" },
-  { name: "alias bomb (10^9 nodes)", goalMs: 1000, input: billionLaughs, run: refused },
-  { name: "200-deep block nesting", goalMs: 1000, input: () => `name: deep\n${Array.from({ length: 200 }, (_, i) => `${"  ".repeat(i)}k${i}:`).join("\n")} 1\n`, run: refused },
-  { name: "a million open brackets", goalMs: 1000, input: () => `name: x\nseed: ${"[".repeat(1_000_000)}`, run: refused },
+  { name: "quantity of 10^6 digits", goalMs: 2000, input: () => `1${"0".repeat(1_000_000)}`, run: (api, text) => quantity(api, text) === "10e999999" },
+  { name: "alias bomb of 10^9 nodes", goalMs: 1000, input: billionLaughs, run: refused },
+  { name: "200-deep nesting", goalMs: 1000, input: () => `name: deep\n${Array.from({ length: 200 }, (_, i) => `${"  ".repeat(i)}k${i}:`).join("\n")} 1\n`, run: refused },
+  { name: "10^6 open brackets", goalMs: 1000, input: () => `name: x\nseed: ${"[".repeat(1_000_000)}`, run: refused },
   { name: "2 MiB of text", goalMs: 1000, input: () => "#".repeat(2 * 1024 * 1024), run: refused },
   { name: "201 pods", goalMs: 1000, input: () => `name: bounds\npods:\n${Array.from({ length: 201 }, (_, i) => pod(i, 1)).join("\n")}\n`, run: refused },
   { name: "1,100 containers", goalMs: 1000, input: () => `name: bounds\npods:\n${Array.from({ length: 11 }, (_, i) => pod(i, 100)).join("\n")}\n`, run: refused },
-  { name: "2,001 timeline steps", goalMs: 1000, input: () => `name: bounds\ntimeline:\n${"  - { at: 0s, restartKubelet: true }\n".repeat(2001)}`, run: refused },
+  { name: "2,001 steps", goalMs: 1000, input: () => `name: bounds\ntimeline:\n${"  - { at: 0s, restartKubelet: true }\n".repeat(2001)}`, run: refused },
 ];
 
 function quantity(api: HostileApi, text: string): string | null {

@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import { HUNT_RUNS } from "../hunt.ts";
 import { KERNEL_SIZE, NODE_PODS, type KernelSize } from "../workloads.ts";
-import { run, type Finished } from "./proc.ts";
+import { runTimed, type Finished } from "./proc.ts";
 import { Runner } from "./runners.ts";
 
 export interface Sizes {
@@ -49,9 +49,9 @@ export class Side {
     if (this.runner !== null) (await this.runner.catch(() => null))?.stop();
   }
 
-  /** Runs this tree's CLI (bin/kubelet-sim.mjs, on its dist/) with args, from the tree's root. */
-  cli(args: readonly string[]): Promise<Finished> {
-    return run(process.execPath, [join(this.root, "bin", "kubelet-sim.mjs"), ...args], { cwd: this.root });
+  /** Runs this tree's CLI (bin/kubelet-sim.mjs, on its dist/) with args, from the tree's root; with its CPU time. */
+  cli(args: readonly string[]): Promise<Finished & { cpuMs: number }> {
+    return runTimed(process.execPath, [join(this.root, "bin", "kubelet-sim.mjs"), ...args], { cwd: this.root });
   }
 }
 

@@ -67,7 +67,7 @@ export function headerText(info: RunInfo): string {
   ].join("\n");
 }
 
-const COLUMNS = [18, 40, 13, 13, 9] as const;
+const COLUMNS = [18, 44, 11, 11, 9] as const;
 
 function row(name: string, figure: string, oldText: string, newText: string, ratio: string, range: string): string {
   return `${name.padEnd(COLUMNS[0])} ${figure.padEnd(COLUMNS[1])} ${oldText.padStart(COLUMNS[2])} ${newText.padStart(COLUMNS[3])} ${ratio.padStart(COLUMNS[4])}  ${range}`.trimEnd();

@@ -1,7 +1,9 @@
 // hunt-speed under `--against`: every hunt form of the new tree explored by each tree's own CLI
 // (the same file on both, so the same workload), form by form, old then new, `repeat` times. One
-// figure per form, then the slowest form and the geometric mean over the forms. A form the old
-// tree cannot explore (a form newer than it) is printed without a ratio, with the reason.
+// figure per form (the exploration's own runs/s), then the slowest form, the geometric mean over
+// the forms, and the geometric mean of the runs per second of the whole commands' CPU time (which
+// a busy machine disturbs least). A form the old tree cannot explore (a form newer than it) is
+// printed without a ratio, with the reason.
 import { join } from "node:path";
 import { exploreRate, formName, huntExploreArgs } from "../hunt.ts";
 import { compare, geomean, median, unmeasured, type Comparison } from "./compare.ts";
@@ -12,16 +14,22 @@ export const HUNT_GOAL_RUNS_PER_SEC = 300;
 
 interface FormSamples {
   form: string;
+  /** The exploration's own runs/s, per pair. */
   old: number[];
   new: number[];
+  /** Runs per second of the whole command's CPU time, per pair. */
+  oldCpu: number[];
+  newCpu: number[];
   failed: { old: string | null; new: string | null };
 }
 
 export async function huntSpeed(ctx: LineContext): Promise<Comparison[]> {
   const runs = ctx.sizes.huntRuns;
-  const forms: FormSamples[] = ctx.huntForms.map((file) => ({ form: formName(file), old: [], new: [], failed: { old: null, new: null } }));
-  const rate = async (side: Side, file: string) =>
-    exploreRate(`the ${side.label} tree's explore ${formName(file)}`, await side.cli(huntExploreArgs(file, runs, join(ctx.workDir, "hunt-out"))), runs, true);
+  const forms: FormSamples[] = ctx.huntForms.map((file) => ({ form: formName(file), old: [], new: [], oldCpu: [], newCpu: [], failed: { old: null, new: null } }));
+  const rates = async (side: Side, file: string) => {
+    const r = await side.cli(huntExploreArgs(file, runs, join(ctx.workDir, "hunt-out")));
+    return { wall: exploreRate(`the ${side.label} tree's explore ${formName(file)}`, r, runs, true), cpu: runs / (r.cpuMs / 1000) };
+  };
   for (let i = 0; i < ctx.repeat; i++) {
     for (const [k, file] of ctx.huntForms.entries()) {
       const s = forms[k]!;
@@ -29,7 +37,9 @@ export async function huntSpeed(ctx: LineContext): Promise<Comparison[]> {
       for (const side of [ctx.old, ctx.new]) {
         if (s.failed[side.label] !== null) continue;
         try {
-          s[side.label].push(await rate(side, file));
+          const r = await rates(side, file);
+          s[side.label].push(r.wall);
+          s[side.label === "old" ? "oldCpu" : "newCpu"].push(r.cpu);
         } catch (err) {
           s.failed[side.label] = (err as Error).message;
         }
@@ -54,5 +64,6 @@ function summary(forms: readonly FormSamples[], pairs: number): Comparison[] {
   return [
     compare("hunt-speed", "slowest form runs/s", "higher", indices.map((i) => slowestOf("old", i).old[i]!), indices.map((i) => slowestOf("new", i).new[i]!), note),
     compare("hunt-speed", `geometric mean runs/s (${forms.length} form${forms.length === 1 ? "" : "s"})`, "higher", indices.map((i) => geomean(forms.map((f) => f.old[i]!))), indices.map((i) => geomean(forms.map((f) => f.new[i]!)))),
+    compare("hunt-speed", "geometric mean runs per CPU second", "higher", indices.map((i) => geomean(forms.map((f) => f.oldCpu[i]!))), indices.map((i) => geomean(forms.map((f) => f.newCpu[i]!))), "the whole commands' CPU time, start-up and pct's calibration run included"),
   ];
 }

@@ -4,6 +4,9 @@
 // clean-up also ends what it started (npm's shell and tsc under `npm run build`), and none of them
 // goes on writing into a worktree that is being removed.
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 
 /** The children still running, each with whether it leads a process group of its own. */
@@ -56,6 +59,32 @@ export function run(command: string, args: readonly string[], opts: RunOptions):
     child.once("error", reject);
     child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr, wallMs: performance.now() - startMs }));
   });
+}
+
+/** Parses bash's `times`: its own user and system time, then its children's; returns the children's in ms. */
+export function childrenCpuMs(times: string): number {
+  const lines = times.trim().split("\n");
+  const m = /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/.exec(lines[1]?.trim() ?? "");
+  if (lines.length !== 2 || m === null) throw new Error(`unexpected output of bash's times: ${JSON.stringify(times)}`);
+  const s = (min: string, sec: string) => Number(min) * 60 + Number(sec);
+  return Math.round((s(m[1]!, m[2]!) + s(m[3]!, m[4]!)) * 1000);
+}
+
+let timed = 0;
+
+/**
+ * Runs a command through bash, which then reports with `times` the CPU time (user + system) the
+ * command used, its threads included: a figure that a busy machine disturbs far less than wall
+ * time. Node cannot ask the kernel for a child's CPU time itself.
+ */
+export async function runTimed(command: string, args: readonly string[], opts: RunOptions): Promise<Finished & { cpuMs: number }> {
+  const file = join(tmpdir(), `kubelet-sim-bench-times-${process.pid}-${timed++}.txt`);
+  try {
+    const r = await run("bash", ["-c", 'f=$1; shift; "$@"; s=$?; times > "$f"; exit $s', "bash", file, command, ...args], opts);
+    return { ...r, cpuMs: childrenCpuMs(readFileSync(file, "utf8")) };
+  } finally {
+    rmSync(file, { force: true });
+  }
 }
 
 /** Runs a command that must succeed; otherwise throws with what it said last. */
