@@ -1,13 +1,14 @@
 // The bench's command line: what it accepts, what it refuses (before any measuring starts).
 import { describe, expect, it } from "vitest";
-import { AGAINST_LINES, BenchArgError, DEFAULT_REPEAT, PLAIN_LINES, parseBenchArgs, parseForms } from "../../src/bench/args.ts";
+import { BenchArgError, DEFAULT_AGAINST_LINES, DEFAULT_REPEAT, PLAIN_LINES, parseBenchArgs, parseForms } from "../../src/bench/args.ts";
 
 describe("parseBenchArgs", () => {
   it.each([
     [[], { against: null, json: false, repeat: DEFAULT_REPEAT, tiny: false, build: true, forms: null, lines: [...PLAIN_LINES] }],
     [["--json", "explore", "kernel"], { json: true, lines: ["kernel", "explore"] }],
     [["hunt-speed", "--forms", "r10,R1"], { lines: ["hunt-speed"], forms: ["r10", "r01"] }],
-    [["--against", "7256ad8"], { against: "7256ad8", repeat: DEFAULT_REPEAT, lines: [...AGAINST_LINES] }],
+    [["--against", "7256ad8"], { against: "7256ad8", repeat: DEFAULT_REPEAT, lines: [...DEFAULT_AGAINST_LINES] }],
+    [["--against", "x", "explore-jobs2", "explore"], { lines: ["explore", "explore-jobs2"] }],
     [["--against=main", "node-110-pods-1h", "explore", "--repeat", "3"], { against: "main", repeat: 3, lines: ["explore", "node-110-pods-1h"] }],
     [["--against", "HEAD", "--tiny", "--no-build", "--json"], { against: "HEAD", tiny: true, build: false, json: true }],
     [["-h"], { help: true }],
@@ -26,7 +27,7 @@ describe("parseBenchArgs", () => {
     [["--against", "HEAD", "--repeat", "2.5"], /--repeat 2.5: expected a whole number/],
     [["--against", "HEAD", "--repeat", "51"], /--repeat 51/],
     [["nope"], /unknown line "nope": expected one of kernel, channel-ping-pong/],
-    [["--against", "HEAD", "select-heavy"], /unknown line "select-heavy" for --against: expected one of kernel, explore, node-110-pods-1h, cli-startup, hunt-speed/],
+    [["--against", "HEAD", "select-heavy"], /unknown line "select-heavy" for --against: expected one of kernel, explore, explore-jobs2, node-110-pods-1h, cli-startup, hunt-speed, hostile-input$/],
     [["--jobs", "2"], /^unknown option --jobs$/],
     [["--forms", "x"], /--forms: "x" is not a race id/],
   ])("refuses %j", (argv, message) => {

@@ -14,8 +14,6 @@ export interface Sizes {
   nodePods: number;
   nodeUntil: string;
   exploreRuns: number;
-  /** Whether the explore line also measures --jobs 2 (two worker threads). */
-  exploreJobs2: boolean;
   huntRuns: number;
   /** hostile-input keeps the fastest of this many runs of each case in one measurement. */
   hostileBestOf: number;
@@ -25,13 +23,13 @@ export interface Sizes {
 
 export const DEFAULT_SIZES: Sizes = {
   kernel: KERNEL_SIZE, kernelBestOf: 3, nodePods: NODE_PODS, nodeUntil: "1h",
-  exploreRuns: 1200, exploreJobs2: true, huntRuns: HUNT_RUNS, hostileBestOf: 3, startupRoundsPerRepeat: 5,
+  exploreRuns: 1200, huntRuns: HUNT_RUNS, hostileBestOf: 3, startupRoundsPerRepeat: 5,
 };
 
 /** For the harness's own test: every line runs, in seconds; the figures mean nothing. */
 export const TINY_SIZES: Sizes = {
   kernel: { procs: 10, wakesPerProc: 10 }, kernelBestOf: 1, nodePods: 2, nodeUntil: "1m",
-  exploreRuns: 4, exploreJobs2: false, huntRuns: 2, hostileBestOf: 1, startupRoundsPerRepeat: 1,
+  exploreRuns: 4, huntRuns: 2, hostileBestOf: 1, startupRoundsPerRepeat: 1,
 };
 
 export class Side {
