@@ -1,6 +1,7 @@
-// The arithmetic of --against: medians, the pairs' ratios new/old, and what is refused.
+// The arithmetic of --against: medians, the pairs' ratios new/old, what is refused, and the order of a pair.
 import { describe, expect, it } from "vitest";
 import { compare, geomean, median, unmeasured } from "../../src/bench/against/compare.ts";
+import { pairOrder } from "../../src/bench/against/context.ts";
 
 describe("median", () => {
   it.each([
@@ -57,4 +58,13 @@ describe("unmeasured", () => {
       oldSamples: [], newSamples: [40, 44], note: "the old tree exited 2",
     });
   });
+});
+
+describe("pairOrder", () => {
+  it.each([
+    [0, ["old", "new"]],
+    [1, ["new", "old"]],
+    [2, ["old", "new"]],
+    [7, ["new", "old"]],
+  ])("pair %i measures %j", (i, order) => expect(pairOrder(i, "old", "new")).toEqual(order));
 });

@@ -1,6 +1,8 @@
 // What every `--against` line works with: the two trees (each with its measuring process, started
 // when a line first needs it), the workloads' sizes, and the rule of alternation: each measurement
-// is taken on the old tree, then at once on the new one, `repeat` times.
+// is taken on both trees back to back, `repeat` times, the old tree first in the first pair, the
+// new one first in the second, and so on, so that an advantage of going first or second (a cache
+// warmed, the other process's collector still running) cancels out over the pairs.
 import { join } from "node:path";
 import { HUNT_RUNS } from "../hunt.ts";
 import { KERNEL_SIZE, NODE_PODS, type KernelSize } from "../workloads.ts";
@@ -66,13 +68,17 @@ export interface LineContext {
   progress(text: string): void;
 }
 
-/** `repeat` pairs of one measurement: old, new, old, new... */
+/** The two trees in the order pair i measures them: old first in pairs 0, 2, 4..., new first in the others. */
+export function pairOrder<S>(i: number, old: S, now: S): [S, S] {
+  return i % 2 === 0 ? [old, now] : [now, old];
+}
+
+/** `repeat` pairs of one measurement: old, new, then new, old, and so on. */
 export async function alternately<T>(ctx: LineContext, what: string, measure: (side: Side) => Promise<T>): Promise<{ old: T[]; new: T[] }> {
   const out = { old: [] as T[], new: [] as T[] };
   for (let i = 0; i < ctx.repeat; i++) {
     ctx.progress(`${what}: pair ${i + 1} of ${ctx.repeat}`);
-    out.old.push(await measure(ctx.old));
-    out.new.push(await measure(ctx.new));
+    for (const side of pairOrder(i, ctx.old, ctx.new)) out[side.label].push(await measure(side));
   }
   return out;
 }

@@ -1,5 +1,6 @@
 // hunt-speed under `--against`: every hunt form of the new tree explored by each tree's own CLI
-// (the same file on both, so the same workload), form by form, old then new, `repeat` times. One
+// (the same file on both, so the same workload), form by form, both trees back to back (which one
+// first alternates from pair to pair), `repeat` times. One
 // figure per form (the exploration's own runs/s), then the slowest form, the geometric mean over
 // the forms, and the geometric mean of the runs per second of the whole commands' CPU time (which
 // a busy machine disturbs least). A form the old tree cannot explore (a form newer than it) is
@@ -7,7 +8,7 @@
 import { join } from "node:path";
 import { exploreRate, formName, huntExploreArgs } from "../hunt.ts";
 import { compare, geomean, median, unmeasured, type Comparison } from "./compare.ts";
-import type { LineContext, Side } from "./context.ts";
+import { pairOrder, type LineContext, type Side } from "./context.ts";
 
 /** Issue 21's goal for every hunt form. */
 export const HUNT_GOAL_RUNS_PER_SEC = 300;
@@ -34,7 +35,7 @@ export async function huntSpeed(ctx: LineContext): Promise<Comparison[]> {
     for (const [k, file] of ctx.huntForms.entries()) {
       const s = forms[k]!;
       ctx.progress(`hunt-speed: ${s.form} (${k + 1} of ${forms.length}), pair ${i + 1} of ${ctx.repeat}`);
-      for (const side of [ctx.old, ctx.new]) {
+      for (const side of pairOrder(i, ctx.old, ctx.new)) {
         if (s.failed[side.label] !== null) continue;
         try {
           const r = await rates(side, file);

@@ -7,7 +7,7 @@ import type { AgainstLineName } from "../args.ts";
 import { exploreRate } from "../hunt.ts";
 import { EXPLORE_BENCH_SCENARIO } from "../workloads.ts";
 import { compare, median, type Comparison } from "./compare.ts";
-import { alternately, type LineContext, type Side } from "./context.ts";
+import { alternately, pairOrder, type LineContext, type Side } from "./context.ts";
 import { huntSpeed } from "./hunt_speed.ts";
 import { runTimed } from "./proc.ts";
 
@@ -83,8 +83,8 @@ const STARTUP_COMMANDS: readonly (readonly [string, (root: string) => string[]])
 
 /**
  * Whole CLI processes: `--version` and a small `run` (of the new tree's scenario file, on both), in
- * rounds of bare `node -e 0`, then each command on the old tree and on the new one; wall and CPU
- * time of each. Medians.
+ * rounds of bare `node -e 0`, then each command on both trees (which one first alternates from
+ * round to round); wall and CPU time of each. Medians.
  */
 async function cliStartup(ctx: LineContext): Promise<Comparison[]> {
   const rounds = ctx.repeat * ctx.sizes.startupRoundsPerRepeat;
@@ -101,8 +101,7 @@ async function cliStartup(ctx: LineContext): Promise<Comparison[]> {
     bare.wall.push(r.wallMs);
     bare.cpu.push(r.cpuMs);
     for (const [i, [, args]] of STARTUP_COMMANDS.entries()) {
-      times[i]!.old.push(await timing(ctx.old, args(ctx.new.root)));
-      times[i]!.new.push(await timing(ctx.new, args(ctx.new.root)));
+      for (const side of pairOrder(round, ctx.old, ctx.new)) times[i]![side.label].push(await timing(side, args(ctx.new.root)));
     }
   }
   const note = `bare node -e 0: ${median(bare.wall).toFixed(1)} ms wall, ${median(bare.cpu).toFixed(0)} ms CPU (medians of ${rounds})`;
