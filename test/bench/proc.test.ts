@@ -1,6 +1,6 @@
 // The child processes of --against: bash's `times` read for a command's CPU time.
 import { describe, expect, it } from "vitest";
-import { childrenCpuMs, runTimed } from "../../src/bench/against/proc.ts";
+import { childrenCpuMs, runTimed, runTimedSync } from "../../src/bench/against/proc.ts";
 
 describe("childrenCpuMs", () => {
   it.each([
@@ -13,12 +13,24 @@ describe("childrenCpuMs", () => {
   });
 });
 
+// A loop of a fixed count of steps: CPU time above zero on any host, whatever its speed.
+const BUSY = ["-e", "let x = 0; for (let i = 0; i < 5e7; i++) x += i; console.log(x > 0); console.error('done'); process.exit(3)"];
+
 describe("runTimed", () => {
   it("passes the command's exit code and output through, with its CPU time", async () => {
-    // A loop of a fixed count of steps: CPU time above zero on any host, whatever its speed.
-    const r = await runTimed(process.execPath, ["-e", "let x = 0; for (let i = 0; i < 5e7; i++) x += i; console.log(x > 0); process.exit(3)"], { cwd: import.meta.dirname });
+    const r = await runTimed(process.execPath, BUSY, { cwd: import.meta.dirname });
     expect(r.code).toBe(3);
     expect(r.stdout).toBe("true\n");
+    expect(r.stderr).toBe("done\n");
     expect(r.cpuMs).toBeGreaterThan(0);
+  });
+});
+
+describe("runTimedSync", () => {
+  it("does the same synchronously, for the plain bench lines", () => {
+    const r = runTimedSync(process.execPath, BUSY, { cwd: import.meta.dirname });
+    expect(r).toMatchObject({ code: 3, signal: null, stdout: "true\n", stderr: "done\n" });
+    expect(r.cpuMs).toBeGreaterThan(0);
+    expect(r.wallMs).toBeGreaterThan(0);
   });
 });

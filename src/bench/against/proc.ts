@@ -3,7 +3,7 @@
 // started (by their ids), never others. A command runs in a process group of its own, so that the
 // clean-up also ends what it started (npm's shell and tsc under `npm run build`), and none of them
 // goes on writing into a worktree that is being removed.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -72,6 +72,9 @@ export function childrenCpuMs(times: string): number {
 
 let timed = 0;
 
+/** Bash's script for runTimed and runTimedSync: run the command, write `times` to $1, exit with the command's status. */
+const TIMES_SCRIPT = 'f=$1; shift; "$@"; s=$?; times > "$f"; exit $s';
+
 /**
  * Runs a command through bash, which then reports with `times` the CPU time (user + system) the
  * command used, its threads included: a figure that a busy machine disturbs far less than wall
@@ -80,8 +83,25 @@ let timed = 0;
 export async function runTimed(command: string, args: readonly string[], opts: RunOptions): Promise<Finished & { cpuMs: number }> {
   const file = join(tmpdir(), `kubelet-sim-bench-times-${process.pid}-${timed++}.txt`);
   try {
-    const r = await run("bash", ["-c", 'f=$1; shift; "$@"; s=$?; times > "$f"; exit $s', "bash", file, command, ...args], opts);
+    const r = await run("bash", ["-c", TIMES_SCRIPT, "bash", file, command, ...args], opts);
     return { ...r, cpuMs: childrenCpuMs(readFileSync(file, "utf8")) };
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+/**
+ * runTimed for the plain `npm run bench` lines, which run one command at a time: synchronous, the
+ * child in this process's group (an interrupt reaches it directly). Output is collected as text.
+ */
+export function runTimedSync(command: string, args: readonly string[], opts: RunOptions): Finished & { cpuMs: number } {
+  const file = join(tmpdir(), `kubelet-sim-bench-times-${process.pid}-${timed++}.txt`);
+  try {
+    const startMs = performance.now();
+    const r = spawnSync("bash", ["-c", TIMES_SCRIPT, "bash", file, command, ...args], { cwd: opts.cwd, env: opts.env ?? process.env, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+    const wallMs = performance.now() - startMs;
+    if (r.error !== undefined) throw r.error;
+    return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, wallMs, cpuMs: childrenCpuMs(readFileSync(file, "utf8")) };
   } finally {
     rmSync(file, { force: true });
   }
