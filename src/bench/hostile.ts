@@ -39,6 +39,10 @@ function billionLaughs(): string {
 
 export const HOSTILE_CASES: readonly HostileCase[] = [
   { name: "quantity of 10^6 digits", goalMs: 2000, input: () => `1${"0".repeat(1_000_000)}`, run: (api, text) => quantity(api, text) === "10e999999" },
+  // Zeros between two ones: the trailing-zero count was a regular expression that retried at every
+  // zero (quadratic: 10 s at 4×10^4 zeros, no end at 10^6), so the case stays small enough for a
+  // tree from before the fix to finish it (about 2 s there).
+  { name: "quantity 1, 2×10^4 zeros, 1", goalMs: 2000, input: () => `1${"0".repeat(20_000)}1`, run: (api, text) => quantity(api, text) === text },
   { name: "alias bomb of 10^9 nodes", goalMs: 1000, input: billionLaughs, run: refused },
   { name: "200-deep nesting", goalMs: 1000, input: () => `name: deep\n${Array.from({ length: 200 }, (_, i) => `${"  ".repeat(i)}k${i}:`).join("\n")} 1\n`, run: refused },
   { name: "10^6 open brackets", goalMs: 1000, input: () => `name: x\nseed: ${"[".repeat(1_000_000)}`, run: refused },
