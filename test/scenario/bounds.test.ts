@@ -61,6 +61,26 @@ describe("the bounds of a scenario", () => {
     expect(refused(() => checkScenarioText(expectations, "e.yaml"))).toContain("expected at most 1000 expectations (a bound of the simulator), found 1001");
   });
 
+  // What a refusal at a bound costs is not timed (`npm run bench -- hostile-input` does): what is
+  // checked is that it says one thing, the bound, even when every item is wrong too; 2,001 broken
+  // steps or 201 broken pods give one message, not one per item.
+  const wrongSteps = (n: number) => `timeline:\n${"  - { at: 0s, restartKubelet: 7 }\n".repeat(n)}`;
+  const wrongPods = (n: number) => `pods:\n${Array.from({ length: n }, (_, i) => pod(i, 1).replace("image: i", "image: 7")).join("\n")}`;
+  const issuesOf = (text: string) => {
+    const result = checkScenarioText(scenario(text), "b.yaml");
+    expect(result.ok).toBe(false);
+    return result.ok ? [] : result.issues.map(formatIssue);
+  };
+  it.each([
+    ["steps", wrongSteps, MAX_STEPS, "timeline: expected at most 2000 timeline steps"],
+    ["pods", wrongPods, MAX_PODS, "pods: expected at most 200 pods"],
+  ])("one past the bound of %s, each of them wrong as well: one issue, the bound", (_what, wrong, bound, message) => {
+    expect(issuesOf(wrong(5))).toHaveLength(5);
+    const issues = issuesOf(wrong(bound + 1));
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toContain(message);
+  });
+
   it("a period of zero, which would make a kubelet loop spin at one instant", () => {
     expect(refused(() => checkScenarioText(scenario("kubelet: { plegRelistPeriod: 0s }"), "z.yaml"))).toContain(
       'kubelet.plegRelistPeriod: expected a duration greater than 0s (a period the kubelet repeats), found "0s"');
