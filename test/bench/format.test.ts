@@ -27,6 +27,9 @@ describe("figures", () => {
   it.each([
     [1.004, "1.00×"],
     [4.126, "4.13×"],
+    [0.1, "0.10×"],
+    [0.004126, "0.0041×"],
+    [0.0912, "0.091×"],
     [null, "n/a"],
   ])("ratio %s → %s", (x, text) => expect(formatRatio(x)).toBe(text));
 

@@ -48,8 +48,10 @@ export function formatFigure(x: number | null): string {
   return x.toFixed(2);
 }
 
+/** 1.00× / 4.13×; below 0.1 two significant digits (0.0041×), so a change of hundreds of times does not print as 0.00×. */
 export function formatRatio(x: number | null): string {
-  return x === null ? "n/a" : `${x.toFixed(2)}×`;
+  if (x === null) return "n/a";
+  return Math.abs(x) >= 0.1 || x === 0 ? `${x.toFixed(2)}×` : `${x.toPrecision(2)}×`;
 }
 
 const loads = (l: readonly number[]) => l.map((x) => x.toFixed(2)).join(" ");
