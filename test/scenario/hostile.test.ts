@@ -32,7 +32,7 @@ vi.mock("yaml", async (importOriginal) => {
   }
   const parseDocument = ((...args: Parameters<typeof yaml.parseDocument>) => (work.composed++, yaml.parseDocument(...args))) as typeof yaml.parseDocument;
   const parseAllDocuments = ((...args: Parameters<typeof yaml.parseAllDocuments>) => (work.composed++, yaml.parseAllDocuments(...args))) as typeof yaml.parseAllDocuments;
-  return { ...yaml, default: { ...yaml.default, Lexer, parseDocument, parseAllDocuments }, Lexer, parseDocument, parseAllDocuments };
+  return { ...yaml, Lexer, parseDocument, parseAllDocuments };
 });
 
 beforeEach(() => Object.assign(work, { bytesRead: 0, tokensLexed: 0, composed: 0 }));
