@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
+import { HANG_MS } from "./test/setup/hang.ts";
 
 export default defineConfig({
   test: {
@@ -9,6 +10,9 @@ export default defineConfig({
     // Simulations are CPU-bound and the CI machine has 2 cores.
     pool: "forks",
     maxWorkers: 2,
-    testTimeout: 60_000,
+    // A hang guard, not a speed bound (test/setup/hang.ts): vitest fails a test or hook that took
+    // longer than its timeout even when it finished, so a tight one fails slow hosts.
+    testTimeout: HANG_MS,
+    hookTimeout: HANG_MS,
   },
 });

@@ -6,15 +6,19 @@
 //   npm run profile -- steady [--until 20m]       the same node from minute 5 on: every pod running,
 //                                                 only the quiet loops (probes, relists, housekeeping)
 //   npm run profile -- explore [--runs 500]       pct runs of the explore bench's scenario, one thread
+//   npm run profile -- hunt r10 [--runs 100]      a race's hunt form explored as the hunt-speed bench
+//                                                 line does (explore's defaults, --keep-going, no shrink)
 //   npm run profile -- node --under relist        what relist's time is spent in, 3 levels deep
 //   npm run profile -- node --out prof.cpuprofile also keep the profile (Chrome DevTools opens it)
 //
 // A developer tool next to the benchmarks (not a benchmark: profiling slows the run down).
 import { Session } from "node:inspector";
 import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { nodeScenarioYaml } from "../src/bench/node.ts";
 import { EXPLORE_BENCH_SCENARIO } from "../src/bench/explore.ts";
+import { huntForms } from "../src/bench/hunt.ts";
 import { loadScenarioText } from "../src/scenario/index.ts";
 import { simulate, startSimulation } from "../src/simulate.ts";
 import { exploreSync } from "../src/explore/index.ts";
@@ -57,7 +61,14 @@ function run(): string {
     const r = exploreSync({ source: { raw: y.value, label: "bench-explore.yaml" }, runs: Number(values.runs), strategy: "pct", shrink: false, outDir: null });
     return `explore: ${r.runs.length} pct runs`;
   }
-  throw new Error(`unknown workload ${workload}: node, steady or explore`);
+  if (workload === "hunt") {
+    const id = positionals[1];
+    if (id === undefined) throw new Error("hunt needs a race id: npm run profile -- hunt r10");
+    const [file] = huntForms(join(import.meta.dirname, ".."), [id.toLowerCase()]);
+    const r = exploreSync({ source: { file: file! }, runs: Number(values.runs), strategy: "pct", keepGoing: true, shrink: false, outDir: null });
+    return `hunt ${id}: ${r.runs.length} pct runs (${r.failures} failing), ${r.runs.reduce((n, x) => n + x.events, 0)} kernel events`;
+  }
+  throw new Error(`unknown workload ${workload}: node, steady, explore or hunt`);
 }
 
 function profile(): Profile {

@@ -1,51 +1,17 @@
 // Kernel benchmarks: no-op processes sleeping in a loop through the kernel, against a bare
 // binary-heap + generator loop doing the same work; channel ping-pong; a select-heavy workload.
 import { Sim, recv, recvCase, select, send, sleep } from "../sim/index.ts";
-import { TimerHeap } from "../sim/heap.ts";
 import { best } from "./timing.ts";
+import { bareLoop, kernelLoop } from "./workloads.ts";
 
 export interface BenchLine {
   name: string;
   [k: string]: string | number;
 }
 
-const PROCS = 1000;
-const WAKES_PER_PROC = 2000;
-
-/** The same work without the kernel: a heap of (due, seq) and generators yielding sleep times. */
-function bareLoop(): number {
-  interface E { dueMs: number; seq: number; cancelled: boolean; gen: Generator<number, void, unknown> }
-  const heap = new TimerHeap<E>();
-  let seq = 0;
-  let events = 0;
-  for (let i = 0; i < PROCS; i++) {
-    const gen = (function* (period: number) {
-      for (let k = 0; k < WAKES_PER_PROC; k++) yield period;
-    })(1 + (i % 7));
-    heap.push({ dueMs: 0, seq: seq++, cancelled: false, gen });
-  }
-  for (let e = heap.pop(); e !== undefined; e = heap.pop()) {
-    const r = e.gen.next();
-    events++;
-    if (r.done !== true) heap.push({ dueMs: e.dueMs + r.value, seq: seq++, cancelled: false, gen: e.gen });
-  }
-  return events;
-}
-
-function kernelLoop(): number {
-  const sim = new Sim({ seed: 1, strategy: { name: "fifo" }, hash: false });
-  for (let i = 0; i < PROCS; i++) {
-    const period = 1 + (i % 7);
-    sim.go(`sleeper/${i}`, function* () {
-      for (let k = 0; k < WAKES_PER_PROC; k++) yield* sleep(period);
-    });
-  }
-  return sim.run().events;
-}
-
 export function benchKernel(): BenchLine {
-  const bare = best(3, bareLoop);
-  const kern = best(3, kernelLoop);
+  const bare = best(3, () => bareLoop());
+  const kern = best(3, () => kernelLoop({ Sim, sleep }));
   const bareRate = bare.value / bare.seconds;
   const rate = kern.value / kern.seconds;
   return {

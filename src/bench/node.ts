@@ -13,10 +13,10 @@ import { simulate, type SimulationResult } from "../simulate.ts";
 import { loadScenarioText } from "../scenario/index.ts";
 import { LineSink, type TraceRecord, type TraceSink } from "../sim/index.ts";
 import type { BenchLine } from "./kernel.ts";
+import { NODE_PODS, nodeScenarioYaml } from "./workloads.ts";
 
-export const NODE_PODS = 110;
-const CONTAINERS = ["app", "sidecar"];
-const PROBE_PERIOD_SECONDS = 10;
+export { NODE_PODS, nodeScenarioYaml };
+
 const SIM_MS = 3_600_000;
 /** By 2 minutes every pod runs and is Ready; the rest of the hour is the steady state. */
 const STARTUP_MS = 120_000;
@@ -27,41 +27,6 @@ const SAMPLE_EVERY_RECORDS = 1 << 16;
 const REPEATS = 2;
 const MB = 1024 * 1024;
 
-/** The scenario: every pod created at 0s, images present, every probe answering success. */
-export function nodeScenarioYaml(pods = NODE_PODS, until = "1h"): string {
-  const probe = (path: string) => `{ httpGet: { path: ${path}, port: 8080 }, periodSeconds: ${PROBE_PERIOD_SECONDS} }`;
-  const container = (name: string) =>
-    `          - { name: ${name}, image: "example/app:1.0", livenessProbe: ${probe("/healthz")}, readinessProbe: ${probe("/ready")} }`;
-  const manifests: string[] = [];
-  const steps: string[] = [];
-  for (let i = 0; i < pods; i++) {
-    const name = `pod-${String(i).padStart(3, "0")}`;
-    manifests.push(
-      [
-        "  - manifest:",
-        "      apiVersion: v1",
-        "      kind: Pod",
-        `      metadata: { name: ${name}, labels: { app: bench } }`,
-        "      spec:",
-        "        containers:",
-        ...CONTAINERS.map(container),
-      ].join("\n"),
-    );
-    steps.push(`  - { at: 0s, create: ${name} }`);
-  }
-  return [
-    `name: node-${pods}-pods`,
-    `until: ${until}`,
-    "runtime:",
-    "  images:",
-    '    "example/app:1.0": { present: true }',
-    "pods:",
-    ...manifests,
-    "timeline:",
-    ...steps,
-    "",
-  ].join("\n");
-}
 
 interface MemorySample {
   atMs: number;

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { HANG_MS } from "../setup/hang.ts";
 
 export const CHROMIUM_PATH = process.env.KUBELET_SIM_CHROMIUM ?? "/usr/bin/chromium";
 
@@ -43,11 +44,14 @@ export async function launchChromium(): Promise<Browser> {
       headless: true,
       args: [...CHROMIUM_ARGS],
       viewport: { width: 1400, height: 900 },
+      timeout: HANG_MS,
     });
   } catch (err) {
     rmSync(profile, { recursive: true, force: true });
     throw err;
   }
+  // Playwright's own waits (navigation, actions, waitFor*) default to 30 s: a bound a loaded host can pass.
+  context.setDefaultTimeout(HANG_MS);
   return {
     context,
     async newPage(viewport) {

@@ -17,7 +17,7 @@ let dir: string;
 beforeAll(async () => {
   browser = await launchChromium();
   dir = mkdtempSync(join(tmpdir(), "kubelet-sim-explore-view-"));
-}, 60_000);
+});
 afterAll(async () => {
   await browser?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -54,5 +54,5 @@ describe("the exploration view", () => {
     expect(errors).toEqual([]);
     expect(requests).toEqual([]);
     await page.close();
-  }, 120_000);
+  });
 });

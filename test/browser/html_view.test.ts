@@ -21,6 +21,7 @@ import { KernelLog } from "../../src/sim/index.ts";
 import { inProcess } from "../cli/helpers.ts";
 import { checkTraceEventFormat } from "../report/trace_event_format.ts";
 import { launchChromium, type Browser } from "./chromium.ts";
+import { HANG_MS } from "../setup/hang.ts";
 
 // The page's globals, for the functions evaluated in the browser (this project's tsconfig has no DOM types).
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number }; getElementById(id: string): { getBoundingClientRect(): { width: number }; getAttribute(n: string): string | null } | null };
@@ -56,10 +57,10 @@ async function open(file: string): Promise<Loaded> {
   page.on("pageerror", (e) => void errors.push(e.message));
   page.on("request", (r) => void (r.url() !== url && requests.push(r.url())));
   await page.goto(url);
-  await page.waitForFunction(() => performance.getEntriesByName("kubelet-sim:drawn").length > 0, undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => performance.getEntriesByName("kubelet-sim:drawn").length > 0, undefined, { timeout: HANG_MS });
   // Chromium reports the first contentful paint a frame after it happens: on a loaded machine that
   // can be after the page's own "drawn" mark, so wait for the entry rather than read it too early.
-  await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, undefined, { timeout: HANG_MS });
   const times = await page.evaluate(() => ({
     firstPaintMs: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1,
     drawnMs: performance.getEntriesByName("kubelet-sim:drawn")[0]!.startTime,
@@ -71,7 +72,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "kubelet-sim-browser-"));
   runTo("html", join(dir, "r05.html"));
   browser = await launchChromium();
-}, 90_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -85,7 +86,7 @@ describe(`the HTML view of ${race.id} (${race.buggy.label}) in Chromium`, () => 
   beforeAll(async () => {
     html = join(dir, "r05.html");
     view = await open(html);
-  }, 90_000);
+  });
 
   it("loads with no console error and no network request, and reports its size and time to first paint", () => {
     expect(view.errors).toEqual([]);
@@ -104,7 +105,7 @@ describe(`the HTML view of ${race.id} (${race.buggy.label}) in Chromium`, () => 
 
   it("shows the invariant's id when the violation's mark is clicked", async () => {
     await view.page.locator(".violation-mark").first().click();
-    await expect.poll(() => view.page.locator("#violation-invariant").textContent(), { timeout: 10_000 }).toBe(race.invariant);
+    await expect.poll(() => view.page.locator("#violation-invariant").textContent(), { timeout: HANG_MS }).toBe(race.invariant);
     expect(await view.page.locator("#details li a[data-seq]").count()).toBeGreaterThan(0);
   });
 
@@ -123,12 +124,12 @@ describe(`the HTML view of ${race.id} (${race.buggy.label}) in Chromium`, () => 
     const ticks = () => view.page.locator("#axis-svg text").allTextContents();
     const before = await ticks();
     await view.page.locator("#zoom-in").click();
-    await expect.poll(ticks, { timeout: 10_000 }).not.toEqual(before);
+    await expect.poll(ticks, { timeout: HANG_MS }).not.toEqual(before);
     await view.page.locator("#fit").click();
     // The first record the violation names: well inside the plot, not under the label column.
     const seq = await view.page.evaluate<number>(`JSON.parse(document.getElementById("kubelet-sim-data").textContent).runs[0].violations[0].links[0]`);
     await view.page.locator(`rect.mark[data-seq="${seq}"]`).click();
-    await expect.poll(() => view.page.locator("#details pre").textContent(), { timeout: 10_000 }).toContain(`"seq": ${seq}`);
+    await expect.poll(() => view.page.locator("#details pre").textContent(), { timeout: HANG_MS }).toContain(`"seq": ${seq}`);
     await view.page.locator("#pod-filter").selectOption(race.pod);
     expect(await view.page.locator(".lane-label").count()).toBeGreaterThan(0);
     await view.page.locator("#pod-filter").selectOption("");
@@ -173,8 +174,8 @@ describe.each([
   beforeAll(async () => {
     page = await browser.newPage(viewport);
     await page.goto(pathToFileURL(join(dir, "r05.html")).href);
-    await page.waitForFunction(() => performance.getEntriesByName("kubelet-sim:drawn").length > 0, undefined, { timeout: 30_000 });
-  }, 60_000);
+    await page.waitForFunction(() => performance.getEntriesByName("kubelet-sim:drawn").length > 0, undefined, { timeout: HANG_MS });
+  });
 
   it("keeps the timeline on screen: no sideways scroll, and the plot most of the width", async () => {
     const m = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: document.documentElement.clientWidth, chart: document.getElementById("chart")!.getBoundingClientRect().width, label: Number(document.getElementById("plot-clip-rect")!.getAttribute("x")) }));
@@ -201,7 +202,7 @@ describe.each([
     for (const seq of seqs) {
       const link = page.locator(`#details ol.same-instant a[data-seq="${seq}"]`);
       if ((await link.count()) > 0) await link.click();
-      await expect.poll(() => page.locator("#details pre").textContent(), { timeout: 10_000 }).toContain(`"seq": ${seq}`);
+      await expect.poll(() => page.locator("#details pre").textContent(), { timeout: HANG_MS }).toContain(`"seq": ${seq}`);
       seen.push(seq);
     }
     expect(seen).toEqual(seqs);

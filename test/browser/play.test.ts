@@ -20,6 +20,7 @@ import { playTo } from "../../src/play/session.ts";
 import { parseRunRecord } from "../../src/record/run_record.ts";
 import { cli } from "../cli/helpers.ts";
 import { launchChromium, type Browser } from "./chromium.ts";
+import { HANG_MS } from "../setup/hang.ts";
 
 // The page's globals, for the functions evaluated in the browser (this project's tsconfig has no DOM types).
 declare const document: { body: { dataset: Record<string, string | undefined> }; documentElement: { scrollWidth: number }; activeElement: { closest(sel: string): unknown } | null };
@@ -55,7 +56,7 @@ async function openPage(viewport: { width: number; height: number }, hash = ""):
   p.on("pageerror", (e) => void errors.push(e.message));
   p.on("request", (r) => void (!r.url().startsWith(url) && requests.push(r.url())));
   await p.goto(url + hash);
-  await p.waitForFunction(() => performance.getEntriesByName("kubelet-sim:first-choice").length > 0, undefined, { timeout: 30_000 });
+  await p.waitForFunction(() => performance.getEntriesByName("kubelet-sim:first-choice").length > 0, undefined, { timeout: HANG_MS });
   return p;
 }
 
@@ -68,7 +69,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await openPage({ width: 1440, height: 900 });
   firstChoiceMs = await page.evaluate(() => performance.getEntriesByName("kubelet-sim:first-choice")[0]!.startTime);
-}, 90_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -91,7 +92,7 @@ describe(`the play page of ${LEVEL} in Chromium`, () => {
   it("says what each option's step does and shows, in the code pane, the model's line its goroutine stands at", async () => {
     await page.fill("#fifo-to-ms", "5000");
     await page.click("#fifo-to");
-    await page.waitForFunction(() => document.body.dataset["previewed"] !== "", undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.body.dataset["previewed"] !== "", undefined, { timeout: HANG_MS });
     const version = resolveLevel(LEVEL).version;
     expect(await page.locator(`.option .where a[href^="https://github.com/kubernetes/kubernetes/blob/v${version}.0/pkg/kubelet/"]`).count()).toBeGreaterThan(0);
     await page.locator("#options button").nth(1).focus();
@@ -110,7 +111,7 @@ describe(`the play page of ${LEVEL} in Chromium`, () => {
     expect(await pauseIndex()).toBe(1);
     await page.click("#undo");
     expect(await pauseIndex()).toBe(0);
-    await page.waitForFunction(() => document.body.dataset["previewed"] !== "", undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.body.dataset["previewed"] !== "", undefined, { timeout: HANG_MS });
     const after = { state: await state(), status: await status().innerText(), options: await page.locator("#options").innerText() };
     expect(after.state).toEqual(before.state);
     expect(after.status).toEqual(before.status);

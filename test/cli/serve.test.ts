@@ -181,7 +181,7 @@ describe("serve, as a child process", () => {
     expect(await p.exited).toBe(0);
     expect(p.out()).toMatch(/# stopped; the run was at t=20s\n$/);
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
-  }, 60_000);
+  });
 
   it("reports bad flags and scenarios with exit 2 and no stack trace", () => {
     const late = cli(["serve", "scenarios/default.yaml", "--at", "99h", "--port", "0"]);

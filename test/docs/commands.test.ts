@@ -221,7 +221,7 @@ describe("README.md: every command it shows", () => {
     const commands = commandsOf(README);
     expect(commands.map((c) => c.command)).toContain("npx kubelet-sim explore scenarios/races/hunt/r05-hunt.yaml --invariants lost-wakeup --runs 2000");
     checkPage(README);
-  }, 600_000);
+  });
 
   it("'Change a timing': a pull of 30s moves the Pulled event to 30s and fails the by: 10s expectation (exit 1)", () => {
     const text = readFileSync(README, "utf8");
@@ -272,7 +272,7 @@ describe("docs/getting-started.md: every command it shows", () => {
     writeFileSync(join(work, "hello.yaml"), `${hello.lines.join("\n")}\n`);
     const myPod = () => writeFileSync(join(work, "my-pod.yaml"), readFileSync(join(ROOT, "examples", "manifests", "kubectl-get-pod.yaml")));
     checkPage(GETTING_STARTED, { "kubelet-sim run my-pod.yaml --print-scenario > my-scenario.yaml": myPod });
-  }, 600_000);
+  });
 
   it("'change a timing': a pull of 30s fails hello.yaml's expectation as the page shows (exit 1)", () => {
     const hello = section("Your first scenario").find((b) => b.lang === "yaml")!;

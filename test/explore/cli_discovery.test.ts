@@ -7,13 +7,14 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { TWO_PODS } from "./canary.ts";
+import { HANG_MS } from "../setup/hang.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const out = mkdtempSync(join(tmpdir(), "kubelet-sim-discovery-cli-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [join(ROOT, "bin/kubelet-sim.mjs"), ...args], { cwd: ROOT, encoding: "utf8", timeout: 240_000 });
+  const r = spawnSync(process.execPath, [join(ROOT, "bin/kubelet-sim.mjs"), ...args], { cwd: ROOT, encoding: "utf8", timeout: HANG_MS });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -18,7 +18,7 @@ describe("hostile run records (fuzz)", () => {
   let seeds: RecordSeed[] = [];
   beforeAll(async () => {
     seeds = await makeRecordSeeds(dir);
-  }, 120_000);
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("every unchanged record replays, and diffs identical with itself", async () => {
@@ -26,7 +26,7 @@ describe("hostile run records (fuzz)", () => {
       expect(await checkRecordMutant(seed, [{ op: "respell", separator: " " }], "replay", dir), seed.name).toBeNull();
     }
     expect(await checkRecordMutant(seeds[0]!, [{ op: "respell", separator: "\n" }], "diff", dir)).toBeNull();
-  }, 120_000);
+  });
 
   it("the property can fail: an accepted record that no longer says what the run did, an exit 3 that is no divergence, a refusal without words", () => {
     const seed = seeds[0]!;
@@ -54,5 +54,5 @@ describe("hostile run records (fuzz)", () => {
       }),
       { numRuns: RUNS, seed: Number(process.env.KUBELET_SIM_FUZZ_SEED ?? 16), endOnFailure: true },
     );
-  }, 300_000);
+  });
 });

@@ -25,5 +25,5 @@ describe("hostile scenarios (fuzz)", () => {
       }),
       { numRuns: RUNS, seed: Number(process.env.KUBELET_SIM_FUZZ_SEED ?? 16), endOnFailure: true },
     );
-  }, 120_000);
+  });
 });

@@ -11,6 +11,7 @@ import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { filesWritten, helpExamples, README, readmeCommands, readmeLibrarySnippet, uniqueCommands } from "./examples.ts";
+import { HANG_MS } from "../setup/hang.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURES = fileURLToPath(new URL("./consumer", import.meta.url));
@@ -27,7 +28,7 @@ let installOutput = "";
 let template = "";
 
 function run(cmd: string, args: readonly string[], cwd = project): SpawnSyncReturns<string> {
-  return spawnSync(cmd, args, { cwd, env: cleanEnv, encoding: "utf8", timeout: 240_000, maxBuffer: 64 * 1024 * 1024 });
+  return spawnSync(cmd, args, { cwd, env: cleanEnv, encoding: "utf8", timeout: HANG_MS, maxBuffer: 64 * 1024 * 1024 });
 }
 
 function explain(r: SpawnSyncReturns<string>): string {
@@ -37,7 +38,7 @@ function explain(r: SpawnSyncReturns<string>): string {
 /** A shell line as a user types it in the project, with the installed kubelet-sim on PATH. */
 function sh(line: string, cwd: string): SpawnSyncReturns<string> {
   const PATH = `${join(project, "node_modules", ".bin")}${delimiter}${cleanEnv.PATH ?? ""}`;
-  return spawnSync("sh", ["-c", line], { cwd, env: { ...cleanEnv, PATH, NO_COLOR: "1" }, encoding: "utf8", timeout: 240_000, maxBuffer: 64 * 1024 * 1024 });
+  return spawnSync("sh", ["-c", line], { cwd, env: { ...cleanEnv, PATH, NO_COLOR: "1" }, encoding: "utf8", timeout: HANG_MS, maxBuffer: 64 * 1024 * 1024 });
 }
 
 /** Packs as `npm pack` does (prepack's manifest without scripts) but without prepack's build: the global set-up built dist/. */
@@ -118,14 +119,11 @@ beforeAll(() => {
   installOutput = `${install.stdout}\n${install.stderr}`;
   if (install.status !== 0) throw new Error(`npm install of the tarball failed:\n${explain(install)}`);
   makeTemplate();
-}, 600_000);
+});
 
 afterAll(() => {
   if (work !== "") rmSync(work, { recursive: true, force: true });
-}, 120_000);
-
-// A loaded CI machine runs tsc over the package's declarations in a minute.
-const SLOW_MS = 240_000;
+});
 
 describe("the npm package, installed from its tarball", () => {
   it("ships the build, the scenarios, examples, vectors and docs, no tests, sources or maps, and a manifest without scripts", () => {
@@ -154,17 +152,17 @@ describe("the npm package, installed from its tarball", () => {
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(out).toMatchObject({ version: own.version, ok: true, events: true, html: true, divergence: null });
     expect(out.replayedHash).toBe(out.traceHash);
-  }, SLOW_MS);
+  });
 
   it("(b) type-checks a consumer (and README's library example) under strict and exactOptionalPropertyTypes", () => {
     const r = run(process.execPath, [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", "."]);
     expect(r.status, explain(r)).toBe(0);
-  }, SLOW_MS);
+  });
 
   it("(c) runs a vitest property test with assertInvariantHolds", () => {
     const r = run(process.execPath, [join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--reporter=dot"]);
     expect(r.status, explain(r)).toBe(0);
-  }, SLOW_MS);
+  });
 
   it("(d) require() of the ES module says so in one line", () => {
     for (const entry of ["kubelet-sim", "kubelet-sim/sim"]) {
@@ -246,7 +244,7 @@ describe("every example the help and README.md show, run from the consumer's pro
       // A shard's folder, and the repro folder of an exploration that found nothing, may stay unwritten.
       if (!line.includes("--shard") && !path.startsWith("repros/")) expect(existsSync(join(cwd, path)), path).toBe(true);
     }
-  }, SLOW_MS);
+  });
 
   it("README's library example runs as a module of the project", () => {
     const cwd = exampleDir(9999);
@@ -254,5 +252,5 @@ describe("every example the help and README.md show, run from the consumer's pro
     const r = run(process.execPath, [join(cwd, "readme-library.mjs")], cwd);
     expect(r.status, explain(r)).toBe(0);
     expect(r.stdout).toMatch(/Started/);
-  }, SLOW_MS);
+  });
 });

@@ -30,12 +30,12 @@ describe.each(RACES.map((r) => [r.id, r] as const))("%s under explore --strategy
     // The same plan and run index give the same trace, in a fresh context.
     const again = new RunContext(makePlan({ source: { raw: raceRawScenario(race, "buggy"), label: race.file }, strategy: "pct", invariants: [race.invariant] }));
     expect(again.runIndex(r.first!.index).traceHash).toBe(r.first!.traceHash);
-  }, 120_000);
+  });
 
   it(`fixed (${race.fixed.label}): ${race.invariant} holds over ${FIXED_RUNS} runs`, () => {
     const r = explore(race, "fixed", FIXED_RUNS);
     const first = r.first === null ? null : `run ${r.first.index} (seed ${r.first.seed}): ${describeFailure(r.first.failure!)}`;
     expect(first).toBeNull();
     expect(r.runs).toHaveLength(FIXED_RUNS);
-  }, 600_000);
+  });
 });

@@ -29,11 +29,11 @@ describe.each(RACES.map((r) => [r.id, r] as const))("%s's hunt form", (_id, race
     const n = runsToFirstViolation(race, "pct", 1, FIND_RUNS);
     expect(n, `no run of ${FIND_RUNS} broke ${race.invariant}`).not.toBeNull();
     expect(n!).toBeGreaterThan(0);
-  }, 120_000);
+  });
 
   it(`holds ${race.invariant} under the fixed kubelet (${race.fixed.label}) over ${FIXED_RUNS} runs`, () => {
     expect(huntViolations(race, "fixed", "pct", FIXED_RUNS)).toBe(0);
-  }, 120_000);
+  });
 });
 
 describe("the hunt table", () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { validatePodForCreate, validatePodForUpdate } from "../../../src/apiserver/validation/index.ts";
 import { goQuote } from "../../../src/apiserver/validation/field.ts";
-import { cmpQuantity, parseQuantity, quantityString, type Quantity } from "../../../src/apiserver/validation/quantity.ts";
+import { cmpQuantity, parseQuantity, quantityString, trailingZeros, type Quantity } from "../../../src/apiserver/validation/quantity.ts";
 import { defaultPod } from "../../../src/k8s/defaults.ts";
 import type { Pod } from "../../../src/k8s/pod.ts";
 
@@ -120,9 +120,20 @@ describe("resource.Quantity", () => {
     expect(parseQuantity("1K")).toEqual({ ok: false, err: "unable to parse quantity's suffix" });
     expect(parseQuantity("1.2.3").ok).toBe(false);
   });
-  it("stays fast on a million digits", () => {
-    const started = process.hrtime.bigint();
+  // How long this takes is measured by `npm run bench -- hostile-input`, not asserted here: the
+  // clock's bound of 2 s failed on a loaded host (2,249 ms), and no test asserts wall time. What is
+  // checked instead is the work's shape: the canonical form is found on the decimal text, and the
+  // trailing zeros are counted back from the end (they were a regular expression, /0+$/, that
+  // retried at every zero of a run: 10 s for "1", 40,000 zeros, "1", and no end at a million).
+  it.each([
+    ["", 0], ["0", 1], ["1", 0], ["10", 1], ["1000", 3], ["1001", 0], ["100100", 2], ["000", 3],
+  ])("trailingZeros(%j) is %i", (digits, zeros) => {
+    expect(trailingZeros(digits)).toBe(zeros);
+  });
+  it("canonicalizes a million digits, zeros at the end or between two ones", () => {
     expect(quantityString(q(`1${"0".repeat(1_000_000)}`))).toBe("10e999999");
-    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(2_000);
+    const between = quantityString(q(`1${"0".repeat(1_000_000)}1`));
+    expect([between.length, between.slice(0, 3), between.slice(-3)]).toEqual([1_000_002, "100", "001"]);
+    expect(quantityString(q(`-1${"0".repeat(1_000_000)}1000`))).toBe(`-1${"0".repeat(1_000_000)}1k`);
   });
 });
