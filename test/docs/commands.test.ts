@@ -184,6 +184,18 @@ const NOT_RUN_CLAIMS: Record<string, () => void> = {
   "install, build (dist/), run the tour scenario and explain what you are looking at": () => {
     expect(PACKAGE.scripts["prepare"]).toBe("node scripts/prepare.mjs");
   },
+  "in a clone: install, build (dist/), run the tour scenario and explain what you are looking at": () => {
+    expect(PACKAGE.scripts["prepare"]).toBe("node scripts/prepare.mjs");
+    expect(PACKAGE.scripts["start"]).toMatch(/ run scenarios\/default\.yaml .*--explain/);
+  },
+  "type-check, build, and run the test suite (the browser tests need Chromium: see below)": () => {
+    expect(PACKAGE.scripts["test"]).toMatch(/^tsc --noEmit -p \. .*vitest run$/);
+    expect(readFileSync(README, "utf8")).toMatch(/apt-get install chromium/);
+  },
+  "type-check, build and run the test suite (the browser tests need Chromium: apt-get install chromium)": () => {
+    expect(PACKAGE.scripts["test"]).toMatch(/^tsc --noEmit -p \. .*vitest run$/);
+    expect(readFileSync(join(ROOT, "test", "browser", "chromium.ts"), "utf8")).toMatch(/apt-get install -y chromium/);
+  },
 };
 
 /** The commands of a page, npm ones split on && and set aside when not run. */

@@ -138,8 +138,10 @@ describe("the npm package, installed from its tarball", () => {
     const manifest = JSON.parse(execFileSync("tar", ["xzfO", tarball, "package/package.json"], { encoding: "utf8" })) as Record<string, unknown>;
     expect(manifest.scripts).toBeUndefined();
     expect(manifest.version).toBe(own.version);
-    // About 1.4 MB: the per-module build (its declarations, the zod schemas' among them, that no entry point reaches) and the CLI's bundle.
-    expect(statSync(tarball).size).toBeLessThan(2_000_000);
+    // About 2.1 MB packed: the per-module build (its declarations, the zod schemas' among them, that
+    // no entry point reaches, about 0.5 MB), the CLI's bundle, and the play page's client with its
+    // source index (the model code the page shows, about 0.35 MB). A bound, so growth is a decision.
+    expect(statSync(tarball).size).toBeLessThan(2_500_000);
   });
 
   it("installs without a warning about install scripts", () => {
@@ -178,7 +180,8 @@ describe("the npm package, installed from its tarball", () => {
 const EXPECT_EXIT_1 = [
   /^(npx )?kubelet-sim run (scenarios\/races\/r05-pw-kill-pinning\.yaml|r05)( --format text)?$/,
   /^(npx )?kubelet-sim diff /,
-  /^(npx )?kubelet-sim explore scenarios\/races\/r05-pw-kill-pinning\.yaml --runs 2000$/,
+  // An exploration of a race's scenario or hunt form that finds it (README says which run does).
+  /^(npx )?kubelet-sim explore scenarios\/races\/(hunt\/r05-hunt\.yaml|r05-pw-kill-pinning\.yaml) /,
 ];
 
 /** Commands that serve until stopped: started, asked once over HTTP, then stopped with Ctrl-C. */
