@@ -36,7 +36,7 @@ function kubeletSim(command: string): Ran {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> };
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string>; version: string; bin: Record<string, string> };
 
 /** `npm start`: the package's start script (node bin/kubelet-sim.mjs ...), as `npm start` runs it. */
 function npmStart(): Ran {
@@ -53,6 +53,7 @@ function npmStart(): Ran {
 const NOT_RUN: readonly { command: RegExp; why: string }[] = [
   { command: /^npm (install|ci)\b/, why: "installing reaches the npm registry; CI runs npm ci before the suite" },
   { command: /^npm test$/, why: "that is this suite" },
+  { command: /^npm pack$/, why: "packing builds and writes a tarball; test/package/consumer.test.ts packs, installs and uses it" },
   { command: /^npm run build$/, why: "the suite's global set-up builds dist/ first" },
   { command: /^npm run (bench|profile)\b/, why: "benchmarks measure speed, which npm test never asserts" },
 ];
@@ -126,6 +127,7 @@ function checkClaim(c: DocCommand, r: Ran): void {
   };
   const prose: Record<string, () => void> = {
     "install, build (dist/), run the tour scenario and explain what you are looking at": tour,
+    "in a clone: install, build (dist/), run the tour scenario and explain what you are looking at": tour,
     "run the tour scenario and explain its output": tour,
     "the commands, one example each": () => {
       expect(r.code, where).toBe(0);
@@ -183,6 +185,15 @@ const NOT_RUN_CLAIMS: Record<string, () => void> = {
   },
   "install, build (dist/), run the tour scenario and explain what you are looking at": () => {
     expect(PACKAGE.scripts["prepare"]).toBe("node scripts/prepare.mjs");
+  },
+  "in the clone: builds dist/, writes kubelet-sim-0.1.0.tgz": () => {
+    expect(PACKAGE.scripts["prepack"]).toMatch(/^npm run build && /);
+    expect(PACKAGE.version).toBe("0.1.0");
+  },
+  "in your project: the library, and npx kubelet-sim": () => {
+    // test/package/consumer.test.ts installs the tarball so and runs both.
+    expect(PACKAGE.bin["kubelet-sim"]).toBe("bin/kubelet-sim.mjs");
+    expect(readFileSync(join(ROOT, "test", "package", "consumer.test.ts"), "utf8")).toMatch(/"npm", \["install"/);
   },
   "in a clone: install, build (dist/), run the tour scenario and explain what you are looking at": () => {
     expect(PACKAGE.scripts["prepare"]).toBe("node scripts/prepare.mjs");
