@@ -17,7 +17,8 @@
 //   alternations; the figure is the kernel's ratio to the bare loop in each tree.
 // hunt:    --hunt r01,r10 [--hunt-runs 40]: each race's hunt form (scenarios/races/hunt/) as
 //   `explore` runs it (its swarm, every invariant, pct calibrated by a fifo run; a failing run
-//   runs again in full), in batches of 5 runs alternating between the trees. Not run by default.
+//   of a sampled index runs again in full, context.ts), in batches of 5 runs alternating between the
+//   trees. Not run by default.
 // Each line prints both trees' CPU milliseconds and new/old speed (old CPU / new CPU). Runs must do
 // the same work in both trees (the same events); the script says so when they do not.
 import { parseArgs } from "node:util";

@@ -3,7 +3,7 @@
 // a function of (scenario, strategy, seed, runs) alone; jobs and shards only say who runs which.
 import type { InvariantInfo } from "../check/invariants.ts";
 import { NO_CLOCK, type Clock } from "./budget.ts";
-import { RunContext, type ExplorePlan, type RunSummary } from "./context.ts";
+import { RunContext, runIdentity, type ExplorePlan, type RunSummary } from "./context.ts";
 import { checkDeterminism, sampleIndices, type DeterminismReport } from "./determinism.ts";
 import { sameFailure } from "./failure.ts";
 import { makePlan, type PlanRequest } from "./plan.ts";
@@ -243,14 +243,16 @@ export interface ReproducedRun {
 }
 
 export function reproduceRun(ctx: RunContext, runner: Runner, run: RunSummary, opts: { shrink: ShrinkOptions | false; outDir: string | null }): ReproducedRun {
-  const traceHash = run.traceHash;
-  if (traceHash === null) throw new Error(`run ${run.index} has no trace hash: only failing runs (and determinism samples) can be reproduced`);
+  if (run.failure === null) throw new Error(`run ${run.index} did not fail: only failing runs can be reproduced`);
   const { scenario: inputs, strategy } = runner.inputsOf(run);
   const { scenario } = inputs;
+  // Run again in full (every record, hashed): the same run (identity), failing the same way, with
+  // the same trace hash when the exploration computed one (context.ts: most failing runs ran lazily only).
   const again = ctx.run(scenario, run.seed, strategy === undefined ? {} : { strategy });
-  if (!sameFailure(again.failure, run.failure) || again.result.run.traceHash !== traceHash) {
-    throw new Error(`run ${run.index} (seed ${run.seed}) did not fail the same way when run again: kubelet-sim is not deterministic (a bug)`);
+  if (!sameFailure(again.failure, run.failure) || runIdentity(again) !== run.identity || (run.traceHash !== null && again.result.run.traceHash !== run.traceHash)) {
+    throw new Error(`run ${run.index} (seed ${run.seed}) did not fail the same way when run again with every record built: kubelet-sim is not deterministic, or its lazy records changed the run (a bug)`);
   }
+  const traceHash = again.result.run.traceHash;
   let found: Found = { raw: inputs.raw(), scenario, seed: run.seed, choices: again.result.run.choices.toArray(), failure: again.failure! };
   const origin = { index: run.index, seed: run.seed, choices: run.choices, deviations: run.deviations, traceHash };
   let shrink: ShrinkResult | null = null;

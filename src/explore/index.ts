@@ -1,7 +1,7 @@
 // Exploration: many runs, strategies, shrinking, repro files, worker threads (docs/exploring.md).
 export { exploreParallel, exploreSync, reproduceRun, type ExploreOptions, type ExploreProgress, type ExploreReport, type StopReason } from "./explorer.ts";
 export { makePlan, calibratePctSteps, type PlanRequest } from "./plan.ts";
-export { RunContext, type ExplorePlan, type ExploreStrategy, type RunSummary } from "./context.ts";
+export { RunContext, failureHashSampled, FAILURE_HASH_EVERY, type ExplorePlan, type ExploreStrategy, type RunSummary } from "./context.ts";
 export { runSeed, parseShard, shardIndices, type Shard } from "./seeds.ts";
 export { applySwarm, knobSpaceFor, type SwarmMode } from "./swarm.ts";
 export { applyKnobs, applyKnobsRaw, drawKnobs, redrawKnob, describeKnobs, type Knobs, type KnobSpace, type KnobDef, type KnobValue } from "./knobs.ts";

@@ -37,6 +37,7 @@ export class Kubelet {
    * LatestLoopEntryTime reads it for the kubelet server's syncloop health check.
    */
   private syncLoopMonitorMs: number | null = null;
+  private eraOf: { version: string; resultsToSyncLoop: boolean } | null = null;
 
   constructor(
     readonly core: KubeletCore,
@@ -60,6 +61,7 @@ export class Kubelet {
     const housekeepingTicker = sim.newTicker("housekeepingTicker", config.housekeepingPeriodMs);
     const plegCh = deps.pleg.Watch();
     let durationMs = runtimeErrorBackoffBaseMs;
+    let cases: readonly SelectCase[] | null = null;
     for (;;) {
       const runtimeErr = config.runtimeErrors();
       if (runtimeErr !== null) {
@@ -70,31 +72,43 @@ export class Kubelet {
       }
       durationMs = runtimeErrorBackoffBaseMs;
       this.syncLoopMonitorMs = sim.nowMs;
-      const cases = this.iterationCases(syncTicker.C, housekeepingTicker.C, plegCh);
+      cases = this.iterationCases(cases, syncTicker.C, housekeepingTicker.C, plegCh);
       if (!(yield* this.syncLoopIteration(cases))) break;
       this.syncLoopMonitorMs = sim.nowMs;
     }
   }
 
-  private iterationCases(syncCh: SelectCase["ch"], housekeepingCh: SelectCase["ch"], plegCh: SelectCase["ch"]): SelectCase[] {
+  /**
+   * The select's cases; the previous iteration's (`prev`) when they name the same channels, as
+   * they do unless a channel is replaced: the kernel reads the cases and never changes them, and
+   * the loop asks at every iteration.
+   */
+  private iterationCases(prev: readonly SelectCase[] | null, syncCh: SelectCase["ch"], housekeepingCh: SelectCase["ch"], plegCh: SelectCase["ch"]): readonly SelectCase[] {
     const { deps, config } = this.core;
-    const cases: SelectCase[] = [
-      recvCase(deps.configUpdates),
-      recvCase(plegCh),
-      recvCase(syncCh),
-      recvCase(deps.livenessManager.Updates()),
-      recvCase(housekeepingCh),
-    ];
     // From 1.21 (#98376) readiness and startup results reach syncLoop; before, the prober manager
     // forwarded them to the status manager itself.
-    if (proberEra(config.version).resultsToSyncLoop) {
-      cases.push(recvCase(deps.readinessManager.Updates()), recvCase(deps.startupManager.Updates()));
-    }
+    const probes = this.resultsToSyncLoop(config.version);
+    const readiness = probes ? deps.readinessManager.Updates() : null;
+    const startup = probes ? deps.startupManager.Updates() : null;
+    const liveness = deps.livenessManager.Updates();
+    if (
+      prev !== null && prev.length === (probes ? 7 : 5) && prev[0]!.ch === deps.configUpdates && prev[1]!.ch === plegCh
+      && prev[2]!.ch === syncCh && prev[3]!.ch === liveness && prev[4]!.ch === housekeepingCh
+      && (!probes || (prev[5]!.ch === readiness && prev[6]!.ch === startup))
+    ) return prev;
+    const cases: SelectCase[] = [recvCase(deps.configUpdates), recvCase(plegCh), recvCase(syncCh), recvCase(liveness), recvCase(housekeepingCh)];
+    if (probes) cases.push(recvCase(readiness), recvCase(startup));
     return cases;
   }
 
+  /** The prober era's resultsToSyncLoop for this version, computed once per version (asked at every iteration). */
+  private resultsToSyncLoop(version: string): boolean {
+    if (this.eraOf === null || this.eraOf.version !== version) this.eraOf = { version, resultsToSyncLoop: proberEra(version).resultsToSyncLoop };
+    return this.eraOf.resultsToSyncLoop;
+  }
+
   /** syncLoopIteration: one Go select; when several channels are ready, which fires is a recorded choice. */
-  private *syncLoopIteration(cases: SelectCase[]): Proc<boolean> {
+  private *syncLoopIteration(cases: readonly SelectCase[]): Proc<boolean> {
     const c = yield* select(cases);
     switch (c.index) {
       case 0:

@@ -23,12 +23,14 @@ export class RuntimeState {
 
   /** runtimeErrors: every failing check as "<name> is not healthy: <err>", aggregated; null when all pass. */
   runtimeErrors(): GoError {
-    const errs: string[] = [];
-    for (const hc of this.healthChecks) {
+    // Asked before every syncLoop iteration and nearly always healthy: no list until a check fails.
+    let errs: string[] | null = null;
+    for (let i = 0; i < this.healthChecks.length; i++) {
+      const hc = this.healthChecks[i]!;
       const r = hc.fn();
-      if (!r.ok) errs.push(`${hc.name} is not healthy: ${r.err?.message ?? "unknown"}`);
+      if (!r.ok) (errs ??= []).push(`${hc.name} is not healthy: ${r.err?.message ?? "unknown"}`);
     }
-    if (errs.length === 0) return null;
+    if (errs === null) return null;
     // utilerrors.NewAggregate: one error prints as itself, several as a bracketed list.
     return new Error(errs.length === 1 ? errs[0]! : `[${errs.join(", ")}]`);
   }

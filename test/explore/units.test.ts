@@ -1,7 +1,7 @@
 // The small parts of exploration: run seeds, shards, delta debugging, swarm draws, the determinism report.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { applySwarm, checkDeterminism, ddmin, makePlan, makeRunner, parseShard, readRawScenario, RunContext, runSeed, shardIndices } from "../../src/explore/index.ts";
+import { applySwarm, checkDeterminism, ddmin, failureHashSampled, FAILURE_HASH_EVERY, makePlan, makeRunner, parseShard, readRawScenario, reproduceRun, RunContext, runSeed, shardIndices } from "../../src/explore/index.ts";
 import { loadScenarioText } from "../../src/scenario/index.ts";
 import { ChoiceLog, parseDuration } from "../../src/sim/index.ts";
 
@@ -137,6 +137,30 @@ describe("a run's identity", () => {
     expect(lazy.traceHash).toBeNull();
     expect(full.traceHash).toMatch(/^[0-9a-f]{16}$/);
     expect(ctx.runIndex(1).identity).not.toBe(lazy.identity);
+  });
+
+  it("a failing lazy run is run again in full (its hash, the lazy-vs-full check) only when its index is sampled; a reported one gets its hash when reproduced", () => {
+    // Every run of R05's hunt form fails (ready-with-terminal-phase).
+    const ctx = new RunContext(makePlan({ source: { file: "scenarios/races/hunt/r05-hunt.yaml" }, strategy: "pos", seed: 1 }));
+    const runner = makeRunner(ctx, false);
+    expect(failureHashSampled(0)).toBe(true);
+    expect(failureHashSampled(1)).toBe(false);
+    expect(failureHashSampled(FAILURE_HASH_EVERY)).toBe(true);
+    const sampled = ctx.runIndex(0);
+    const unsampled = ctx.runIndex(1);
+    expect(sampled.failure).not.toBeNull();
+    expect(unsampled.failure).not.toBeNull();
+    expect(sampled.traceHash).toMatch(/^[0-9a-f]{16}$/);
+    expect(unsampled.traceHash).toBeNull();
+    // The full run's hash is the one a sampled lazy run carries.
+    expect(ctx.runIndex(1, true).traceHash).toMatch(/^[0-9a-f]{16}$/);
+    for (const run of [sampled, unsampled]) {
+      const r = reproduceRun(ctx, runner, run, { shrink: false, outDir: null });
+      expect(r.found.failure).toEqual(run.failure);
+    }
+    // A reproduced run must be the same run (identity), hashed or not.
+    expect(() => reproduceRun(ctx, runner, { ...unsampled, identity: `${"0".repeat(16)}/until` }, { shrink: false, outDir: null })).toThrow(/did not fail the same way/);
+    expect(() => reproduceRun(ctx, runner, { ...sampled, traceHash: "0".repeat(16) }, { shrink: false, outDir: null })).toThrow(/did not fail the same way/);
   });
 
   it("names the tape: kind, options and answer all count", () => {

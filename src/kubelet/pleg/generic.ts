@@ -43,6 +43,9 @@ export class PodStatusFailure {
 }
 
 /** A CRI status error as the Go error the cache stores and the trace prints (err.Error()). */
+/** Healthy()'s (true, nil), shared: syncLoop asks before every iteration. */
+const HEALTHY: HealthResult = Object.freeze({ ok: true, err: null });
+
 function goError(err: CriError): Error {
   return new Error(err.message, { cause: err });
 }
@@ -139,7 +142,7 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
       const msg = `pleg was last seen active ${formatDuration(elapsedMs)} ago; threshold is ${formatDuration(thresholdMs)}`;
       return { ok: false, err: new Error(msg) };
     }
-    return { ok: true, err: null };
+    return HEALTHY;
   }
 
   /** The pod records (old and current, per pod) and when relist last ran: play mode shows them. */

@@ -97,8 +97,11 @@ export class Backoff {
 
   /** Garbage-collect entries not updated for more than 2*maxDuration; callers run it periodically. */
   GC(): void {
+    if (this.perItemBackoff.size === 0) return;
     const nowMs = this.clock.nowMs();
-    for (const [id, entry] of [...this.perItemBackoff]) {
+    // Deleting the entry being visited is safe while iterating a Map (the iteration goes on in
+    // insertion order), so no copy of the entries is made at every housekeeping pass.
+    for (const [id, entry] of this.perItemBackoff) {
       if (this.expired(nowMs, entry.lastUpdateMs, this.maxDurationMs)) this.perItemBackoff.delete(id);
     }
   }

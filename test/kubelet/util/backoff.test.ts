@@ -71,6 +71,21 @@ describe("Backoff (flowcontrol)", () => {
     expect([b.hasEntry("old"), b.hasEntry("new")]).toEqual([false, true]);
   });
 
+  it("GC drops every expired entry in one pass, however they lie among the live ones", () => {
+    const clock = new FakeClock(0);
+    const b = new Backoff(clock, 10_000, 300_000);
+    const ids = ["a", "b", "c", "d", "e", "f"];
+    const live = new Set(["c", "f"]);
+    for (const id of ids) if (!live.has(id)) b.Next(id, 0);
+    clock.t = 500_000;
+    for (const id of live) b.Next(id, 500_000);
+    clock.t = 600_001;
+    b.GC();
+    expect(ids.filter((id) => b.hasEntry(id))).toEqual(["c", "f"]);
+    b.GC();
+    expect(ids.filter((id) => b.hasEntry(id))).toEqual(["c", "f"]);
+  });
+
   it("jitter needs an injected random source and stays within the factor", () => {
     expect(() => new Backoff(new FakeClock(), 1000, 10_000, { maxJitterFactor: 0.5 })).toThrow(/random/);
     const b = new Backoff(new FakeClock(), 1000, 10_000, { maxJitterFactor: 0.5, random: () => 0.5 });
