@@ -181,7 +181,8 @@ const EXPECT_EXIT_1 = [
   /^(npx )?kubelet-sim run (scenarios\/races\/r05-pw-kill-pinning\.yaml|r05)( --format text)?$/,
   /^(npx )?kubelet-sim diff /,
   // An exploration of a race's scenario or hunt form that finds it (README says which run does).
-  /^(npx )?kubelet-sim explore scenarios\/races\/(hunt\/r05-hunt\.yaml|r05-pw-kill-pinning\.yaml) /,
+  /^(npx )?kubelet-sim explore scenarios\/races\/hunt\/r05-hunt\.yaml --invariants lost-wakeup --runs 2000$/,
+  /^(npx )?kubelet-sim explore scenarios\/races\/r05-pw-kill-pinning\.yaml --runs 2000( --no-shrink)?$/,
 ];
 
 /** Commands that serve until stopped: started, asked once over HTTP, then stopped with Ctrl-C. */
