@@ -15,6 +15,12 @@ import type { KubeletSettings } from "./settings.ts";
 
 export const STATIC_POD_PATH = "/etc/kubernetes/manifests";
 
+/** How a node of a cluster is built (node/cluster.ts); a one-node scenario gives none. */
+export interface ClusterMembership {
+  /** The cluster's apiserver, built by its first node; absent for the first node itself. */
+  readonly api?: ApiServer;
+}
+
 export class SimNode {
   readonly api: ApiServer;
   readonly runtime: SimRuntime;
@@ -26,19 +32,26 @@ export class SimNode {
   private pluginRng: Rng | null = null;
   /** Observers of every apiserver write (checkers), called after the PodView record. */
   readonly apiObservers: ((e: StoredEvent) => void)[] = [];
+  /** The kubelet's name as the apiserver's client: "kubelet", or "kubelet@<node>" in a cluster. */
+  readonly apiActor: string;
+  /** Whether this node is one of a cluster's (its PodView records then name each pod's node). */
+  readonly inCluster: boolean;
 
   /** A node built from its plan, compiled from the scenario when none is given (node/plan.ts). */
   constructor(
     private readonly sim: Sim,
     readonly scenario: Scenario,
     private readonly plan: NodePlan = compileNodePlan(scenario),
+    member?: ClusterMembership,
   ) {
     if (plan.scenario !== scenario) throw new Error("SimNode: the plan was compiled from another scenario");
     this.settings = plan.settings;
+    this.inCluster = member !== undefined;
+    this.apiActor = member === undefined ? "kubelet" : `kubelet@${this.settings.nodeName}`;
     const { minMs, maxMs } = scenario.apiserver.latency;
-    this.api = new ApiServer(sim, {
+    this.api = member?.api ?? new ApiServer(sim, {
       latencyMs: minMs === maxMs ? minMs : [minMs, maxMs],
-      onWrite: (e) => this.onApiWrite(e),
+      onWrite: (e) => this.apiWrite(e),
       skipValidation: plan.skipApiValidation,
     });
     this.runtime = new SimRuntime(sim, plan.runtimeConfig, {
@@ -53,7 +66,7 @@ export class SimNode {
   startKubelet(): void {
     this.sim.emit("kubelet", "KubeletStart", { version: this.settings.version, nodeName: this.settings.nodeName });
     this.kubelet = new KubeletInstance({
-      sim: this.sim, settings: this.settings, api: this.api, runtime: this.runtime, manifestDir: this.manifestDir,
+      sim: this.sim, settings: this.settings, api: this.api, apiActor: this.apiActor, runtime: this.runtime, manifestDir: this.manifestDir,
       skipStaticPodValidation: this.plan.skipStaticPodValidation,
       podDevicesCheckpoint: this.podDevicesCheckpoint,
     });
@@ -101,8 +114,11 @@ export class SimNode {
     this.startKubelet();
   }
 
-  /** What `kubectl get pods -w` would print after each write (and the checkers' view of the API). */
-  private onApiWrite(e: StoredEvent): void {
+  /**
+   * What `kubectl get pods -w` would print after each write (and the checkers' view of the API);
+   * the apiserver's owner calls it (this node, or the cluster for its first node).
+   */
+  apiWrite(e: StoredEvent): void {
     if (this.sim.traces("PodView")) this.tracePodView(e);
     for (const o of this.apiObservers) o(e);
   }
@@ -119,6 +135,7 @@ export class SimNode {
       phase: pod.status?.phase ?? "Pending",
       ...(pod.metadata.creationTimestamp ? { creationTimestamp: pod.metadata.creationTimestamp } : {}),
       ...(e.type === "DELETED" ? { deleted: true } : {}),
+      ...(this.inCluster ? { node: pod.spec.nodeName ?? "" } : {}),
     });
   }
 

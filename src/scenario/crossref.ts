@@ -7,6 +7,7 @@ import type { PathIssue } from "./messages.ts";
 import { findPod, indexPods, isObj, list, str, type IndexedPod, type Raw } from "./podindex.ts";
 import { DEFAULT_KUBELET_VERSION, featureGateDefault } from "./schema/kubelet.ts";
 import { ACTION_NAMES } from "./schema/timeline.ts";
+import { checkCluster } from "./crossref_nodes.ts";
 
 export interface CrossResult {
   issues: PathIssue[];
@@ -37,6 +38,7 @@ export function crossCheck(raw: Raw): CrossResult {
   const pods = indexPods(raw.pods, sidecarsEnabled(kubelet));
   checkPods(raw, pods, kubelet, out);
   checkNode(raw, kubelet, out);
+  checkCluster(raw, kubelet, out.issues);
   checkTimeline(raw, pods, out);
   list(raw.expect).forEach((e, i) => {
     if (!isObj(e)) return;

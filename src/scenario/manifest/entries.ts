@@ -63,7 +63,8 @@ export function prepareEntries(raw: Raw, locator: Locator, opts: { read?: Manife
   // again once the node is known, if it is not the one first assumed.
   const provisional = writtenNodeName(raw) ?? DEFAULT_NODE_NAME;
   expandAll(provisional);
-  const nodeName = adoptNode(raw, out, locator);
+  // A cluster (`nodes:`) runs every node: pods bound to any of them run there (crossref_nodes.ts checks the names).
+  const nodeName = Array.isArray(raw.nodes) ? provisional : adoptNode(raw, out, locator);
   if (nodeName !== provisional) expandAll(nodeName);
   const schemaPods = writtenPods.map((written, i) => {
     const e = out.expanded.get(i);

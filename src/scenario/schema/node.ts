@@ -80,7 +80,8 @@ const capacity = z
       "count is kubelet.maxPods.",
   });
 
-export const nodeSchema = obj({
+/** The fields of a node, shared by `node:` and each entry of `nodes:` (schema/nodes.ts). */
+export const nodeShape = {
   name: z
     .string()
     .min(1)
@@ -96,7 +97,9 @@ export const nodeSchema = obj({
     ),
   taints: z.array(taintSchema).max(100).default([]).describe("The node's taints (spec.taints); none by default, as a kind worker."),
   capacity: capacity.prefault({}),
-}).describe("The node the kubelet runs as: the labels, taints and capacity its admission checks pods against.");
+};
+
+export const nodeSchema = obj(nodeShape).describe("The node the kubelet runs as: the labels, taints and capacity its admission checks pods against.");
 
 export type NodeParsed = z.output<typeof nodeSchema>;
 export type { Taint };
