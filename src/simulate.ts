@@ -10,6 +10,7 @@ import type { Scenario } from "./scenario/resolve.ts";
 import type { SimNode } from "./node/node.ts";
 import { SimCluster } from "./node/cluster.ts";
 import { startClusterScheduler } from "./scheduler/scheduler.ts";
+import { startControllers } from "./controllers/manager.ts";
 import type { NodePlan } from "./node/plan.ts";
 import { startTimeline } from "./node/timeline.ts";
 import { startScheduler } from "./node/scheduler.ts";
@@ -107,6 +108,7 @@ export function startSimulation(scenario: Scenario, opts: SimulateOptions = {}):
   startTimeline(sim, cluster, scenario.timeline);
   startScheduler(sim, node, scenario.scheduler);
   if (cluster.isCluster) startClusterScheduler(sim, cluster);
+  cluster.controllers = startControllers(sim, cluster);
   let result: SimulationResult | null = null;
   return {
     sim,

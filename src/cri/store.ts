@@ -70,12 +70,14 @@ export class RuntimeStore {
   private nextContainer = 1;
   private nextIp = 2;
 
+  constructor(private readonly idPrefix = "") {}
+
   newSandboxId(): string {
-    return `s-${this.nextSandbox++}`;
+    return `${this.idPrefix}s-${this.nextSandbox++}`;
   }
 
   newContainerId(): string {
-    return `c-${this.nextContainer++}`;
+    return `${this.idPrefix}c-${this.nextContainer++}`;
   }
 
   /** host-local IPAM hands out addresses in order; 250 per /24, then the next /24. */

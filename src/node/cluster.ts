@@ -10,10 +10,13 @@ import type { Scenario } from "../scenario/resolve.ts";
 import { SimNode } from "./node.ts";
 import { nodeSim } from "./node_sim.ts";
 import { compileNodePlan, type NodePlan } from "./plan.ts";
+import type { ControllerManager } from "../controllers/manager.ts";
 
 export class SimCluster {
   readonly nodes: readonly SimNode[];
   readonly api: ApiServer;
+  /** The controllers, when the scenario has workloads (controllers/manager.ts; set by simulate). */
+  controllers: ControllerManager | null = null;
   private readonly byName: ReadonlyMap<string, SimNode>;
 
   /** `plan` is the first node's, when the caller compiled it once (node/plan.ts). */
@@ -31,7 +34,7 @@ export class SimCluster {
         onWrite: (e) => first?.apiWrite(e),
         skipValidation: plans[0]!.skipApiValidation,
       });
-      this.nodes = plans.map((p) => new SimNode(nodeSim(sim, p.settings.nodeName), scenario, p, { api: this.api }));
+      this.nodes = plans.map((p, index) => new SimNode(nodeSim(sim, p.settings.nodeName), scenario, p, { api: this.api, index }));
       first = this.nodes[0]!;
     }
     this.byName = new Map(this.nodes.map((n) => [n.settings.nodeName, n]));

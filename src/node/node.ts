@@ -19,6 +19,8 @@ export const STATIC_POD_PATH = "/etc/kubernetes/manifests";
 export interface ClusterMembership {
   /** The cluster's apiserver, built by its first node; absent for the first node itself. */
   readonly api?: ApiServer;
+  /** The node's place in `nodes:` (its pod CIDR is 10.244.<index>.0/24). */
+  readonly index: number;
 }
 
 export class SimNode {
@@ -57,6 +59,8 @@ export class SimNode {
     this.runtime = new SimRuntime(sim, plan.runtimeConfig, {
       requestTimeoutMs: this.settings.runtimeRequestTimeoutMs,
       failedStartStaysCreated: this.settings.variants.dockerFailedStartStaysCreated === true,
+      // In a cluster each node has its own pod CIDR (10.244.<i>.0/24, as kind gives them) and its own IDs.
+      ...(member === undefined ? {} : { podSubnetPrefix: `10.244.${member.index}`, idPrefix: `${this.settings.nodeName}-` }),
     });
     this.manifestDir = plan.hasStaticPods ? new ManifestDir(sim, STATIC_POD_PATH) : null;
     // The runtime knows what each container does.
@@ -137,6 +141,12 @@ export class SimNode {
       ...(e.type === "DELETED" ? { deleted: true } : {}),
       ...(this.inCluster ? { node: pod.spec.nodeName ?? "" } : {}),
     });
+  }
+
+  /** The runtime runs pod `podKey`'s containers as the scenario says pod `templateKey`'s run (a workload's replicas). */
+  adoptBehaviour(templateKey: string, podKey: string): void {
+    if (templateKey === podKey) return;
+    for (const b of this.plan.behaviours) if (b.podKey === templateKey) this.runtime.setBehaviour(podKey, b.container, b.behaviour);
   }
 
   /** A pod as the scenario declares it, bound to this node as the scheduler would (frozen). */

@@ -52,10 +52,15 @@ function describe(step: Step): Record<string, unknown> {
 
 function* applyStep(sim: Sim, cluster: SimCluster, user: PodsClient, step: Step): Proc<void> {
   switch (step.kind) {
-    case "create":
-      yield* traced(sim, "create", yield* kubectl.create(user, cluster.first.manifestFor(step.pod)));
+    case "create": {
+      const workload = cluster.controllers === null ? undefined : cluster.scenario.pods.find((p) => p.key === step.pod && p.replicas !== undefined);
+      if (workload !== undefined) cluster.controllers!.create(workload);
+      else yield* traced(sim, "create", yield* kubectl.create(user, cluster.first.manifestFor(step.pod)));
       return;
+    }
     case "delete": {
+      const workload = cluster.controllers === null ? undefined : cluster.scenario.pods.find((p) => p.key === step.pod && p.replicas !== undefined);
+      if (workload !== undefined) return yield* cluster.controllers!.delete(workload);
       const [ns, name] = split(step.pod);
       const opts = {
         ...(step.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: step.gracePeriodSeconds }),

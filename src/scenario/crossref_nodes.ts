@@ -27,6 +27,7 @@ export function checkCluster(raw: Raw, kubelet: Raw, issues: PathIssue[]): void 
       issues.push({ path: ["nodes", i, "kubelet", "nodeName"], message: `expected the node's name "${String(n.name)}" or nothing, found "${String(n.kubelet.nodeName)}"` });
     });
   }
+  checkReplicas(raw, cluster, issues);
   const names = nodeNames(raw, kubelet);
   if (names === null) return;
   if (cluster) checkBoundPods(raw, names, issues);
@@ -55,5 +56,19 @@ function checkStepNodes(raw: Raw, names: readonly string[], cluster: boolean, is
       const where = cluster ? `a node in nodes: (${names.join(", ")})` : `the scenario's one node "${names[0]}"`;
       issues.push({ path: ["timeline", i, action, "node"], message: `expected ${where}, found ${JSON.stringify(body.node)}${typeof body.node === "string" ? suggestion(body.node, names) : ""}` });
     }
+  });
+}
+
+/** `replicas` is for a Deployment's or a ReplicaSet's pod (controllerRef kind ReplicaSet), in a cluster. */
+function checkReplicas(raw: Raw, cluster: boolean, issues: PathIssue[]): void {
+  list(raw.pods).forEach((p, i) => {
+    if (!isObj(p) || p.replicas === undefined) return;
+    if (!cluster) {
+      issues.push({ path: ["pods", i, "replicas"], message: "expected nodes: for replicas: a one-node scenario runs one pod of a workload" });
+      return;
+    }
+    const meta = isObj(p.manifest) && isObj(p.manifest.metadata) ? p.manifest.metadata : {};
+    const owned = list(meta.ownerReferences).some((r) => isObj(r) && r.controller === true && r.kind === "ReplicaSet");
+    if (!owned) issues.push({ path: ["pods", i, "replicas"], message: "expected a Deployment or a ReplicaSet manifest for replicas (a pod a ReplicaSet owns)" });
   });
 }

@@ -19,6 +19,8 @@ export interface ScenarioPod {
   behaviour: Record<string, ContainerBehaviour>;
   /** Stored and run even though the apiserver (or the kubelet's static pod check) would refuse it. */
   skipApiValidation: boolean;
+  /** In a cluster, a Deployment's or ReplicaSet's pod: how many its ReplicaSet controller keeps. */
+  replicas?: number;
 }
 
 /**
@@ -63,6 +65,7 @@ function resolvePod(entry: ParsedScenario["pods"][number], sidecars: boolean): S
     manifest,
     behaviour,
     skipApiValidation: entry.skipApiValidation,
+    ...(entry.replicas === undefined ? {} : { replicas: entry.replicas }),
   };
 }
 

@@ -84,7 +84,8 @@ export function expandObject(obj: Raw, opts: ExpandOptions): Expanded {
     : [];
   const r: Expanded = {
     ...base(kind), pod: made.pod, assumptions: [`from ${kind} ${String(meta.name)}: ${made.added.join("; ")}`], handled, errors, mapPath,
-    unmodelled: controller.unmodelled(decoded),
+    // In a cluster, a Deployment's and a ReplicaSet's replicas are the ReplicaSet controller's (controllers/replicaset.ts).
+    unmodelled: controller.unmodelled(decoded).filter((p) => !(opts.cluster === true && (kind === "Deployment" || kind === "ReplicaSet") && p.join(".") === "spec.replicas")),
   };
   if (made.runsToCompletion) {
     jobRestartPolicy(r, made.pod, tp);

@@ -40,6 +40,17 @@ export const podEntrySchema = obj({
         "the kubelet's own check would), to study what the kubelet does with a pod that only a bug could create. " +
         "The trace marks the pod's apiserver requests `apiValidation: skipped (skipApiValidation)`.",
     ),
+  replicas: z
+    .number()
+    .int()
+    .min(0)
+    .max(5000)
+    .optional()
+    .describe(
+      "In a cluster (`nodes:`), for a Deployment or a ReplicaSet: how many pods its ReplicaSet controller keeps (the " +
+        "manifest's spec.replicas, default 1, when omitted); `create` hands the workload to the controller, `delete` " +
+        "removes it and its pods. The first pod takes the entry's name (the one expectations use).",
+    ),
   behaviour: z
     .record(z.string(), containerBehaviourSchema)
     .default({})

@@ -1,0 +1,50 @@
+// A stand-in for kube-controller-manager (cmd/kube-controller-manager): it starts the controllers
+// a cluster scenario needs, each as its own goroutines with its own apiserver client, and hands them
+// the workloads the scenario's timeline creates and deletes. Only ReplicaSet (with Deployment as
+// its owner) is built so far.
+import type { Proc, Sim } from "../sim/index.ts";
+import type { Pod } from "../k8s/pod.ts";
+import type { ScenarioPod } from "../scenario/resolve.ts";
+import type { SimCluster } from "../node/cluster.ts";
+import { ReplicaSetController } from "./replicaset.ts";
+
+export class ControllerManager {
+  readonly replicaSet: ReplicaSetController;
+
+  constructor(sim: Sim, private readonly cluster: SimCluster) {
+    this.replicaSet = new ReplicaSetController(sim, cluster.api.client("replicaset-controller"), (template, podKey) => {
+      // The workload's containers do what the scenario says of its pod, on whichever node runs it.
+      for (const n of cluster.nodes) n.adoptBehaviour(template, podKey);
+    });
+  }
+
+  /** Whether the scenario's pod is a workload a controller keeps (a Deployment's or ReplicaSet's). */
+  static isWorkload(p: ScenarioPod | undefined): boolean {
+    return p?.replicas !== undefined;
+  }
+
+  start(): void {
+    this.replicaSet.start();
+  }
+
+  /** kubectl create of the workload whose pod the scenario names. */
+  create(p: ScenarioPod): void {
+    const template: Pod = this.cluster.first.manifestFor(p.key);
+    const ref = template.metadata.ownerReferences!.find((r) => r.controller === true)!;
+    this.replicaSet.add({ namespace: p.namespace, name: ref.name, uid: ref.uid, replicas: p.replicas!, template, firstName: p.name });
+  }
+
+  /** kubectl delete of the workload whose pod the scenario names. */
+  *delete(p: ScenarioPod): Proc<void> {
+    const ref = p.manifest.metadata.ownerReferences!.find((r) => r.controller === true)!;
+    yield* this.replicaSet.remove(p.namespace, ref.name);
+  }
+}
+
+/** Starts the controllers of a cluster whose scenario has workloads; null when it has none. */
+export function startControllers(sim: Sim, cluster: SimCluster): ControllerManager | null {
+  if (!cluster.isCluster || !cluster.scenario.pods.some((p) => ControllerManager.isWorkload(p))) return null;
+  const m = new ControllerManager(sim, cluster);
+  m.start();
+  return m;
+}
