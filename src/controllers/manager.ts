@@ -1,43 +1,51 @@
 // A stand-in for kube-controller-manager (cmd/kube-controller-manager): it starts the controllers
 // a cluster scenario needs, each as its own goroutines with its own apiserver client, and hands them
-// the workloads the scenario's timeline creates and deletes. Only ReplicaSet (with Deployment as
-// its owner) is built so far.
+// the workloads the scenario's timeline creates and deletes: ReplicaSet (with Deployment as its
+// owner) and Job so far.
 import type { Proc, Sim } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import type { ScenarioPod } from "../scenario/resolve.ts";
 import type { SimCluster } from "../node/cluster.ts";
 import { ReplicaSetController } from "./replicaset.ts";
+import { JobController } from "./job.ts";
 
 export class ControllerManager {
   readonly replicaSet: ReplicaSetController;
+  readonly job: JobController;
 
   constructor(sim: Sim, private readonly cluster: SimCluster) {
-    this.replicaSet = new ReplicaSetController(sim, cluster.api.client("replicaset-controller"), (template, podKey) => {
-      // The workload's containers do what the scenario says of its pod, on whichever node runs it.
+    // The workload's containers do what the scenario says of its pod, on whichever node runs it.
+    const adopt = (template: string, podKey: string) => {
       for (const n of cluster.nodes) n.adoptBehaviour(template, podKey);
-    });
+    };
+    this.replicaSet = new ReplicaSetController(sim, cluster.api.client("replicaset-controller"), adopt);
+    this.job = new JobController(sim, cluster.api.client("job-controller"), adopt);
   }
 
-  /** Whether the scenario's pod is a workload a controller keeps (a Deployment's or ReplicaSet's). */
+  /** Whether the scenario's pod is a workload a controller keeps (a Deployment's, ReplicaSet's or Job's). */
   static isWorkload(p: ScenarioPod | undefined): boolean {
-    return p?.replicas !== undefined;
+    return p?.replicas !== undefined || p?.job !== undefined;
   }
 
   start(): void {
     this.replicaSet.start();
+    this.job.start();
   }
 
   /** kubectl create of the workload whose pod the scenario names. */
   create(p: ScenarioPod): void {
     const template: Pod = this.cluster.first.manifestFor(p.key);
     const ref = template.metadata.ownerReferences!.find((r) => r.controller === true)!;
-    this.replicaSet.add({ namespace: p.namespace, name: ref.name, uid: ref.uid, replicas: p.replicas!, template, firstName: p.name });
+    const owner = { namespace: p.namespace, name: ref.name, uid: ref.uid, template, firstName: p.name };
+    if (p.job !== undefined) this.job.add({ ...owner, ...p.job });
+    else this.replicaSet.add({ ...owner, replicas: p.replicas! });
   }
 
   /** kubectl delete of the workload whose pod the scenario names. */
   *delete(p: ScenarioPod): Proc<void> {
     const ref = p.manifest.metadata.ownerReferences!.find((r) => r.controller === true)!;
-    yield* this.replicaSet.remove(p.namespace, ref.name);
+    if (p.job !== undefined) yield* this.job.remove(p.namespace, ref.name);
+    else yield* this.replicaSet.remove(p.namespace, ref.name);
   }
 }
 

@@ -8,6 +8,7 @@ import { generatePodName } from "../kubelet/config/index.ts";
 import type { Step } from "../scenario/schema/timeline.ts";
 import type { SimNode } from "./node.ts";
 import type { SimCluster } from "./cluster.ts";
+import { ControllerManager } from "../controllers/manager.ts";
 
 /**
  * Runs the timeline. Steps at 0s describe the node as the kubelet finds it when it starts (pods
@@ -53,13 +54,13 @@ function describe(step: Step): Record<string, unknown> {
 function* applyStep(sim: Sim, cluster: SimCluster, user: PodsClient, step: Step): Proc<void> {
   switch (step.kind) {
     case "create": {
-      const workload = cluster.controllers === null ? undefined : cluster.scenario.pods.find((p) => p.key === step.pod && p.replicas !== undefined);
+      const workload = cluster.controllers === null ? undefined : cluster.scenario.pods.find((p) => p.key === step.pod && ControllerManager.isWorkload(p));
       if (workload !== undefined) cluster.controllers!.create(workload);
       else yield* traced(sim, "create", yield* kubectl.create(user, cluster.first.manifestFor(step.pod)));
       return;
     }
     case "delete": {
-      const workload = cluster.controllers === null ? undefined : cluster.scenario.pods.find((p) => p.key === step.pod && p.replicas !== undefined);
+      const workload = cluster.controllers === null ? undefined : cluster.scenario.pods.find((p) => p.key === step.pod && ControllerManager.isWorkload(p));
       if (workload !== undefined) return yield* cluster.controllers!.delete(workload);
       const [ns, name] = split(step.pod);
       const opts = {

@@ -62,7 +62,9 @@ function checkStepNodes(raw: Raw, names: readonly string[], cluster: boolean, is
 /** `replicas` is for a Deployment's or a ReplicaSet's pod (controllerRef kind ReplicaSet), in a cluster. */
 function checkReplicas(raw: Raw, cluster: boolean, issues: PathIssue[]): void {
   list(raw.pods).forEach((p, i) => {
-    if (!isObj(p) || p.replicas === undefined) return;
+    if (!isObj(p)) return;
+    if (p.job !== undefined) checkOwned(p, i, "job", "Job", cluster, issues);
+    if (p.replicas === undefined) return;
     if (!cluster) {
       issues.push({ path: ["pods", i, "replicas"], message: "expected nodes: for replicas: a one-node scenario runs one pod of a workload" });
       return;
@@ -71,4 +73,17 @@ function checkReplicas(raw: Raw, cluster: boolean, issues: PathIssue[]): void {
     const owned = list(meta.ownerReferences).some((r) => isObj(r) && r.controller === true && r.kind === "ReplicaSet");
     if (!owned) issues.push({ path: ["pods", i, "replicas"], message: "expected a Deployment or a ReplicaSet manifest for replicas (a pod a ReplicaSet owns)" });
   });
+}
+
+function checkOwned(p: Raw, i: number, field: string, kind: string, cluster: boolean, issues: PathIssue[]): void {
+  if (!cluster) {
+    issues.push({ path: ["pods", i, field], message: `expected nodes: for ${field}: a one-node scenario runs one pod of a workload` });
+    return;
+  }
+  const meta = isObj(p.manifest) && isObj(p.manifest.metadata) ? p.manifest.metadata : {};
+  if (!list(meta.ownerReferences).some((r) => isObj(r) && r.controller === true && r.kind === kind)) {
+    issues.push({ path: ["pods", i, field], message: `expected a ${kind} manifest for ${field}` });
+  } else if (kind === "Job" && isObj(meta.annotations) && meta.annotations["batch.kubernetes.io/job-completion-index"] !== undefined) {
+    issues.push({ path: ["pods", i, "manifest", "spec", "completionMode"], message: "expected completionMode NonIndexed in a cluster: its Job controller does not model Indexed Jobs (docs/cluster.md)" });
+  }
 }

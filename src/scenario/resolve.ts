@@ -21,6 +21,8 @@ export interface ScenarioPod {
   skipApiValidation: boolean;
   /** In a cluster, a Deployment's or ReplicaSet's pod: how many its ReplicaSet controller keeps. */
   replicas?: number;
+  /** In a cluster, a Job's pod: what its Job controller reads. */
+  job?: { parallelism: number; completions: number | null; backoffLimit: number };
 }
 
 /**
@@ -66,6 +68,7 @@ function resolvePod(entry: ParsedScenario["pods"][number], sidecars: boolean): S
     behaviour,
     skipApiValidation: entry.skipApiValidation,
     ...(entry.replicas === undefined ? {} : { replicas: entry.replicas }),
+    ...(entry.job === undefined ? {} : { job: entry.job }),
   };
 }
 

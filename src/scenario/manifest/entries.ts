@@ -8,6 +8,7 @@ import { DEFAULT_KUBELET_VERSION, DEFAULT_NODE_NAME } from "../schema/kubelet.ts
 import type { ManifestObject } from "./documents.ts";
 import { expandObject, type Expanded } from "./expand.ts";
 import { replicasOf } from "./controllers.ts";
+import { jobCountsOf } from "./batch.ts";
 import type { Locator } from "./locator.ts";
 import { aliasesOf, resolveAliases, workloadOf } from "./aliases.ts";
 
@@ -128,6 +129,8 @@ function forSchemaEntry(entry: Raw, e: Expanded, cluster: boolean): Raw {
   if (cluster && (e.kind === "Deployment" || e.kind === "ReplicaSet") && out.replicas === undefined && isObj(entry.manifest)) {
     out.replicas = replicasOf(entry.manifest);
   }
+  // ...and the Job controller a Job's parallelism, completions and backoffLimit.
+  if (cluster && e.kind === "Job" && out.job === undefined && isObj(entry.manifest)) out.job = jobCountsOf(entry.manifest);
   if (e.source === "file") out.source = "file";
   if (e.exitAfter !== null) {
     // A run-to-completion pod's containers exit unless the scenario says what they do.
