@@ -59,7 +59,7 @@ function checkStepNodes(raw: Raw, names: readonly string[], cluster: boolean, is
   });
 }
 
-/** `replicas` is for a Deployment's or a ReplicaSet's pod (controllerRef kind ReplicaSet), in a cluster. */
+/** `replicas` is for a Deployment's, ReplicaSet's or StatefulSet's pod (by its controllerRef), `job` for a Job's, in a cluster. */
 function checkReplicas(raw: Raw, cluster: boolean, issues: PathIssue[]): void {
   list(raw.pods).forEach((p, i) => {
     if (!isObj(p)) return;
@@ -70,8 +70,8 @@ function checkReplicas(raw: Raw, cluster: boolean, issues: PathIssue[]): void {
       return;
     }
     const meta = isObj(p.manifest) && isObj(p.manifest.metadata) ? p.manifest.metadata : {};
-    const owned = list(meta.ownerReferences).some((r) => isObj(r) && r.controller === true && r.kind === "ReplicaSet");
-    if (!owned) issues.push({ path: ["pods", i, "replicas"], message: "expected a Deployment or a ReplicaSet manifest for replicas (a pod a ReplicaSet owns)" });
+    const owned = list(meta.ownerReferences).some((r) => isObj(r) && r.controller === true && (r.kind === "ReplicaSet" || r.kind === "StatefulSet"));
+    if (!owned) issues.push({ path: ["pods", i, "replicas"], message: "expected a Deployment, ReplicaSet or StatefulSet manifest for replicas (a pod a ReplicaSet or StatefulSet owns)" });
   });
 }
 

@@ -125,8 +125,8 @@ function resolveManifest(entry: Raw, i: number, locator: Locator, read: Manifest
 
 function forSchemaEntry(entry: Raw, e: Expanded, cluster: boolean): Raw {
   const out: Raw = { ...entry, manifest: e.pod };
-  // In a cluster the ReplicaSet controller keeps spec.replicas pods of a Deployment or a ReplicaSet.
-  if (cluster && (e.kind === "Deployment" || e.kind === "ReplicaSet") && out.replicas === undefined && isObj(entry.manifest)) {
+  // In a cluster the ReplicaSet controller keeps spec.replicas pods of a Deployment or a ReplicaSet, the StatefulSet controller of a StatefulSet.
+  if (cluster && (e.kind === "Deployment" || e.kind === "ReplicaSet" || e.kind === "StatefulSet") && out.replicas === undefined && isObj(entry.manifest)) {
     out.replicas = replicasOf(entry.manifest);
   }
   // ...and the Job controller a Job's parallelism, completions and backoffLimit.

@@ -47,9 +47,9 @@ export const podEntrySchema = obj({
     .max(5000)
     .optional()
     .describe(
-      "In a cluster (`nodes:`), for a Deployment or a ReplicaSet: how many pods its ReplicaSet controller keeps (the " +
+      "In a cluster (`nodes:`), for a Deployment, a ReplicaSet or a StatefulSet: how many pods its controller keeps (the " +
         "manifest's spec.replicas, default 1, when omitted); `create` hands the workload to the controller, `delete` " +
-        "removes it and its pods. The first pod takes the entry's name (the one expectations use).",
+        "removes it and its pods. The first pod takes the entry's name (the one expectations use): a StatefulSet's is <set>-0.",
     ),
   job: obj({
     parallelism: z.number().int().min(0).max(5000).describe("spec.parallelism: at most this many pods run at once."),
