@@ -67,9 +67,10 @@ describe("the npm package, installed from its tarball", () => {
     expect(list.filter((f) => /(^package\/test\/|\.test\.|^package\/src\/|tsbuildinfo)/.test(f))).toEqual([]);
     expect(list).toContain("package/dist/bundle/main.js");
     expect(list).toContain("package/dist/bundle/worker.js");
-    // About 1.8 MB today: the per-module build (most of it declarations: zod schemas' inferred types
-    // are written out in full) and the CLI's bundle (dist/bundle/, about 0.5 MB packed).
-    expect(statSync(tarball).size).toBeLessThan(2_000_000);
+    // About 2.0 MB today: the per-module build (most of it declarations: zod schemas' inferred types
+    // are written out in full) and the CLI's bundle (dist/bundle/, about 0.5 MB packed); the
+    // cluster's scheduler and controllers (issue 26) took it past 2,000,000 bytes.
+    expect(statSync(tarball).size).toBeLessThan(2_100_000);
   });
 
   it("(a) runs a scenario, renders, records and replays it from plain Node", () => {
