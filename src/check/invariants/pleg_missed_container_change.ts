@@ -35,17 +35,18 @@ interface Owed {
 
 /** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
 const READS: RecordReads = {
-  KubeletStop: [],
-  CreateContainer: ["result", "newId", "pod", "container"],
+  // `node`: in a cluster each node's kubelet relists its own runtime, so what is owed is per node.
+  KubeletStop: ["node"],
+  CreateContainer: ["result", "newId", "pod", "container", "node"],
   ContainerExited: ["result", "id"],
   ContainerRemovedExternally: ["result", "id"],
   RemoveContainer: ["result", "id"],
   RemovePodSandbox: ["result", "pod"],
-  Set: ["uid", "pod", "err"],
+  Set: ["uid", "pod", "err", "node"],
   ...Object.fromEntries([...PLEG_CONTAINER_EVENTS].map((k) => [k, ["containerID"]])),
   // The runtime writes ContainerStarted too: onRuntime reads its result.
   ContainerStarted: ["containerID", "result"],
-  relist: ["durationMs", "err"],
+  relist: ["durationMs", "err", "node"],
 };
 
 class Monitor implements InvariantMonitor {

@@ -11,7 +11,8 @@ import type { ClusterNodeParsed } from "../types/node.ts";
 /** Kubernetes' supported maximum is 5,000 nodes; a scenario file holds at most this many. */
 export const MAX_NODES = 5000;
 
-export const clusterNodeSchema = obj({
+/** Typed by its output only (an interface): its declaration would otherwise spell the kubelet and runtime sections out. */
+export const clusterNodeSchema: z.ZodType<ClusterNodeParsed, unknown> = obj({
   ...nodeShape,
   name: z
     .string()
