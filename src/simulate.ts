@@ -7,7 +7,10 @@ import { Sim, MemorySink, type RunResult, type StrategySpec, type TraceRecord, t
 import { formatStrategy } from "./sim/strategy/index.ts";
 import type { KernelObserver } from "./sim/observe.ts";
 import type { Scenario } from "./scenario/resolve.ts";
-import { SimNode } from "./node/node.ts";
+import type { SimNode } from "./node/node.ts";
+import { SimCluster } from "./node/cluster.ts";
+import { startClusterScheduler } from "./scheduler/scheduler.ts";
+import { startControllers } from "./controllers/manager.ts";
 import type { NodePlan } from "./node/plan.ts";
 import { startTimeline } from "./node/timeline.ts";
 import { startScheduler } from "./node/scheduler.ts";
@@ -68,7 +71,10 @@ export function simulate(scenario: Scenario, opts: SimulateOptions = {}): Simula
  */
 export interface SimulationHandle {
   readonly sim: Sim;
+  /** The scenario's node (a cluster's first node). */
   readonly node: SimNode;
+  /** Every node, on one apiserver (one node without `nodes:`). */
+  readonly cluster: SimCluster;
   /** The run's checker: what it has seen so far (play mode reads it where a run pauses). */
   readonly checker: Checker;
   /** Runs the rest of the run (nothing when it already ended) and returns its verdict and checks. */
@@ -96,14 +102,18 @@ export function startSimulation(scenario: Scenario, opts: SimulateOptions = {}):
     ...(opts.observer === undefined ? {} : { observer: opts.observer }),
     ...(opts.hash === undefined ? {} : { hash: opts.hash }),
   });
-  const node = new SimNode(sim, scenario, opts.plan);
+  const cluster = new SimCluster(sim, scenario, opts.plan);
+  const node = cluster.first;
   checker.attach(sim, node);
-  startTimeline(sim, node, scenario.timeline);
+  startTimeline(sim, cluster, scenario.timeline);
   startScheduler(sim, node, scenario.scheduler);
+  if (cluster.isCluster) startClusterScheduler(sim, cluster);
+  cluster.controllers = startControllers(sim, cluster);
   let result: SimulationResult | null = null;
   return {
     sim,
     node,
+    cluster,
     checker,
     finish: () => {
       if (result !== null) return result;

@@ -114,7 +114,7 @@ export class ApiServer {
     if (cut !== undefined) return this.failInPartition(cut, actor, kind, verb, path, fields, latency);
     const inMs = Math.floor(latency / 2);
     // A create names its collection; the object it makes is the collection plus the pod's name.
-    const created = verb === "POST" && typeof fields.pod === "string" ? `${path}/${fields.pod.split("/")[1]}` : path;
+    const created = verb === "POST" && kind === "Create" && typeof fields.pod === "string" ? `${path}/${fields.pod.split("/")[1]}` : path;
     return callOp(inMs, `${verb} ${path}`, () => {
       const [result, extra] = apply();
       this.trace(actor, kind, fields, result.err, extra);
@@ -184,6 +184,12 @@ class ActorClient implements PodsClient {
       const r = this.server.registry.watch(opts, this.actor);
       return [r, r.value === null ? {} : { watch: r.value.opts.id }];
     })) as ApiResult<WatchInterface>;
+  }
+
+  *bindPod(namespace: string, name: string, nodeName: string, uid?: string): Proc<ApiResult<Pod>> {
+    const fields = { pod: `${namespace}/${name}`, nodeName, uidPrecondition: uid ?? null };
+    return (yield this.server.request(this.actor, "Bind", "POST", `${podPath(namespace, name)}/binding`, fields,
+      () => withPod(this.server.registry.bind(namespace, name, nodeName, uid)))) as ApiResult<Pod>;
   }
 
   *updatePod(pod: Pod): Proc<ApiResult<Pod>> {

@@ -74,6 +74,8 @@ export interface PodsClient {
   getPod(namespace: string, name: string): Proc<ApiResult<Pod>>;
   listPods(opts?: ListOptions): Proc<ApiResult<PodList>>;
   watchPods(opts?: ListOptions): Proc<ApiResult<WatchInterface>>;
+  /** POST pods/<name>/binding: the scheduler binds a pod to a node (apiserver/registry.ts bind). */
+  bindPod(namespace: string, name: string, nodeName: string, uid?: string): Proc<ApiResult<Pod>>;
   /** PUT: optimistic concurrency on metadata.resourceVersion when set; status is not changed. */
   updatePod(pod: Pod): Proc<ApiResult<Pod>>;
   /**

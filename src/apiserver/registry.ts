@@ -20,6 +20,7 @@ import { Edit } from "./objects.ts";
 import { compact, emptyStore, eventsSince, listPods, writePod, type StoreState } from "./store.ts";
 import { Watcher, type WatcherOptions } from "./watch.ts";
 import { DEFAULT_NAMESPACE } from "../k8s/defaults.ts";
+import { formatRFC3339 } from "./time.ts";
 
 export interface RegistryOptions {
   watchWindow: number;
@@ -139,6 +140,30 @@ export class PodRegistry {
     const invalid = validateStatusUpdate(next, old);
     if (invalid !== null) return { value: null, err: invalid };
     return ok(this.writeUnlessUnchanged(key, next, old));
+  }
+
+  /**
+   * POST pods/<name>/binding (BindingREST.Create, assignPod, setPodNodeName): a pod being deleted
+   * or already bound cannot be bound; otherwise spec.nodeName is set and the PodScheduled condition
+   * turns True. `uid` is the binding's precondition (the scheduler's pod), as upstream checks it.
+   */
+  bind(namespace: string, name: string, nodeName: string, uid: string | undefined): ApiResult<Pod> {
+    const key = storageKey(namespace, name);
+    const old = this.state.pods[key];
+    if (old === undefined) return { value: null, err: newNotFound(name) };
+    if (uid !== undefined && uid !== old.metadata.uid) {
+      return { value: null, err: newConflict("pods", name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${old.metadata.uid ?? ""}`) };
+    }
+    if (old.metadata.deletionTimestamp) return { value: null, err: newConflict("pods", name, `pod ${name} is being deleted, cannot be assigned to a host`) };
+    if ((old.spec.nodeName ?? "") !== "") return { value: null, err: newConflict("pods", name, `pod ${name} is already assigned to node "${old.spec.nodeName}"`) };
+    const status = old.status ?? {};
+    const conditions = (status.conditions ?? []).filter((c) => c.type !== "PodScheduled");
+    const scheduled = { type: "PodScheduled", status: "True", lastProbeTime: null, lastTransitionTime: formatRFC3339(this.sim.nowMs) };
+    const next = new Edit(old)
+      .set("spec", new Edit(old.spec).set("nodeName", nodeName).result())
+      .set("status", { ...status, conditions: [...conditions, scheduled] } as PodStatus)
+      .result();
+    return ok(this.write(key, next));
   }
 
   /** The generic store's Delete: BeforeDelete, the graceful update, then removal when grace is 0. */

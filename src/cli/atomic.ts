@@ -31,13 +31,18 @@ export class AtomicFile {
   static open(target: string): AtomicFile {
     sweepStale(target);
     const tempPath = join(dirname(target), tempName(basename(target), process.pid, ++tempCount));
+    // The handlers go in before the file exists: a signal that comes between the two would
+    // otherwise kill the process with its default action and leave the file. A JS handler runs
+    // only once this synchronous code is done, so by then the file is tracked.
+    install();
     let file: AtomicFile;
     try {
       file = new AtomicFile(target, tempPath, openSync(tempPath, "wx", 0o644));
     } catch (err) {
+      if (open.size === 0) uninstall();
       throw new UserError(`cannot write ${target}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
-    track(file);
+    open.add(file);
     return file;
   }
 
@@ -152,12 +157,11 @@ function onExit(): void {
   for (const file of [...open]) file.discard();
 }
 
-function track(file: AtomicFile): void {
-  if (open.size === 0) {
-    for (const s of SIGNALS) process.on(s, onSignal);
-    process.on("exit", onExit);
-  }
-  open.add(file);
+/** Installs the handlers unless a file already open installed them. */
+function install(): void {
+  if (open.size > 0) return;
+  for (const s of SIGNALS) process.on(s, onSignal);
+  process.on("exit", onExit);
 }
 
 function untrack(file: AtomicFile): void {

@@ -69,6 +69,8 @@ export interface RuntimeOptions {
   requestTimeoutMs: number;
   /** The first three octets of pod IPs; sandboxes get .2, .3, ... in creation order. */
   podSubnetPrefix: string;
+  /** Prepended to sandbox and container IDs ("node-b-c-1"), so that IDs are unique in a cluster; "" for one node. */
+  idPrefix?: string;
   /**
    * Docker behind dockershim (variant dockerFailedStartStaysCreated, race R07): a failed start
    * leaves the container "Created" with exit code 128 (see dockershim.ts). Off: containerd's EXITED

@@ -18,7 +18,7 @@ const SOCKET_PATH = "/run/containerd/containerd.sock";
 const EVENT_BUFFER = 1000;
 
 export class RuntimeCore {
-  readonly store = new RuntimeStore();
+  readonly store: RuntimeStore;
   readonly faults: FaultInjector;
   readonly rng: Rng;
   /** Calls that arrive before this instant find the runtime's socket closed (a restart). */
@@ -31,6 +31,7 @@ export class RuntimeCore {
     readonly config: RuntimeConfig,
     readonly options: RuntimeOptions,
   ) {
+    this.store = new RuntimeStore(options.idPrefix);
     this.faults = new FaultInjector(config.faults);
     this.rng = sim.rng("runtime");
   }

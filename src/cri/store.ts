@@ -78,6 +78,8 @@ export class RuntimeStore {
   private nextContainer = 1;
   private nextIp = 2;
 
+  constructor(private readonly idPrefix = "") {}
+
   /** How many changes the runtime's records have had: equal numbers, the same state. */
   get generation(): number {
     return this.changes;
@@ -89,11 +91,11 @@ export class RuntimeStore {
   }
 
   newSandboxId(): string {
-    return `s-${this.nextSandbox++}`;
+    return `${this.idPrefix}s-${this.nextSandbox++}`;
   }
 
   newContainerId(): string {
-    return `c-${this.nextContainer++}`;
+    return `${this.idPrefix}c-${this.nextContainer++}`;
   }
 
   /** host-local IPAM hands out addresses in order; 250 per /24, then the next /24. */

@@ -49,6 +49,8 @@ export interface KubeletInstanceOptions {
   sim: Sim;
   settings: KubeletSettings;
   api: ApiServer;
+  /** The kubelet's name as the apiserver's client ("kubelet"; "kubelet@<node>" in a cluster). */
+  apiActor?: string;
   runtime: SimRuntime;
   /** The static pod directory, when the scenario has file pods. */
   manifestDir: ManifestDir | null;
@@ -78,7 +80,7 @@ export class KubeletInstance {
     const { sim, settings } = o;
     const version: KubeletVersion = { minor: settings.minor, patch: settings.patch };
     const recorder = new TraceEventRecorder(sim, "kubelet");
-    const kubeClient = o.api.client("kubelet");
+    const kubeClient = o.api.client(o.apiActor ?? "kubelet");
     const { podConfig } = makePodSourceConfig(sim, {
       nodeName: settings.nodeName,
       kubeClient,

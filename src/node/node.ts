@@ -15,6 +15,14 @@ import type { KubeletSettings } from "./settings.ts";
 
 export const STATIC_POD_PATH = "/etc/kubernetes/manifests";
 
+/** How a node of a cluster is built (node/cluster.ts); a one-node scenario gives none. */
+export interface ClusterMembership {
+  /** The cluster's apiserver, built by its first node; absent for the first node itself. */
+  readonly api?: ApiServer;
+  /** The node's place in `nodes:` (its pod CIDR is 10.244.<index>.0/24). */
+  readonly index: number;
+}
+
 export class SimNode {
   readonly api: ApiServer;
   readonly runtime: SimRuntime;
@@ -26,24 +34,33 @@ export class SimNode {
   private pluginRng: Rng | null = null;
   /** Observers of every apiserver write (checkers), called after the PodView record. */
   readonly apiObservers: ((e: StoredEvent) => void)[] = [];
+  /** The kubelet's name as the apiserver's client: "kubelet", or "kubelet@<node>" in a cluster. */
+  readonly apiActor: string;
+  /** Whether this node is one of a cluster's (its PodView records then name each pod's node). */
+  readonly inCluster: boolean;
 
   /** A node built from its plan, compiled from the scenario when none is given (node/plan.ts). */
   constructor(
     private readonly sim: Sim,
     readonly scenario: Scenario,
     private readonly plan: NodePlan = compileNodePlan(scenario),
+    member?: ClusterMembership,
   ) {
     if (plan.scenario !== scenario) throw new Error("SimNode: the plan was compiled from another scenario");
     this.settings = plan.settings;
+    this.inCluster = member !== undefined;
+    this.apiActor = member === undefined ? "kubelet" : `kubelet@${this.settings.nodeName}`;
     const { minMs, maxMs } = scenario.apiserver.latency;
-    this.api = new ApiServer(sim, {
+    this.api = member?.api ?? new ApiServer(sim, {
       latencyMs: minMs === maxMs ? minMs : [minMs, maxMs],
-      onWrite: (e) => this.onApiWrite(e),
+      onWrite: (e) => this.apiWrite(e),
       skipValidation: plan.skipApiValidation,
     });
     this.runtime = new SimRuntime(sim, plan.runtimeConfig, {
       requestTimeoutMs: this.settings.runtimeRequestTimeoutMs,
       failedStartStaysCreated: this.settings.variants.dockerFailedStartStaysCreated === true,
+      // In a cluster each node has its own pod CIDR (10.244.<i>.0/24, as kind gives them) and its own IDs.
+      ...(member === undefined ? {} : { podSubnetPrefix: `10.244.${member.index}`, idPrefix: `${this.settings.nodeName}-` }),
     });
     this.manifestDir = plan.hasStaticPods ? new ManifestDir(sim, STATIC_POD_PATH) : null;
     // The runtime knows what each container does.
@@ -53,7 +70,7 @@ export class SimNode {
   startKubelet(): void {
     this.sim.emit("kubelet", "KubeletStart", { version: this.settings.version, nodeName: this.settings.nodeName });
     this.kubelet = new KubeletInstance({
-      sim: this.sim, settings: this.settings, api: this.api, runtime: this.runtime, manifestDir: this.manifestDir,
+      sim: this.sim, settings: this.settings, api: this.api, apiActor: this.apiActor, runtime: this.runtime, manifestDir: this.manifestDir,
       skipStaticPodValidation: this.plan.skipStaticPodValidation,
       podDevicesCheckpoint: this.podDevicesCheckpoint,
     });
@@ -101,8 +118,11 @@ export class SimNode {
     this.startKubelet();
   }
 
-  /** What `kubectl get pods -w` would print after each write (and the checkers' view of the API). */
-  private onApiWrite(e: StoredEvent): void {
+  /**
+   * What `kubectl get pods -w` would print after each write (and the checkers' view of the API);
+   * the apiserver's owner calls it (this node, or the cluster for its first node).
+   */
+  apiWrite(e: StoredEvent): void {
     if (this.sim.traces("PodView")) this.tracePodView(e);
     for (const o of this.apiObservers) o(e);
   }
@@ -119,7 +139,14 @@ export class SimNode {
       phase: pod.status?.phase ?? "Pending",
       ...(pod.metadata.creationTimestamp ? { creationTimestamp: pod.metadata.creationTimestamp } : {}),
       ...(e.type === "DELETED" ? { deleted: true } : {}),
+      ...(this.inCluster ? { node: pod.spec.nodeName ?? "" } : {}),
     });
+  }
+
+  /** The runtime runs pod `podKey`'s containers as the scenario says pod `templateKey`'s run (a workload's replicas). */
+  adoptBehaviour(templateKey: string, podKey: string): void {
+    if (templateKey === podKey) return;
+    for (const b of this.plan.behaviours) if (b.podKey === templateKey) this.runtime.setBehaviour(podKey, b.container, b.behaviour);
   }
 
   /** A pod as the scenario declares it, bound to this node as the scheduler would (frozen). */

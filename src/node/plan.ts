@@ -10,7 +10,7 @@ import { resolveRuntimeConfig, type RuntimeConfig } from "../cri/config.ts";
 import type { ContainerBehaviour } from "../cri/program.ts";
 import { generatePodName } from "../kubelet/config/index.ts";
 import { compileBehaviour } from "../scenario/compile.ts";
-import type { Scenario } from "../scenario/resolve.ts";
+import type { ClusterNode, Scenario } from "../scenario/resolve.ts";
 import { kubeletSettings, type KubeletSettings } from "./settings.ts";
 
 /** One container's scripted program, under the name the runtime knows its pod by. */
@@ -33,19 +33,25 @@ export interface NodePlan {
   readonly hasStaticPods: boolean;
 }
 
-/** Compiles the node half of a run plan (see the top of this file). */
-export function compileNodePlan(scenario: Scenario): NodePlan {
-  const settings = kubeletSettings(scenario);
+/**
+ * Compiles the node half of a run plan (see the top of this file): of the scenario's one node, or
+ * of `member`, one node of its cluster. A one-node scenario's API pods come bound to its node, as
+ * a scheduler would bind them; a cluster's come as written, and the scheduler stand-in binds those
+ * that name no node (scheduler/scheduler.ts).
+ */
+export function compileNodePlan(scenario: Scenario, member: ClusterNode | undefined = scenario.nodes?.[0]): NodePlan {
+  const settings = kubeletSettings(scenario, member);
   const manifests = new Map<string, Pod>();
   for (const p of scenario.pods) {
     const m = p.manifest as Pod;
-    // Bound to this node as the scheduler would; frozen, so the apiserver can take it as it is.
-    manifests.set(p.key, deepFreeze(cloneJSON({ ...m, spec: { ...m.spec, nodeName: m.spec.nodeName ?? settings.nodeName } })));
+    const nodeName = m.spec.nodeName ?? (scenario.nodes === undefined || p.source === "file" ? settings.nodeName : undefined);
+    // Frozen, so the apiserver can take it as it is.
+    manifests.set(p.key, deepFreeze(cloneJSON(nodeName === undefined ? m : { ...m, spec: { ...m.spec, nodeName } })));
   }
   return Object.freeze({
     scenario,
     settings: deepFreeze(cloneJSON(settings)),
-    runtimeConfig: deepFreeze(cloneJSON(resolveRuntimeConfig(scenario.runtime))),
+    runtimeConfig: deepFreeze(cloneJSON(resolveRuntimeConfig((member ?? scenario).runtime))),
     behaviours: deepFreeze(plannedBehaviours(scenario, settings)),
     manifests,
     skipApiValidation: skippingValidation(scenario, "api"),

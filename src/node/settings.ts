@@ -1,6 +1,6 @@
 // The kubelet's settings for one run: the scenario's kubelet section (upstream KubeletConfiguration
 // names, durations in ms) plus the timings of steps the simulator models only as time.
-import type { Scenario } from "../scenario/resolve.ts";
+import type { ClusterNode, Scenario } from "../scenario/resolve.ts";
 import { nodeOf } from "../scenario/resolve_node.ts";
 import type { Node } from "../k8s/node.ts";
 
@@ -19,6 +19,8 @@ export type KubeletSettings = Scenario["kubelet"] & {
   node: Node;
 };
 
-export function kubeletSettings(scenario: Scenario): KubeletSettings {
-  return { ...scenario.kubelet, volumeSetupMs: DEFAULT_VOLUME_SETUP_MS, cgroupSetupMs: DEFAULT_CGROUP_SETUP_MS, node: nodeOf(scenario.node, scenario.kubelet.maxPods) };
+/** The settings of the scenario's one node, or of `member`, one node of its cluster. */
+export function kubeletSettings(scenario: Scenario, member?: ClusterNode): KubeletSettings {
+  const { kubelet, node } = member ?? scenario;
+  return { ...kubelet, volumeSetupMs: DEFAULT_VOLUME_SETUP_MS, cgroupSetupMs: DEFAULT_CGROUP_SETUP_MS, node: nodeOf(node, kubelet.maxPods) };
 }

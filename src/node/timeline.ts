@@ -7,27 +7,43 @@ import { kubectl, type PodsClient } from "../apiserver/index.ts";
 import { generatePodName } from "../kubelet/config/index.ts";
 import type { Step } from "../scenario/types/timeline.ts";
 import type { SimNode } from "./node.ts";
+import type { SimCluster } from "./cluster.ts";
+import { ControllerManager } from "../controllers/manager.ts";
 
 /**
  * Runs the timeline. Steps at 0s describe the node as the kubelet finds it when it starts (pods
  * already in the apiserver, manifests already in the static pod directory, which `--runonce`
  * needs), so the kubelet boots once they are applied; later steps happen to a running kubelet.
  */
-export function startTimeline(sim: Sim, node: SimNode, steps: readonly Step[]): void {
-  const user = node.api.client("user");
+export function startTimeline(sim: Sim, cluster: SimCluster, steps: readonly Step[]): void {
+  const user = cluster.api.client("user");
   sim.go("scenario/timeline", function* () {
     let booted = false;
     for (const step of steps) {
       if (!booted && step.atMs > 0) {
-        node.startKubelet();
+        cluster.startKubelets();
         booted = true;
       }
       if (step.atMs > sim.nowMs) yield* sleep(step.atMs - sim.nowMs, "timeline");
       sim.emit("scenario", "Step", { step: step.kind, ...describe(step) });
-      yield* applyStep(sim, node, user, step);
+      yield* applyStep(sim, cluster, user, step);
     }
-    if (!booted) node.startKubelet();
+    if (!booted) cluster.startKubelets();
   });
+}
+
+/**
+ * The node a step happens to: the one it names; for a step about a pod, the node the pod is
+ * bound to now (for a static pod, the node its manifest names); else the first node.
+ */
+function targetNode(cluster: SimCluster, step: Step): SimNode {
+  if (cluster.nodes.length === 1) return cluster.first;
+  const named = (step as { node?: string }).node;
+  if (named !== undefined) return cluster.node(named) ?? cluster.first;
+  const pod = (step as { pod?: string }).pod;
+  if (pod === undefined) return cluster.first;
+  const bound = cluster.first.scenario.pods.find((p) => p.key === pod)?.manifest.spec.nodeName;
+  return cluster.nodeOfPod(pod) ?? (bound === undefined ? undefined : cluster.node(bound)) ?? cluster.first;
 }
 
 function describe(step: Step): Record<string, unknown> {
@@ -35,12 +51,17 @@ function describe(step: Step): Record<string, unknown> {
   return rest;
 }
 
-function* applyStep(sim: Sim, node: SimNode, user: PodsClient, step: Step): Proc<void> {
+function* applyStep(sim: Sim, cluster: SimCluster, user: PodsClient, step: Step): Proc<void> {
   switch (step.kind) {
-    case "create":
-      yield* traced(sim, "create", yield* kubectl.create(user, node.manifestFor(step.pod)));
+    case "create": {
+      const workload = cluster.controllers === null ? undefined : cluster.scenario.pods.find((p) => p.key === step.pod && ControllerManager.isWorkload(p));
+      if (workload !== undefined) cluster.controllers!.create(workload);
+      else yield* traced(sim, "create", yield* kubectl.create(user, cluster.first.manifestFor(step.pod)));
       return;
+    }
     case "delete": {
+      const workload = cluster.controllers === null ? undefined : cluster.scenario.pods.find((p) => p.key === step.pod && ControllerManager.isWorkload(p));
+      if (workload !== undefined) return yield* cluster.controllers!.delete(workload);
       const [ns, name] = split(step.pod);
       const opts = {
         ...(step.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: step.gracePeriodSeconds }),
@@ -62,8 +83,12 @@ function* applyStep(sim: Sim, node: SimNode, user: PodsClient, step: Step): Proc
     case "setLabels":
       yield* setLabels(sim, user, step.pod, step.labels);
       return;
+    case "watchGone":
+      // The apiserver's watch cache moved on: every kubelet's watch ends with 410 Gone.
+      for (const node of cluster.nodes) node.api.registry.expireWatches(node.apiActor);
+      return;
     default:
-      yield* applyNodeStep(sim, node, step);
+      yield* applyNodeStep(sim, targetNode(cluster, step), step);
   }
 }
 
@@ -102,19 +127,16 @@ function applyFault(sim: Sim, node: SimNode, step: Step): void {
   const now = sim.nowMs;
   switch (step.kind) {
     case "partition":
-      node.api.addPartition({ fromMs: now, toMs: now + step.forMs, mode: step.mode === "fail" ? "refuse" : "hang", actors: ["kubelet"] });
+      node.api.addPartition({ fromMs: now, toMs: now + step.forMs, mode: step.mode === "fail" ? "refuse" : "hang", actors: [node.apiActor] });
       return;
     case "watchDelay": {
-      node.api.registry.delayWatches(step.delay.maxMs, "kubelet");
-      sim.schedule(now + step.forMs, () => void node.api.registry.delayWatches(0, "kubelet"));
+      node.api.registry.delayWatches(step.delay.maxMs, node.apiActor);
+      sim.schedule(now + step.forMs, () => void node.api.registry.delayWatches(0, node.apiActor));
       return;
     }
     case "watchDrop":
       // Simplified: the watch connection drops (its events are lost); the reflector notices and re-lists.
-      node.api.registry.dropWatches("kubelet");
-      return;
-    case "watchGone":
-      node.api.registry.expireWatches("kubelet");
+      node.api.registry.dropWatches(node.apiActor);
       return;
     case "killSandbox": {
       const sb = node.runtime.newestSandboxOf(runtimeKey(node, step.pod));

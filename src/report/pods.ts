@@ -29,6 +29,8 @@ interface View {
   restarts: string;
   deleted: boolean;
   createdMs: number | undefined;
+  /** The node the pod is bound to (a cluster's PodView records say; undefined for one node). */
+  node: string | undefined;
 }
 
 function viewOf(rec: TraceRecord): View | undefined {
@@ -45,6 +47,7 @@ function viewOf(rec: TraceRecord): View | undefined {
     restarts: str(rec, "restarts") ?? "",
     deleted: rec["deleted"] === true,
     createdMs: created === undefined ? undefined : simMsFromRFC3339(created),
+    node: str(rec, "node"),
   };
 }
 
@@ -58,19 +61,21 @@ export function renderPods(records: readonly TraceRecord[], opts: PodsOptions = 
   if (views.length === 0) return "No resources found.\n";
   const namespaces = new Set(views.map((v) => namespaceOf(v.pod)));
   const withNamespace = opts.allNamespaces ?? namespaces.size > 1;
+  // Of a cluster, the NODE column of `-o wide` (kubectl prints <none> for a pod not yet bound).
+  const withNode = new Set(views.map((v) => v.node).filter((n) => n !== undefined && n !== "")).size > 1;
   const w = new TabWriter(GET_TABS);
-  w.line([...(withNamespace ? ["NAMESPACE"] : []), "NAME", "READY", "STATUS", "RESTARTS", "AGE"]);
+  w.line([...(withNamespace ? ["NAMESPACE"] : []), "NAME", "READY", "STATUS", "RESTARTS", "AGE", ...(withNode ? ["NODE"] : [])]);
   const createdMs = new Map<string, number>();
   const lastCols = new Map<string, string>();
   for (const v of views) {
     // Without a creationTimestamp, the pod was created when it was first seen.
     if (!createdMs.has(v.key)) createdMs.set(v.key, v.createdMs ?? v.t);
-    const cols = [v.ready, v.status, v.restarts].join("\u0000");
+    const cols = [v.ready, v.status, v.restarts, ...(withNode ? [v.node ?? ""] : [])].join("\u0000");
     if (opts.dedup !== false && !v.deleted && lastCols.get(v.key) === cols) continue;
     lastCols.set(v.key, cols);
     const age = humanDuration(v.t - createdMs.get(v.key)!);
     const name = withNamespace ? [namespaceOf(v.pod), nameOf(v.pod)] : [nameOf(v.pod)];
-    w.line([...name, v.ready, v.status, v.restarts, age]);
+    w.line([...name, v.ready, v.status, v.restarts, age, ...(withNode ? [v.node === undefined || v.node === "" ? "<none>" : v.node] : [])]);
     w.flush();
   }
   return w.text();

@@ -74,7 +74,7 @@ function makeFilter(records: readonly TraceRecord[], opts: TextOptions): (rec: T
     if (verbosity === "all") return null;
     if (rec.kind === "PodView") {
       // The phase counts too: a pod can turn Succeeded or Failed without a kubectl column changing.
-      const view = ["ready", "status", "restarts", "deleted", "phase"].map((k) => fieldText(rec[k])).join("\u0000");
+      const view = ["ready", "status", "restarts", "deleted", "phase", "node"].map((k) => fieldText(rec[k])).join("\u0000");
       return repeats(`view\u0000${podOf(rec)}`, view) ? "repeats" : null;
     }
     if (verbosity === "brief") return BRIEF_KINDS.has(rec.kind) ? null : "verbosity";
@@ -104,8 +104,17 @@ export function hideReasons(records: readonly TraceRecord[], opts: TextOptions =
 interface Line {
   clock: string;
   lane: string;
+  /** The node whose process wrote the record (a cluster's records carry `node`); "" for the cluster's own. */
+  node: string;
   pod: string;
   words: string;
+}
+
+/** Whether the trace is of more than one node: only then has the timeline a NODE column. */
+export function nodesOf(records: readonly TraceRecord[]): Set<string> {
+  const nodes = new Set<string>();
+  for (const r of records) if (typeof r["node"] === "string" && r["node"] !== "") nodes.add(r["node"]);
+  return nodes;
 }
 
 /** Renders the timeline. */
@@ -121,22 +130,25 @@ export function renderText(records: readonly TraceRecord[], opts: TextOptions = 
       hidden.set(why, (hidden.get(why) ?? 0) + 1);
       continue;
     }
-    lines.push({ clock: formatClock(rec.t), lane: rec.component, pod: podOf(rec) ?? "", words: phrase(rec) });
+    lines.push({ clock: formatClock(rec.t), lane: rec.component, node: typeof rec["node"] === "string" ? rec["node"] : "", pod: podOf(rec) ?? "", words: phrase(rec) });
   }
   const out: string[] = [];
   const head = header(records);
   if (head !== undefined) out.push(head);
-  out.push(...layout(lines, opts.pod === undefined));
+  out.push(...layout(lines, opts.pod === undefined, nodesOf(records).size > 1));
   out.push(...footer(records, hidden));
   return out.join("\n") + "\n";
 }
 
-function layout(lines: readonly Line[], withPod: boolean): string[] {
+function layout(lines: readonly Line[], withPod: boolean, withNode: boolean): string[] {
   const clockWidth = widest(lines, (l) => l.clock, CLOCK_MIN_WIDTH);
   const laneWidth = widest(lines, (l) => l.lane, LANE_MIN_WIDTH);
+  const nodeWidth = withNode ? widest(lines, (l) => l.node, 1) : 0;
   const podWidth = withPod ? widest(lines, (l) => l.pod, 0) : 0;
   return lines.map((l) => {
     const cols = [l.clock.padStart(clockWidth), l.lane.padEnd(laneWidth)];
+    // The cluster's own components (apiserver, scheduler) are on no node: "-".
+    if (nodeWidth > 0) cols.push((l.node === "" ? "-" : l.node).padEnd(nodeWidth));
     if (podWidth > 0) cols.push(l.pod.padEnd(podWidth));
     cols.push(l.words);
     return cols.join("  ");

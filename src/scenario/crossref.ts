@@ -8,6 +8,7 @@ import { findPod, indexPods, isObj, list, str, type IndexedPod, type Raw } from 
 import { DEFAULT_KUBELET_VERSION } from "./schema/kubelet.ts";
 import { featureGateDefault } from "./types/kubelet.ts";
 import { ACTION_NAMES } from "./schema/timeline.ts";
+import { checkCluster } from "./crossref_nodes.ts";
 
 export interface CrossResult {
   issues: PathIssue[];
@@ -38,6 +39,7 @@ export function crossCheck(raw: Raw): CrossResult {
   const pods = indexPods(raw.pods, sidecarsEnabled(kubelet));
   checkPods(raw, pods, kubelet, out);
   checkNode(raw, kubelet, out);
+  checkCluster(raw, kubelet, out.issues);
   checkTimeline(raw, pods, out);
   list(raw.expect).forEach((e, i) => {
     if (!isObj(e)) return;

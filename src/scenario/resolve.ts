@@ -19,6 +19,10 @@ export interface ScenarioPod {
   behaviour: Record<string, ContainerBehaviour>;
   /** Stored and run even though the apiserver (or the kubelet's static pod check) would refuse it. */
   skipApiValidation: boolean;
+  /** In a cluster, a Deployment's or ReplicaSet's pod: how many its ReplicaSet controller keeps. */
+  replicas?: number;
+  /** In a cluster, a Job's pod: what its Job controller reads. */
+  job?: { parallelism: number; completions: number | null; backoffLimit: number };
 }
 
 /**
@@ -26,11 +30,23 @@ export interface ScenarioPod {
  * alike; kubelet.allocatable (the older spelling of node.capacity's cpu and memory) is folded into
  * node.capacity and gone.
  */
-export type Scenario = Omit<ParsedScenario, "pods" | "node" | "kubelet"> & {
+export type Scenario = Omit<ParsedScenario, "pods" | "node" | "nodes" | "kubelet"> & {
   pods: ScenarioPod[];
   node: ScenarioNode;
   kubelet: Omit<ParsedScenario["kubelet"], "allocatable">;
+  /**
+   * A cluster's nodes (`nodes:`), each with its kubelet and runtime; absent for a one-node
+   * scenario. When present, `node` and `kubelet` are the first node's.
+   */
+  nodes?: ClusterNode[];
 };
+
+/** One node of a cluster: the node, its kubelet (nodeName = the node's name) and its runtime. */
+export interface ClusterNode {
+  node: ScenarioNode;
+  kubelet: Omit<ParsedScenario["kubelet"], "allocatable">;
+  runtime: ParsedScenario["runtime"];
+}
 
 function resolvePod(entry: ParsedScenario["pods"][number], sidecars: boolean): ScenarioPod {
   // The loader reads every manifestFile in before the schema runs, so a valid entry has its manifest.
@@ -51,6 +67,8 @@ function resolvePod(entry: ParsedScenario["pods"][number], sidecars: boolean): S
     manifest,
     behaviour,
     skipApiValidation: entry.skipApiValidation,
+    ...(entry.replicas === undefined ? {} : { replicas: entry.replicas }),
+    ...(entry.job === undefined ? {} : { job: entry.job }),
   };
 }
 
@@ -81,7 +99,23 @@ export function resolveScenario(parsed: ParsedScenario): Scenario {
     ...parsed.swarm,
     faults: parsed.swarm.faults.map((f) => ({ ...f, fault: withPod(pods, f.fault) })),
   };
-  const node = resolveNode(parsed);
-  const { allocatable: _folded, ...kubelet } = parsed.kubelet;
-  return { ...parsed, kubelet: { ...kubelet, nodeName: node.name }, node, pods, timeline, expect, scheduler, runtime: { ...parsed.runtime, faults }, swarm };
+  const { nodes: written, ...rest } = parsed;
+  const nodes = written?.map((n) => resolveClusterNode(parsed, n, (f) => withPod(pods, f)));
+  const node = nodes?.[0]?.node ?? resolveNode(parsed);
+  const { allocatable: _folded, ...topKubelet } = parsed.kubelet;
+  const kubelet = nodes?.[0]?.kubelet ?? topKubelet;
+  return {
+    ...rest, kubelet: { ...kubelet, nodeName: node.name }, node, pods, timeline, expect, scheduler, runtime: { ...parsed.runtime, faults }, swarm,
+    ...(nodes === undefined ? {} : { nodes }),
+  };
+}
+
+/** A `nodes:` entry resolved as `node:` is, with its own kubelet and runtime or the top-level ones. */
+function resolveClusterNode(parsed: ParsedScenario, n: NonNullable<ParsedScenario["nodes"]>[number],
+  canonicalFault: <T extends object>(f: T) => T): ClusterNode {
+  const own = n.kubelet ?? parsed.kubelet;
+  const node = resolveNode({ node: { name: n.name, labels: n.labels, taints: n.taints, capacity: n.capacity }, kubelet: own });
+  const { allocatable: _folded, ...kubelet } = own;
+  const runtime = n.runtime ?? parsed.runtime;
+  return { node, kubelet: { ...kubelet, nodeName: node.name }, runtime: { ...runtime, faults: runtime.faults.map(canonicalFault) } };
 }

@@ -4,18 +4,19 @@ import { formatDuration, parseDuration } from "../sim/index.ts";
 import { KubeletServer } from "./kubelet_server.ts";
 import { httpError, json, type Request, type Response } from "./response.ts";
 import type { ServeSession } from "./session.ts";
+import type { SimNode } from "../node/node.ts";
 
-/** The whole server: the simulator's control endpoints, then the kubelet's. */
-export function serveHandler(session: ServeSession, replayKey: string): (req: Request) => Response {
-  const node = session.handle.node;
+/** The whole server: the simulator's control endpoints, then the kubelet's (of `nodeName` in a cluster; else the first node's). */
+export function serveHandler(session: ServeSession, replayKey: string, nodeName?: string): (req: Request) => Response {
+  const node = (nodeName === undefined ? undefined : session.handle.cluster.node(nodeName)) ?? session.handle.node;
   const kubelet = new KubeletServer({
     kubelet: () => node.kubelet,
     nowMs: () => session.nowMs,
     syncFrequencyMs: node.settings.syncFrequencyMs,
   });
   return (req) => {
-    if (req.path === "/-/" || req.path === "/-") return req.method === "GET" ? json(200, state(session, replayKey)) : methodNotAllowed("GET");
-    if (req.path === "/-/advance") return req.method === "POST" ? advance(session, replayKey, req.query.get("by")) : methodNotAllowed("POST");
+    if (req.path === "/-/" || req.path === "/-") return req.method === "GET" ? json(200, state(session, replayKey, node)) : methodNotAllowed("GET");
+    if (req.path === "/-/advance") return req.method === "POST" ? advance(session, replayKey, req.query.get("by"), node) : methodNotAllowed("POST");
     return kubelet.handle(req);
   };
 }
@@ -24,7 +25,7 @@ function methodNotAllowed(allowed: string): Response {
   return httpError(405, "Method Not Allowed", { Allow: allowed });
 }
 
-function advance(session: ServeSession, replayKey: string, by: string | null): Response {
+function advance(session: ServeSession, replayKey: string, by: string | null, node: SimNode): Response {
   let byMs: number | null = null;
   if (by !== null) {
     try {
@@ -36,12 +37,12 @@ function advance(session: ServeSession, replayKey: string, by: string | null): R
   }
   const r = session.advance(byMs);
   if (!r.ok) return httpError(r.status, r.message);
-  return json(200, state(session, replayKey));
+  return json(200, state(session, replayKey, node));
 }
 
 /** Where the run stands: the virtual time, whether it ended, what --at instants remain, the PLEG's health. */
-export function state(session: ServeSession, replayKey: string): Record<string, unknown> {
-  const k = session.handle.node.kubelet;
+export function state(session: ServeSession, replayKey: string, node: SimNode = session.handle.node): Record<string, unknown> {
+  const k = node.kubelet;
   const pleg = k?.pleg.Healthy();
   return {
     now: formatDuration(session.nowMs),

@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const LAYERS = ["sim", "k8s", "apiserver", "cri", "kubelet", "node", "scenario", "check", "report", "play", "record"];
+const LAYERS = ["sim", "k8s", "apiserver", "cri", "kubelet", "node", "scheduler", "controllers", "scenario", "check", "report", "play", "record"];
 const EXEMPT = new Set(["src/scenario/source.ts", "src/scenario/read_file.ts", "src/scenario/manifest/read.ts"]);
 const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith("_")));
 

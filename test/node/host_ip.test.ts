@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { Pod } from "../../src/k8s/pod.ts";
 import { Sim } from "../../src/sim/index.ts";
-import { SimNode } from "../../src/node/node.ts";
+import { SimCluster } from "../../src/node/cluster.ts";
 import { startTimeline } from "../../src/node/timeline.ts";
 import { loadScenarioText } from "../../src/scenario/index.ts";
 
@@ -21,10 +21,10 @@ timeline:
   - { at: 0s, create: web }
 `, "host-ip.yaml");
   const sim = new Sim({ seed: scenario.seed, strategy: { name: "fifo" }, bounds: { untilMs: scenario.untilMs } });
-  const node = new SimNode(sim, scenario);
+  const cluster = new SimCluster(sim, scenario);
   const last = new Map<string, Pod>();
-  node.apiObservers.push((e) => last.set(e.object.metadata.name, e.object));
-  startTimeline(sim, node, scenario.timeline);
+  cluster.first.apiObservers.push((e) => last.set(e.object.metadata.name, e.object));
+  startTimeline(sim, cluster, scenario.timeline);
   sim.run();
   return last;
 }

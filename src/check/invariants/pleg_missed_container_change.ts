@@ -17,6 +17,7 @@
 //   pod failed (a cache Set with err: the change is retried next relist, as upstream), owes
 //   nothing yet; such a record may name the pod only by UID (its sandbox vanished mid-relist).
 // A kubelet restart starts a new PLEG with no records: nothing is owed across it.
+// In a cluster every record names its node (`node`): a node's relists owe only its own containers.
 import type { TraceRecord } from "../../sim/index.ts";
 import type { InvariantInfo, InvariantMonitor, RecordReads, Violation } from "./common.ts";
 
@@ -25,6 +26,7 @@ const ID = "pleg-missed-container-change";
 const PLEG_CONTAINER_EVENTS = new Set(["ContainerStarted", "ContainerDied", "ContainerRemoved", "ContainerChanged", "EventDropped"]);
 
 interface Owed {
+  node: unknown;
   pod: string;
   container: string;
   what: string;
@@ -33,37 +35,38 @@ interface Owed {
 
 /** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts). */
 const READS: RecordReads = {
-  KubeletStop: [],
-  CreateContainer: ["result", "newId", "pod", "container"],
+  // `node`: in a cluster each node's kubelet relists its own runtime, so what is owed is per node.
+  KubeletStop: ["node"],
+  CreateContainer: ["result", "newId", "pod", "container", "node"],
   ContainerExited: ["result", "id"],
   ContainerRemovedExternally: ["result", "id"],
   RemoveContainer: ["result", "id"],
   RemovePodSandbox: ["result", "pod"],
-  Set: ["uid", "pod", "err"],
+  Set: ["uid", "pod", "err", "node"],
   ...Object.fromEntries([...PLEG_CONTAINER_EVENTS].map((k) => [k, ["containerID"]])),
   // The runtime writes ContainerStarted too: onRuntime reads its result.
   ContainerStarted: ["containerID", "result"],
-  relist: ["durationMs", "err"],
+  relist: ["durationMs", "err", "node"],
 };
 
 class Monitor implements InvariantMonitor {
   readonly id = ID;
   readonly reads = READS;
   /** Container ID → its pod key and name, for every container the runtime created. */
-  private readonly containers = new Map<string, { pod: string; name: string }>();
+  private readonly containers = new Map<string, { node: unknown; pod: string; name: string }>();
   /** Container IDs the PLEG has named in an event. */
   private readonly known = new Set<string>();
   /** Container ID → the change the next relist must report. */
   private readonly owed = new Map<string, Owed>();
   /** Pod UID → pod key, from the cache's records. */
   private readonly podByUid = new Map<string, string>();
-  /** Pod keys whose inspection failed since the last relist ended. */
-  private readonly failedInspection = new Set<string>();
+  /** Pod keys whose inspection failed since the last relist ended, by node. */
+  private readonly failedInspection = new Map<unknown, Set<string>>();
 
   observe(rec: TraceRecord): Violation | null {
     if (rec.component === "kubelet" && rec.kind === "KubeletStop") {
-      this.known.clear();
-      this.owed.clear();
+      for (const [id, o] of this.owed) if (o.node === rec.node) this.owed.delete(id);
+      for (const [id, c] of this.containers) if (c.node === rec.node) this.known.delete(id);
       return null;
     }
     if (rec.component === "runtime") this.onRuntime(rec);
@@ -85,13 +88,16 @@ class Monitor implements InvariantMonitor {
     const uid = typeof rec.uid === "string" ? rec.uid : null;
     const pod = typeof rec.pod === "string" ? rec.pod : uid === null ? undefined : this.podByUid.get(uid);
     if (typeof rec.pod === "string" && uid !== null) this.podByUid.set(uid, rec.pod);
-    if (rec.err !== undefined && pod !== undefined) this.failedInspection.add(pod);
+    if (rec.err === undefined || pod === undefined) return;
+    const failed = this.failedInspection.get(rec.node) ?? new Set<string>();
+    failed.add(pod);
+    this.failedInspection.set(rec.node, failed);
   }
 
   private onRuntime(rec: TraceRecord): void {
     const ok = rec.result === undefined || rec.result === "ok";
     if (rec.kind === "CreateContainer" && rec.result === "ok" && typeof rec.newId === "string" && typeof rec.pod === "string") {
-      this.containers.set(rec.newId, { pod: rec.pod, name: String(rec.container) });
+      this.containers.set(rec.newId, { node: rec.node, pod: rec.pod, name: String(rec.container) });
     } else if (rec.kind === "ContainerExited" && typeof rec.id === "string") {
       this.owe(rec.id, "exited", rec.t);
     } else if ((rec.kind === "ContainerRemovedExternally" || (rec.kind === "RemoveContainer" && ok)) && typeof rec.id === "string") {
@@ -111,16 +117,16 @@ class Monitor implements InvariantMonitor {
     const c = this.containers.get(id);
     if (c === undefined || !this.known.has(id)) return;
     const prev = this.owed.get(id);
-    this.owed.set(id, prev === undefined ? { pod: c.pod, container: c.name, what, atMs } : { ...prev, what: `${prev.what}, then ${what}` });
+    this.owed.set(id, prev === undefined ? { node: c.node, pod: c.pod, container: c.name, what, atMs } : { ...prev, what: `${prev.what}, then ${what}` });
   }
 
   private onRelist(rec: TraceRecord): Violation | null {
     const beganMs = rec.t - (typeof rec.durationMs === "number" ? rec.durationMs : 0);
-    const failed = new Set(this.failedInspection);
-    this.failedInspection.clear();
+    const failed = this.failedInspection.get(rec.node) ?? new Set<string>();
+    this.failedInspection.delete(rec.node);
     if (rec.err !== undefined) return null;
     for (const [id, o] of this.owed) {
-      if (o.atMs >= beganMs || failed.has(o.pod)) continue;
+      if (o.node !== rec.node || o.atMs >= beganMs || failed.has(o.pod)) continue;
       this.owed.delete(id);
       return {
         invariant: ID,

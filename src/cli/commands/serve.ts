@@ -22,6 +22,8 @@ export interface ServeArgs {
   strategy?: string;
   kubeletVersion?: string;
   variant?: string[];
+  /** In a cluster (`nodes:`), the node whose kubelet is served. */
+  node?: string;
 }
 
 export const DEFAULT_SERVE_PORT = 10255;
@@ -36,6 +38,7 @@ export const serveCommand: CommandFactory = (ctx) => ({
       .option("step", { type: "string", describe: "how far POST /-/advance moves the clock once the --at instants are used up (e.g. 5s)" })
       .option("port", { type: "number", default: DEFAULT_SERVE_PORT, describe: "the port on 127.0.0.1 (0: any free port)" })
       .option("allow-host", { type: "string", array: true, describe: "also answer requests whose Host is NAME (by default only localhost, 127.0.0.1 and [::1], against DNS rebinding); * for any; repeatable" })
+      .option("node", { type: "string", describe: "in a cluster (nodes:), the node whose kubelet's endpoints are served (default: the first node)" })
       .option("seed", { type: "number", describe: "override the scenario's seed" })
       .option("strategy", { type: "string", describe: "override the scenario's strategy: fifo, random, pct, pct:DEPTH[:STEPS], pos" })
       .option("kubelet-version", { type: "string", describe: 'serve the scenario under this kubelet, e.g. "1.22"' })
@@ -68,7 +71,8 @@ export async function startServe(argv: ServeArgs, io: CliIo): Promise<RunningSer
   const port = portOf(argv.port);
   const stepMs = argv.step === undefined ? null : durationOf("--step", argv.step);
   if (stepMs !== null && stepMs <= 0) throw new UserError(`--step ${argv.step}: the virtual clock only moves forward`);
-  const overrides = kubeletOverridesOf(argv);
+  // --node picks the node served; it renames nothing (run's --node renames a one-node scenario's node).
+  const overrides = kubeletOverridesOf({ ...argv, node: undefined });
   // Loaded here, not at the top: the models are needed only when something runs (--help stays fast).
   const { loadOrReport, replayKey } = await import("../session.ts");
   const { ServeSession, serveHandler } = await import("../../server/index.ts");
@@ -76,6 +80,10 @@ export async function startServe(argv: ServeArgs, io: CliIo): Promise<RunningSer
   const loaded = loadOrReport(resolveScenarioArg(argv.file), overrides.kubelet, io);
   if (loaded === null) return null;
   const { scenario } = loaded;
+  const names = scenario.nodes?.map((n) => n.node.name) ?? [scenario.node.name];
+  if (argv.node !== undefined && !names.includes(argv.node)) {
+    throw new UserError(`--node ${argv.node}: expected ${scenario.nodes === undefined ? `the scenario's one node, ${names[0]}` : `one of the cluster's nodes (${names.join(", ")})`}`);
+  }
   const atMs = (argv.at ?? [formatDuration(scenario.untilMs)]).map((t) => durationOf("--at", t));
   for (const [i, ms] of atMs.entries()) {
     if (ms > scenario.untilMs) throw new UserError(`--at ${argv.at![i]}: after the scenario's end (until ${formatDuration(scenario.untilMs)})`);
@@ -85,8 +93,8 @@ export async function startServe(argv: ServeArgs, io: CliIo): Promise<RunningSer
   const key = replayKey(argv.file, seed, formatStrategy(strategy), null, overrides.kubelet);
   io.stdout.write(`${io.stdout.palette.dim("# replay:")} ${key}\n`);
   const session = new ServeSession({ scenario, scenarioFile: argv.file, seed, strategy, atMs, stepMs });
-  const listening = await listen(serveHandler(session, key), port, { allowHosts: argv.allowHost ?? [], allowHostOption: "--allow-host" });
-  io.stdout.write(describeStart(argv.file, session, listening.url));
+  const listening = await listen(serveHandler(session, key, argv.node), port, { allowHosts: argv.allowHost ?? [], allowHostOption: "--allow-host" });
+  io.stdout.write(describeStart(argv.file, session, listening.url, scenario.nodes === undefined ? null : argv.node ?? names[0]!));
   return {
     listening,
     session,
@@ -98,8 +106,8 @@ export async function startServe(argv: ServeArgs, io: CliIo): Promise<RunningSer
   };
 }
 
-function describeStart(file: string, session: ServeSession, url: string): string {
-  const lines = [`serving the simulated kubelet of ${file} at t=${formatDuration(session.nowMs)} on ${url}`];
+function describeStart(file: string, session: ServeSession, url: string, node: string | null): string {
+  const lines = [`serving the simulated kubelet of ${node === null ? "" : `node ${node} of `}${file} at t=${formatDuration(session.nowMs)} on ${url}`];
   const ended = session.verdict;
   if (ended !== null && isFailureVerdict(ended as never)) lines.push(`warning: the run ended with ${ended} before that instant; the state served is where it stopped (see \`kubelet-sim run\`)`);
   else if (ended !== null) lines.push("(the run has reached its end: POST /-/advance cannot move it further)");

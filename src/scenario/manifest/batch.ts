@@ -52,9 +52,38 @@ export const job: Controller = {
   templatePath: ["spec", "template"],
   assumes: `its first pod, named <job>-<5 characters> (<job>-0-<5 characters> when Indexed), labelled as the apiserver labels a Job's template; its containers exit 0 after ${JOB_CONTAINER_RUN} (after N s for a sleep N command)`,
   unmodelled: (obj) => unreadKeys(obj, ["spec"], JOB_READS),
-  validate: () => [],
+  validate: (obj) => validateJobCounts(obj),
   podFor: (obj, ctx) => jobPod(obj, ctx, ["spec", "template"]),
 };
+
+/** The Job spec fields a cluster's Job controller reads (controllers/job.ts). */
+export const JOB_COUNTS = ["parallelism", "completions", "backoffLimit"] as const;
+
+/** ValidateJobSpec: parallelism, completions and backoffLimit are whole numbers, at least 0. */
+function validateJobCounts(obj: Raw) {
+  const spec = isObj(obj.spec) ? obj.spec : {};
+  const out: { path: PropertyKey[]; message: string }[] = [];
+  for (const f of JOB_COUNTS) {
+    const v = spec[f];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== "number" || !Number.isInteger(v)) out.push({ path: ["spec", f], message: `Invalid value: ${JSON.stringify(v)}: must be a whole number` });
+    else if (v < 0) out.push({ path: ["spec", f], message: `Invalid value: ${v}: must be greater than or equal to 0` });
+  }
+  return out;
+}
+
+/** A Job's counts with the apiserver's defaults (SetDefaults_Job): both unset is 1 and 1; backoffLimit 6. */
+export function jobCountsOf(obj: Raw): { parallelism: number; completions: number | null; backoffLimit: number } {
+  const spec = isObj(obj.spec) ? obj.spec : {};
+  const n = (v: unknown) => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : undefined);
+  const parallelism = n(spec.parallelism);
+  const completions = n(spec.completions);
+  return {
+    parallelism: parallelism ?? 1,
+    completions: completions ?? (parallelism === undefined ? 1 : null),
+    backoffLimit: n(spec.backoffLimit) ?? 6,
+  };
+}
 
 export const cronJob: Controller = {
   kind: "CronJob",

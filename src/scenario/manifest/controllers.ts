@@ -15,7 +15,7 @@ import { cronJob, job } from "./batch.ts";
 import { isObj, list, str, type Raw } from "../podindex.ts";
 import {
   at, labelsOf, metaOf, named, nameOf, namespaceOf, podFromTemplate, prefixOf, templateOf, unreadKeys, validateSelector,
-  type Controller,
+  type Controller, type ObjectIssue,
 } from "./template.ts";
 
 export type { Controller, ControllerContext, PodFromController } from "./template.ts";
@@ -28,8 +28,24 @@ function appsKind(kind: string, reads: readonly string[], selectorRequired = tru
   return {
     templatePath: TEMPLATE,
     unmodelled: (obj) => unreadKeys(obj, ["spec"], ["template", "selector", ...reads]),
-    validate: (obj) => validateSelector(obj, TEMPLATE, selectorRequired, kind),
+    validate: (obj) => [...validateReplicas(obj), ...validateSelector(obj, TEMPLATE, selectorRequired, kind)],
   };
+}
+
+/** ValidateNonnegativeField(spec.replicas): a whole number, at least 0 (the API's int32). */
+function validateReplicas(obj: Raw): ObjectIssue[] {
+  const spec = isObj(obj.spec) ? obj.spec : {};
+  const r = spec.replicas;
+  if (r === undefined || r === null) return [];
+  if (typeof r !== "number" || !Number.isInteger(r)) return [{ path: ["spec", "replicas"], message: `Invalid value: ${JSON.stringify(r)}: must be a whole number` }];
+  if (r < 0) return [{ path: ["spec", "replicas"], message: `Invalid value: ${r}: must be greater than or equal to 0` }];
+  return [];
+}
+
+/** spec.replicas of a ReplicaSet-like workload (default 1), for a cluster's ReplicaSet controller. */
+export function replicasOf(obj: Raw): number {
+  const spec = isObj(obj.spec) ? obj.spec : {};
+  return typeof spec.replicas === "number" && Number.isInteger(spec.replicas) && spec.replicas >= 0 ? spec.replicas : 1;
 }
 
 const replicaSetLike = (kind: "ReplicaSet" | "ReplicationController", apiVersion: string): Controller => ({

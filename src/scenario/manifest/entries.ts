@@ -7,6 +7,8 @@ import { isObj, str, type Raw } from "../podindex.ts";
 import { DEFAULT_KUBELET_VERSION, DEFAULT_NODE_NAME } from "../schema/kubelet.ts";
 import type { ManifestObject } from "./documents.ts";
 import { expandObject, type Expanded } from "./expand.ts";
+import { replicasOf } from "./controllers.ts";
+import { jobCountsOf } from "./batch.ts";
 import type { Locator } from "./locator.ts";
 import { aliasesOf, resolveAliases, workloadOf } from "./aliases.ts";
 
@@ -56,14 +58,16 @@ export function prepareEntries(raw: Raw, locator: Locator, opts: { read?: Manife
     for (const [i, manifest] of manifests) {
       const entry = raw.pods as unknown[];
       const source = isObj(entry[i]) && (entry[i].source === "file" || entry[i].source === "api") ? (entry[i].source as "file" | "api") : undefined;
-      out.expanded.set(i, expandObject(manifest, { minor, nodeName, source, fromManifestFile: opts.fromManifestFile }));
+      out.expanded.set(i, expandObject(manifest, { minor, nodeName, source, fromManifestFile: opts.fromManifestFile, ...(Array.isArray(raw.nodes) ? { cluster: true } : {}) }));
     }
   };
   // A DaemonSet's pod is pinned to the node, which the pods copied from a cluster may name: expand
   // again once the node is known, if it is not the one first assumed.
-  const provisional = writtenNodeName(raw) ?? DEFAULT_NODE_NAME;
+  const firstNode = Array.isArray(raw.nodes) && isObj(raw.nodes[0]) ? str(raw.nodes[0].name) : undefined;
+  const provisional = firstNode ?? writtenNodeName(raw) ?? DEFAULT_NODE_NAME;
   expandAll(provisional);
-  const nodeName = adoptNode(raw, out, locator);
+  // A cluster (`nodes:`) runs every node: pods bound to any of them run there (crossref_nodes.ts checks the names).
+  const nodeName = Array.isArray(raw.nodes) ? provisional : adoptNode(raw, out, locator);
   if (nodeName !== provisional) expandAll(nodeName);
   const schemaPods = writtenPods.map((written, i) => {
     const e = out.expanded.get(i);
@@ -72,7 +76,7 @@ export function prepareEntries(raw: Raw, locator: Locator, opts: { read?: Manife
     if (origin !== undefined) origin.mapPath = e.mapPath;
     out.errors.push(...e.errors.map((x) => locator.placeInObject(i, x)));
     out.warnings.push(...e.warnings.map((x) => locator.placeInObject(i, x)));
-    return e.pod === null ? written : forSchemaEntry(written, e);
+    return e.pod === null ? written : forSchemaEntry(written, e, Array.isArray(raw.nodes));
   });
   out.forSchema.pods = schemaPods;
   out.written.pods = writtenPods;
@@ -119,8 +123,14 @@ function resolveManifest(entry: Raw, i: number, locator: Locator, read: Manifest
   return obj.value;
 }
 
-function forSchemaEntry(entry: Raw, e: Expanded): Raw {
+function forSchemaEntry(entry: Raw, e: Expanded, cluster: boolean): Raw {
   const out: Raw = { ...entry, manifest: e.pod };
+  // In a cluster the ReplicaSet controller keeps spec.replicas pods of a Deployment or a ReplicaSet, the StatefulSet controller of a StatefulSet.
+  if (cluster && (e.kind === "Deployment" || e.kind === "ReplicaSet" || e.kind === "StatefulSet") && out.replicas === undefined && isObj(entry.manifest)) {
+    out.replicas = replicasOf(entry.manifest);
+  }
+  // ...and the Job controller a Job's parallelism, completions and backoffLimit.
+  if (cluster && e.kind === "Job" && out.job === undefined && isObj(entry.manifest)) out.job = jobCountsOf(entry.manifest);
   if (e.source === "file") out.source = "file";
   if (e.exitAfter !== null) {
     // A run-to-completion pod's containers exit unless the scenario says what they do.

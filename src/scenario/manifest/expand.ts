@@ -84,7 +84,8 @@ export function expandObject(obj: Raw, opts: ExpandOptions): Expanded {
     : [];
   const r: Expanded = {
     ...base(kind), pod: made.pod, assumptions: [`from ${kind} ${String(meta.name)}: ${made.added.join("; ")}`], handled, errors, mapPath,
-    unmodelled: controller.unmodelled(decoded),
+    // In a cluster, a Deployment's and a ReplicaSet's replicas are the ReplicaSet controller's (controllers/replicaset.ts).
+    unmodelled: controller.unmodelled(decoded).filter((p) => !(opts.cluster === true && readByClusterController(kind, p.join(".")))),
   };
   if (made.runsToCompletion) {
     jobRestartPolicy(r, made.pod, tp);
@@ -194,4 +195,11 @@ function describePrograms(r: Expanded): string {
   const programs = Object.entries(r.exitAfter ?? {});
   if (programs.length === 0) return "its containers' commands never end";
   return programs.map(([c, after]) => `${c} exits 0 after ${after}`).join(", ");
+}
+
+/** What a cluster's controllers read of a workload's spec (controllers/): not unmodelled there. */
+function readByClusterController(kind: string, path: string): boolean {
+  if (kind === "Deployment" || kind === "ReplicaSet" || kind === "StatefulSet") return path === "spec.replicas";
+  if (kind === "Job") return ["spec.parallelism", "spec.completions", "spec.backoffLimit"].includes(path);
+  return false;
 }

@@ -11,6 +11,8 @@ export interface ControllerContext {
   minor: number;
   /** The node the kubelet runs as: a DaemonSet's pod is pinned to it by node affinity. */
   nodeName: string;
+  /** A cluster scenario (`nodes:`), where a ReplicaSet controller reads spec.replicas. */
+  cluster?: boolean;
 }
 
 export interface PodFromController {

@@ -72,7 +72,8 @@ const capacity = z
       "count is kubelet.maxPods.",
   });
 
-export const nodeSchema = obj({
+/** The fields of a node, shared by `node:` and each entry of `nodes:` (schema/nodes.ts). */
+export const nodeShape = {
   name: z
     .string()
     .min(1)
@@ -88,6 +89,8 @@ export const nodeSchema = obj({
     ),
   taints: z.array(taintSchema).max(100).default([]).describe("The node's taints (spec.taints); none by default, as a kind worker."),
   capacity: capacity.prefault({}),
-}).describe("The node the kubelet runs as: the labels, taints and capacity its admission checks pods against.");
+};
+
+export const nodeSchema = obj(nodeShape).describe("The node the kubelet runs as: the labels, taints and capacity its admission checks pods against.");
 
 export type { NodeCapacity, NodeParsed, Taint };

@@ -43,6 +43,27 @@ export const podEntrySchema = obj({
         "the kubelet's own check would), to study what the kubelet does with a pod that only a bug could create. " +
         "The trace marks the pod's apiserver requests `apiValidation: skipped (skipApiValidation)`.",
     ),
+  replicas: z
+    .number()
+    .int()
+    .min(0)
+    .max(5000)
+    .optional()
+    .describe(
+      "In a cluster (`nodes:`), for a Deployment, a ReplicaSet or a StatefulSet: how many pods its controller keeps (the " +
+        "manifest's spec.replicas, default 1, when omitted); `create` hands the workload to the controller, `delete` " +
+        "removes it and its pods. The first pod takes the entry's name (the one expectations use): a StatefulSet's is <set>-0.",
+    ),
+  job: obj({
+    parallelism: z.number().int().min(0).max(5000).describe("spec.parallelism: at most this many pods run at once."),
+    completions: z.number().int().min(0).max(5000).nullable().describe("spec.completions: the Job is complete after this many pods succeed; null: the first success ends it (a work queue)."),
+    backoffLimit: z.number().int().min(0).max(1000).describe("spec.backoffLimit: the Job fails once more pods than this have failed."),
+  })
+    .optional()
+    .describe(
+      "In a cluster (`nodes:`), for a Job: what its Job controller reads (the manifest's spec, with the apiserver's " +
+        "defaults 1, 1 and 6, when omitted); `create` hands the Job to the controller, `delete` removes it and its pods.",
+    ),
   behaviour: z
     .record(z.string(), containerBehaviourSchema)
     .default({})

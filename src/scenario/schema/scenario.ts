@@ -6,6 +6,7 @@ import { duration, obj } from "./common.ts";
 import { expectationSchema } from "./expect.ts";
 import { kubeletSchema } from "./kubelet.ts";
 import { nodeSchema } from "./node.ts";
+import { nodesSchema } from "./nodes.ts";
 import { podEntrySchema } from "./pods.ts";
 import { runtimeSchema } from "./runtime.ts";
 import { schedulerSchema } from "./scheduler.ts";
@@ -73,6 +74,7 @@ export const scenarioSchema = obj({
   }).prefault("5m"),
   kubelet: kubeletSchema.prefault({}),
   node: nodeSchema.prefault({}),
+  nodes: nodesSchema,
   runtime: runtimeSchema.prefault({}),
   apiserver: apiserverSchema.prefault({}),
   pods: z

@@ -20,8 +20,11 @@ const imageChange = (what: string) =>
     image: z.string().min(1).describe("The new image; the container's spec hash changes, so the kubelet restarts it."),
   });
 
+/** In a cluster (`nodes:`), the node a node-level step happens to; the first node when omitted. */
+const onNode = z.string().min(1).optional().describe("In a cluster (`nodes:`), the node this happens to; the first node when omitted.");
+
 const downtime = (def: string, what: string) =>
-  trueOrObject(obj({ downtime: duration(`How long ${what} stays down.`).prefault(def) }), `${what} restarts.`);
+  trueOrObject(obj({ downtime: duration(`How long ${what} stays down.`).prefault(def), node: onNode }), `${what} restarts.`);
 
 /** Every action a step can take. The YAML key is the action's name. */
 export const ACTIONS = {
@@ -70,12 +73,14 @@ export const ACTIONS = {
       .enum(["fail", "timeout"])
       .default("fail")
       .describe("fail: requests fail at once (connection refused); timeout: they hang until the client times out."),
+    node: onNode,
   }).describe("Cut the kubelet off from the apiserver for a while; requests fail and watches break."),
   watchDelay: obj({
     for: duration("How long watch events are delayed."),
     delay: durationRange("The delay of each watch event."),
+    node: onNode,
   }).describe("Deliver the kubelet's watch events late for a while."),
-  watchDrop: obj({ for: duration("How long watch events are lost.") }).describe(
+  watchDrop: obj({ for: duration("How long watch events are lost."), node: onNode }).describe(
     "Lose watch events for a while, without the kubelet noticing until it re-lists.",
   ),
   watchGone: z

@@ -5,7 +5,7 @@ import type { ContainerBehaviour } from "./behaviour.ts";
 import type { RangeMs } from "./common.ts";
 import type { Expectation } from "./expect.ts";
 import type { KubeletConfig } from "./kubelet.ts";
-import type { NodeParsed } from "./node.ts";
+import type { ClusterNodeParsed, NodeParsed } from "./node.ts";
 import type { RuntimeConfig } from "./runtime.ts";
 import type { ScenarioStrategy, SwarmConfig } from "./strategy.ts";
 import type { Step } from "./timeline.ts";
@@ -27,7 +27,19 @@ export interface PodEntryParsed {
   manifestFile?: string | undefined;
   source: "api" | "file";
   skipApiValidation: boolean;
+  /** In a cluster, a Deployment's, ReplicaSet's or StatefulSet's replicas. */
+  replicas?: number | undefined;
+  /** In a cluster, what a Job's controller reads. */
+  job?: JobCounts | undefined;
   behaviour: Record<string, ContainerBehaviour>;
+}
+
+/** A Job's counts, as its controller reads them. */
+export interface JobCounts {
+  parallelism: number;
+  /** null: the first success ends the Job (a work queue). */
+  completions: number | null;
+  backoffLimit: number;
 }
 
 export interface ParsedScenario {
@@ -38,6 +50,8 @@ export interface ParsedScenario {
   untilMs: number;
   kubelet: KubeletConfig;
   node: NodeParsed;
+  /** A cluster's nodes (docs/cluster.md); absent for one node. */
+  nodes?: ClusterNodeParsed[] | undefined;
   runtime: RuntimeConfig;
   apiserver: ApiserverConfig;
   pods: PodEntryParsed[];

@@ -16,12 +16,16 @@ export interface SetLabelsStep extends At<"setLabels"> { pod: string; labels: Re
 export interface StaticAddStep extends At<"staticAdd"> { pod: string }
 export interface StaticUpdateStep extends At<"staticUpdate"> { pod: string; container: string; image: string }
 export interface StaticRemoveStep extends At<"staticRemove"> { pod: string }
-export interface RestartKubeletStep extends At<"restartKubelet"> { downtimeMs: number }
-export interface RebootNodeStep extends At<"rebootNode"> { downtimeMs: number }
-export interface RestartRuntimeStep extends At<"restartRuntime"> { downtimeMs: number }
-export interface PartitionStep extends At<"partition"> { forMs: number; mode: "fail" | "timeout" }
-export interface WatchDelayStep extends At<"watchDelay"> { forMs: number; delay: RangeMs }
-export interface WatchDropStep extends At<"watchDrop"> { forMs: number }
+/** In a cluster (`nodes:`), the node a node-level step happens to; the first node when omitted. */
+interface OnNode {
+  node?: string | undefined;
+}
+export interface RestartKubeletStep extends At<"restartKubelet">, OnNode { downtimeMs: number }
+export interface RebootNodeStep extends At<"rebootNode">, OnNode { downtimeMs: number }
+export interface RestartRuntimeStep extends At<"restartRuntime">, OnNode { downtimeMs: number }
+export interface PartitionStep extends At<"partition">, OnNode { forMs: number; mode: "fail" | "timeout" }
+export interface WatchDelayStep extends At<"watchDelay">, OnNode { forMs: number; delay: RangeMs }
+export interface WatchDropStep extends At<"watchDrop">, OnNode { forMs: number }
 export type WatchGoneStep = At<"watchGone">;
 export interface KillSandboxStep extends At<"killSandbox"> { pod: string }
 export interface RemoveSandboxStep extends At<"removeSandbox"> { pod: string }

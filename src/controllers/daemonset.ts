@@ -1,0 +1,234 @@
+// Models pkg/controller/daemon/daemon_controller.go (syncDaemonSet, manage,
+// podsShouldBeOnNode, nodeShouldRunDaemonPod with its predicates) and daemon/util
+// (ReplaceDaemonSetPodNodeNameNodeAffinity) in small: one pod per eligible node, each pinned to
+// its node by node affinity (metadata.name In [node]) and placed by the scheduler, as since 1.12
+// (ScheduleDaemonSetPods); a node is eligible when the template's nodeSelector matches it and
+// every NoSchedule and NoExecute taint is tolerated (with the daemon tolerations the manifest
+// expansion added); a daemon pod that ended is deleted and made again; surplus pods on a node are
+// deleted; creations go in slow-start batches, with expectations.
+//
+// Simplified, as replicaset.ts: the DaemonSet lives in the controller (no object, status or
+// revisions: no rolling update); the template's own required node affinity is replaced by the pin
+// (the manifest expansion pins the first pod to the first node); the nodes are the scenario's.
+import { recv, sleep, wait, type Chan, type Proc, type Sim } from "../sim/index.ts";
+import type { Pod } from "../k8s/pod.ts";
+import type { Node } from "../k8s/node.ts";
+import { podKey } from "../k8s/podutil.ts";
+import type { PodsClient, WatchEvent } from "../apiserver/index.ts";
+import { generateName } from "../scenario/manifest/names.ts";
+import { findMatchingUntoleratedTaint } from "../k8s/scheduling/taints.ts";
+import { EXPECTATIONS_TIMEOUT_MS, SLOW_START_INITIAL_BATCH_SIZE, BURST_REPLICAS } from "./replicaset.ts";
+
+const COMPONENT = "daemonset-controller";
+
+export interface DaemonSet {
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  /** The pod the manifest expansion made (pinned to the first node), the entry's name its first pod's. */
+  readonly template: Pod;
+  readonly firstName: string;
+}
+
+/** nodeShouldRunDaemonPod's predicates: the nodeSelector, and no untolerated NoSchedule or NoExecute taint. */
+export function nodeShouldRunDaemonPod(template: Pod, node: Node): boolean {
+  for (const [k, v] of Object.entries(template.spec.nodeSelector ?? {})) if (node.labels[k] !== v) return false;
+  return findMatchingUntoleratedTaint(node.taints, template.spec.tolerations ?? [], (t) => t.effect === "NoSchedule" || t.effect === "NoExecute") === null;
+}
+
+/** ReplaceDaemonSetPodNodeNameNodeAffinity: the pod pinned to `nodeName`. */
+export function pinnedTo(template: Pod, nodeName: string, name: string): Pod {
+  const affinity = template.spec.affinity ?? {};
+  return {
+    ...template,
+    metadata: { ...template.metadata, name },
+    spec: {
+      ...template.spec,
+      affinity: {
+        ...affinity,
+        nodeAffinity: {
+          ...(affinity.nodeAffinity ?? {}),
+          requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: "metadata.name", operator: "In", values: [nodeName] }] }] },
+        },
+      },
+    },
+  } as Pod;
+}
+
+/** The node a daemon pod is for: its spec.nodeName once bound, else its pin. */
+export function daemonPodNode(pod: Pod): string | undefined {
+  if (pod.spec.nodeName) return pod.spec.nodeName;
+  const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  return terms[0]?.matchFields?.find((f) => f.key === "metadata.name")?.values?.[0];
+}
+
+interface State {
+  set: DaemonSet;
+  created: number;
+  expectAdd: number;
+  expectDel: number;
+  sinceMs: number;
+}
+
+export class DaemonSetController {
+  private readonly sets = new Map<string, State>();
+  private readonly pods = new Map<string, Pod>();
+  private readonly queue: string[] = [];
+  private readonly wake: Chan<null>;
+
+  constructor(private readonly sim: Sim, private readonly client: PodsClient, private readonly nodes: () => readonly Node[],
+    private readonly beforeCreate: (templateKey: string, podKey: string) => void = () => {}) {
+    this.wake = sim.chan<null>("daemonset/queue", 1);
+  }
+
+  start(): void {
+    this.sim.go("daemonset/informer", () => this.informer(), { daemon: true });
+    this.sim.go("daemonset/worker", () => this.worker(), { daemon: true });
+  }
+
+  add(set: DaemonSet): void {
+    const key = `${set.namespace}/${set.name}`;
+    this.sets.set(key, { set, created: 0, expectAdd: 0, expectDel: 0, sinceMs: 0 });
+    this.sim.emit(COMPONENT, "DaemonSetAdded", { daemonSet: key });
+    this.enqueue(key);
+  }
+
+  *remove(namespace: string, name: string): Proc<void> {
+    const key = `${namespace}/${name}`;
+    if (!this.sets.has(key)) return;
+    const pods = this.ownedPods(key);
+    this.sets.delete(key);
+    this.sim.emit(COMPONENT, "DaemonSetDeleted", { daemonSet: key, pods: pods.length });
+    for (const p of pods) yield* this.client.deletePod(namespace, p.metadata.name);
+  }
+
+  private enqueue(key: string): void {
+    if (!this.queue.includes(key)) this.queue.push(key);
+    this.wake.trySend(null);
+  }
+
+  private *informer(): Proc<void> {
+    for (;;) {
+      const w = yield* this.client.watchPods({});
+      if (w.err === null) {
+        this.pods.clear();
+        for (;;) {
+          const { value, ok } = yield* recv(w.value.resultChan);
+          if (!ok) break;
+          this.observe(value!);
+        }
+      }
+      yield* sleep(1_000, "daemonset informer backoff");
+    }
+  }
+
+  private ownerOf(pod: Pod): string | undefined {
+    const ref = pod.metadata.ownerReferences?.find((r) => r.controller === true);
+    if (ref === undefined || ref.kind !== "DaemonSet") return undefined;
+    const key = `${pod.metadata.namespace ?? "default"}/${ref.name}`;
+    return this.sets.get(key)?.set.uid === ref.uid ? key : undefined;
+  }
+
+  private ownedPods(key: string): Pod[] {
+    return [...this.pods.values()].filter((p) => this.ownerOf(p) === key);
+  }
+
+  private observe(e: WatchEvent): void {
+    const pod = e.object;
+    if (pod === null) return;
+    const key = podKey(pod);
+    const before = this.pods.get(key);
+    if (e.type === "DELETED") this.pods.delete(key);
+    else this.pods.set(key, pod);
+    const owner = this.ownerOf(pod);
+    if (owner === undefined) return;
+    const st = this.sets.get(owner)!;
+    if (e.type === "ADDED" && before === undefined) st.expectAdd--;
+    else if ((e.type === "DELETED" && !before?.metadata.deletionTimestamp) || (e.type === "MODIFIED" && pod.metadata.deletionTimestamp && !before?.metadata.deletionTimestamp)) st.expectDel--;
+    this.enqueue(owner);
+  }
+
+  private *worker(): Proc<void> {
+    for (;;) {
+      if (this.queue.length === 0) yield* recv(this.wake);
+      const key = this.queue.shift();
+      if (key !== undefined) yield* this.syncDaemonSet(key);
+    }
+  }
+
+  /** manage: podsShouldBeOnNode for every node, then the deletions and the creations. */
+  private *syncDaemonSet(key: string): Proc<void> {
+    const st = this.sets.get(key);
+    if (st === undefined) return;
+    const satisfied = (st.expectAdd <= 0 && st.expectDel <= 0) || this.sim.nowMs - st.sinceMs > EXPECTATIONS_TIMEOUT_MS;
+    if (!satisfied) return;
+    const byNode = new Map<string, Pod[]>();
+    for (const p of this.ownedPods(key)) {
+      const n = daemonPodNode(p);
+      if (n !== undefined) byNode.set(n, [...(byNode.get(n) ?? []), p]);
+    }
+    const create: string[] = [];
+    const remove: Pod[] = [];
+    for (const node of this.nodes()) {
+      const pods = (byNode.get(node.name) ?? []).filter((p) => !p.metadata.deletionTimestamp);
+      if (!nodeShouldRunDaemonPod(st.set.template, node)) {
+        remove.push(...pods);
+        continue;
+      }
+      // A daemon pod that ended is deleted; it is made again once it is gone.
+      const ended = pods.filter((p) => p.status?.phase === "Failed" || p.status?.phase === "Succeeded");
+      remove.push(...ended);
+      const live = pods.filter((p) => !ended.includes(p));
+      if (live.length === 0 && ended.length === 0 && (byNode.get(node.name) ?? []).length === 0) create.push(node.name);
+      // More than one: keep the oldest.
+      if (live.length > 1) remove.push(...[...live].sort((a, b) => (a.metadata.creationTimestamp ?? "") < (b.metadata.creationTimestamp ?? "") ? -1 : 1).slice(1));
+    }
+    const toCreate = create.slice(0, BURST_REPLICAS);
+    const toRemove = remove.slice(0, BURST_REPLICAS);
+    st.expectAdd = toCreate.length;
+    st.expectDel = toRemove.length;
+    st.sinceMs = this.sim.nowMs;
+    if (toCreate.length > 0 || toRemove.length > 0) this.sim.emit(COMPONENT, "Manage", { daemonSet: key, creating: toCreate, deleting: toRemove.map(podKey) });
+    for (const p of toRemove) {
+      const r = yield* this.client.deletePod(st.set.namespace, p.metadata.name);
+      if (r.err !== null) st.expectDel--;
+    }
+    const ok = yield* this.slowStartBatch(toCreate, (node) => this.createPod(st, node));
+    st.expectAdd -= toCreate.length - ok;
+  }
+
+  private *slowStartBatch(nodes: readonly string[], create: (node: string) => Proc<boolean>): Proc<number> {
+    let next = 0;
+    let successes = 0;
+    let batchSize = Math.min(nodes.length, SLOW_START_INITIAL_BATCH_SIZE);
+    while (batchSize > 0) {
+      const wg = this.sim.waitGroup("daemonset/slowStartBatch");
+      let failed = 0;
+      wg.add(batchSize);
+      for (let b = 0; b < batchSize; b++) {
+        const node = nodes[next++]!;
+        this.sim.go("daemonset/create", function* () {
+          if (yield* create(node)) successes++;
+          else failed++;
+          wg.done();
+        }, { daemon: true });
+      }
+      yield* wait(wg);
+      if (failed > 0) break;
+      batchSize = Math.min(2 * batchSize, nodes.length - next);
+    }
+    return successes;
+  }
+
+  private *createPod(st: State, nodeName: string): Proc<boolean> {
+    const { set } = st;
+    const key = `${set.namespace}/${set.name}`;
+    const n = st.created++;
+    const name = n === 0 ? set.firstName : generateName(`${set.name}-`, `${key}#${n}`);
+    this.beforeCreate(`${set.namespace}/${set.firstName}`, `${set.namespace}/${name}`);
+    const r = yield* this.client.createPod(pinnedTo(set.template, nodeName, name));
+    if (r.err === null) return true;
+    this.sim.emit(COMPONENT, "Event", { pod: `${set.namespace}/${name}`, type: "Warning", reason: "FailedCreate", message: `Error creating: ${r.err.message}` });
+    return false;
+  }
+}

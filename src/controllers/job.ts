@@ -1,0 +1,269 @@
+// Models pkg/controller/job/job_controller.go (syncJob, manageJob, pastBackoffLimitOnFailure) and
+// backoff_utils.go (the pod failure backoff) for NonIndexed Jobs, in small: parallelism,
+// completions, backoffLimit, pod failure counting, and a failed pod's replacement delayed by
+// DefaultJobPodFailureBackOff (10 s) doubled per failure since the last success, at most
+// MaxJobPodFailureBackOff (10 min, the current releases'; simplified: not gated by release).
+//
+// Simplified, as the ReplicaSet controller (replicaset.ts): the Job lives in the controller (no Job
+// object, no status in the apiserver; its outcome is the JobComplete or JobFailed record); pods are
+// counted from the pods the controller saw (no job-tracking finalizers); one worker; Indexed
+// completion mode, podFailurePolicy, successPolicy, activeDeadlineSeconds and suspend are not
+// modelled (the scenario refuses an Indexed Job in a cluster).
+import { recv, sleep, wait, type Chan, type Proc, type Sim } from "../sim/index.ts";
+import type { Pod } from "../k8s/pod.ts";
+import { podKey } from "../k8s/podutil.ts";
+import type { PodsClient, WatchEvent } from "../apiserver/index.ts";
+import { generateName } from "../scenario/manifest/names.ts";
+import { activePodsWithRanksLess, isPodActive } from "./controller_utils.ts";
+import { EXPECTATIONS_TIMEOUT_MS, SLOW_START_INITIAL_BATCH_SIZE } from "./replicaset.ts";
+
+const COMPONENT = "job-controller";
+export const DEFAULT_JOB_POD_FAILURE_BACKOFF_MS = 10_000;
+export const MAX_JOB_POD_FAILURE_BACKOFF_MS = 10 * 60_000;
+/** MaxPodCreateDeletePerSync. */
+export const MAX_POD_CREATE_DELETE_PER_SYNC = 500;
+
+export interface Job {
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly parallelism: number;
+  /** null: a work queue, complete at the first success once no pod is active. */
+  readonly completions: number | null;
+  readonly backoffLimit: number;
+  readonly template: Pod;
+  readonly firstName: string;
+}
+
+interface JobState {
+  job: Job;
+  /** UIDs of the pods seen Succeeded and Failed (counted once each). */
+  succeeded: Set<string>;
+  failed: Set<string>;
+  failuresAfterLastSuccess: number;
+  lastFailureMs: number;
+  created: number;
+  finished: "Complete" | "Failed" | null;
+  expectAdd: number;
+  expectDel: number;
+  expectSinceMs: number;
+}
+
+export class JobController {
+  private readonly jobs = new Map<string, JobState>();
+  private readonly pods = new Map<string, Pod>();
+  private readonly queue: string[] = [];
+  private readonly wake: Chan<null>;
+
+  constructor(private readonly sim: Sim, private readonly client: PodsClient,
+    private readonly beforeCreate: (templateKey: string, podKey: string) => void = () => {}) {
+    this.wake = sim.chan<null>("job/queue", 1);
+  }
+
+  start(): void {
+    this.sim.go("job/informer", () => this.informer(), { daemon: true });
+    this.sim.go("job/worker", () => this.worker(), { daemon: true });
+  }
+
+  add(job: Job): void {
+    const key = `${job.namespace}/${job.name}`;
+    this.jobs.set(key, {
+      job, succeeded: new Set(), failed: new Set(), failuresAfterLastSuccess: 0, lastFailureMs: 0, created: 0, finished: null,
+      expectAdd: 0, expectDel: 0, expectSinceMs: 0,
+    });
+    this.sim.emit(COMPONENT, "JobAdded", { job: key, parallelism: job.parallelism, completions: job.completions, backoffLimit: job.backoffLimit });
+    this.enqueue(key);
+  }
+
+  *remove(namespace: string, name: string): Proc<void> {
+    const key = `${namespace}/${name}`;
+    const st = this.jobs.get(key);
+    if (st === undefined) return;
+    const pods = this.ownedPods(key);
+    this.jobs.delete(key);
+    this.sim.emit(COMPONENT, "JobDeleted", { job: key, pods: pods.length });
+    for (const p of pods) yield* this.client.deletePod(namespace, p.metadata.name);
+  }
+
+  private enqueue(key: string): void {
+    if (!this.queue.includes(key)) this.queue.push(key);
+    this.wake.trySend(null);
+  }
+
+  private *informer(): Proc<void> {
+    for (;;) {
+      const w = yield* this.client.watchPods({});
+      if (w.err === null) {
+        this.pods.clear();
+        for (;;) {
+          const { value, ok } = yield* recv(w.value.resultChan);
+          if (!ok) break;
+          this.observe(value!);
+        }
+      }
+      yield* sleep(1_000, "job informer backoff");
+    }
+  }
+
+  private ownerOf(pod: Pod): string | undefined {
+    const ref = pod.metadata.ownerReferences?.find((r) => r.controller === true);
+    if (ref === undefined || ref.kind !== "Job") return undefined;
+    const key = `${pod.metadata.namespace ?? "default"}/${ref.name}`;
+    return this.jobs.get(key)?.job.uid === ref.uid ? key : undefined;
+  }
+
+  private ownedPods(key: string): Pod[] {
+    return [...this.pods.values()].filter((p) => this.ownerOf(p) === key);
+  }
+
+  private observe(e: WatchEvent): void {
+    const pod = e.object;
+    if (pod === null) return;
+    const key = podKey(pod);
+    const before = this.pods.get(key);
+    if (e.type === "DELETED") this.pods.delete(key);
+    else this.pods.set(key, pod);
+    const owner = this.ownerOf(pod);
+    if (owner === undefined) return;
+    const st = this.jobs.get(owner)!;
+    if (e.type === "ADDED" && before === undefined) st.expectAdd--;
+    else if ((e.type === "DELETED" && !before?.metadata.deletionTimestamp) || (e.type === "MODIFIED" && pod.metadata.deletionTimestamp && !before?.metadata.deletionTimestamp)) st.expectDel--;
+    const uid = pod.metadata.uid ?? key;
+    if (pod.status?.phase === "Succeeded" && !st.succeeded.has(uid)) {
+      st.succeeded.add(uid);
+      st.failuresAfterLastSuccess = 0;
+    } else if (pod.status?.phase === "Failed" && !st.failed.has(uid)) {
+      st.failed.add(uid);
+      st.failuresAfterLastSuccess++;
+      st.lastFailureMs = this.sim.nowMs;
+    }
+    this.enqueue(owner);
+  }
+
+  private *worker(): Proc<void> {
+    for (;;) {
+      if (this.queue.length === 0) yield* recv(this.wake);
+      const key = this.queue.shift();
+      if (key !== undefined) yield* this.syncJob(key);
+    }
+  }
+
+  private *syncJob(key: string): Proc<void> {
+    const st = this.jobs.get(key);
+    if (st === undefined || st.finished !== null) return;
+    const { job } = st;
+    const pods = this.ownedPods(key);
+    const active = pods.filter(isPodActive);
+    const succeeded = st.succeeded.size;
+    const failed = st.failed.size;
+    // exceedsBackoffLimit, or pastBackoffLimitOnFailure for restartPolicy OnFailure.
+    if (failed > job.backoffLimit || pastBackoffLimitOnFailure(job, pods)) {
+      return yield* this.finish(st, "Failed", "BackoffLimitExceeded", "Job has reached the specified backoff limit", active);
+    }
+    const complete = job.completions === null ? succeeded > 0 && active.length === 0 : succeeded >= job.completions;
+    if (complete) return yield* this.finish(st, "Complete", "Completed", "Job completed", active);
+    const satisfied = (st.expectAdd <= 0 && st.expectDel <= 0) || this.sim.nowMs - st.expectSinceMs > EXPECTATIONS_TIMEOUT_MS;
+    if (!satisfied) return;
+    yield* this.manageJob(st, active, succeeded);
+  }
+
+  /** manageJob: delete above parallelism or what is still wanted; create what is missing, after the failure backoff. */
+  private *manageJob(st: JobState, active: Pod[], succeeded: number): Proc<void> {
+    const { job } = st;
+    const key = `${job.namespace}/${job.name}`;
+    let wantActive: number;
+    if (job.completions === null) wantActive = succeeded > 0 ? active.length : job.parallelism;
+    else wantActive = Math.max(0, Math.min(job.completions - succeeded, job.parallelism));
+    const rmAtLeast = active.length - wantActive;
+    if (rmAtLeast > 0) {
+      const victims = [...active].sort(activePodsWithRanksLess(active)).slice(0, Math.min(rmAtLeast, MAX_POD_CREATE_DELETE_PER_SYNC));
+      st.expectDel = victims.length;
+      st.expectSinceMs = this.sim.nowMs;
+      for (const p of victims) {
+        const r = yield* this.client.deletePod(job.namespace, p.metadata.name);
+        if (r.err !== null) st.expectDel--;
+      }
+      return;
+    }
+    const diff = Math.min(wantActive - active.length, MAX_POD_CREATE_DELETE_PER_SYNC);
+    if (diff <= 0) return;
+    const remainingMs = this.backoffRemainingMs(st);
+    if (remainingMs > 0) {
+      this.sim.emit(COMPONENT, "PodFailureBackoff", { job: key, failures: st.failuresAfterLastSuccess, remainingMs });
+      this.sim.go(`job/requeue/${key}`, function* (this: JobController) {
+        yield* sleep(remainingMs, "job pod failure backoff");
+        this.enqueue(key);
+      }.bind(this), { daemon: true });
+      return;
+    }
+    st.expectAdd = diff;
+    st.expectSinceMs = this.sim.nowMs;
+    this.sim.emit(COMPONENT, "CreatingPods", { job: key, active: active.length, succeeded, failed: st.failed.size, creating: diff });
+    const ok = yield* this.slowStartBatch(diff, () => this.createPod(st));
+    st.expectAdd -= diff - ok;
+  }
+
+  /** backoffRecord.getRemainingTime: 10 s x 2^(failures-1) since the last failure, at most 10 min. */
+  private backoffRemainingMs(st: JobState): number {
+    if (st.failuresAfterLastSuccess === 0) return 0;
+    const backoffMs = Math.min(DEFAULT_JOB_POD_FAILURE_BACKOFF_MS * 2 ** (st.failuresAfterLastSuccess - 1), MAX_JOB_POD_FAILURE_BACKOFF_MS);
+    return Math.max(0, st.lastFailureMs + backoffMs - this.sim.nowMs);
+  }
+
+  private *finish(st: JobState, outcome: "Complete" | "Failed", reason: string, message: string, active: Pod[]): Proc<void> {
+    st.finished = outcome;
+    const key = `${st.job.namespace}/${st.job.name}`;
+    this.sim.emit(COMPONENT, outcome === "Complete" ? "JobComplete" : "JobFailed", {
+      job: key, reason, message, succeeded: st.succeeded.size, failed: st.failed.size, deletingActive: active.length,
+    });
+    // A finished Job's remaining pods are deleted.
+    for (const p of active) yield* this.client.deletePod(st.job.namespace, p.metadata.name);
+  }
+
+  private *slowStartBatch(count: number, create: () => Proc<boolean>): Proc<number> {
+    let remaining = count;
+    let successes = 0;
+    let batchSize = Math.min(remaining, SLOW_START_INITIAL_BATCH_SIZE);
+    while (batchSize > 0) {
+      const wg = this.sim.waitGroup("job/slowStartBatch");
+      let failed = 0;
+      wg.add(batchSize);
+      for (let b = 0; b < batchSize; b++) {
+        this.sim.go("job/create", function* () {
+          if (yield* create()) successes++;
+          else failed++;
+          wg.done();
+        }, { daemon: true });
+      }
+      yield* wait(wg);
+      if (failed > 0) break;
+      remaining -= batchSize;
+      batchSize = Math.min(2 * batchSize, remaining);
+    }
+    return successes;
+  }
+
+  private *createPod(st: JobState): Proc<boolean> {
+    const { job } = st;
+    const key = `${job.namespace}/${job.name}`;
+    const n = st.created++;
+    const name = n === 0 ? job.firstName : generateName(`${job.name}-`, `${key}#${n}`);
+    const t = job.template;
+    this.beforeCreate(`${job.namespace}/${job.firstName}`, `${job.namespace}/${name}`);
+    const r = yield* this.client.createPod({ ...t, metadata: { ...t.metadata, name }, spec: { ...t.spec } });
+    if (r.err === null) return true;
+    this.sim.emit(COMPONENT, "Event", { pod: `${job.namespace}/${name}`, type: "Warning", reason: "FailedCreate", message: `Error creating: ${r.err.message}` });
+    return false;
+  }
+}
+
+/** pastBackoffLimitOnFailure: with restartPolicy OnFailure, the running and pending pods' restarts reach the limit. */
+export function pastBackoffLimitOnFailure(job: Job, pods: readonly Pod[]): boolean {
+  if (job.template.spec.restartPolicy !== "OnFailure") return false;
+  let restarts = 0;
+  for (const p of pods) {
+    if (p.status?.phase !== "Running" && p.status?.phase !== "Pending") continue;
+    for (const s of [...(p.status.initContainerStatuses ?? []), ...(p.status.containerStatuses ?? [])]) restarts += s.restartCount ?? 0;
+  }
+  return job.backoffLimit === 0 ? restarts > 0 : restarts >= job.backoffLimit;
+}

@@ -1,0 +1,74 @@
+// A stand-in for kube-controller-manager (cmd/kube-controller-manager): it starts the controllers
+// a cluster scenario needs, each as its own goroutines with its own apiserver client, and hands them
+// the workloads the scenario's timeline creates and deletes: ReplicaSet (with Deployment as its
+// owner), Job, StatefulSet and DaemonSet.
+import type { Proc, Sim } from "../sim/index.ts";
+import type { Pod } from "../k8s/pod.ts";
+import type { ScenarioPod } from "../scenario/resolve.ts";
+import type { SimCluster } from "../node/cluster.ts";
+import { ReplicaSetController } from "./replicaset.ts";
+import { JobController } from "./job.ts";
+import { StatefulSetController } from "./statefulset.ts";
+import { DaemonSetController } from "./daemonset.ts";
+
+export class ControllerManager {
+  readonly replicaSet: ReplicaSetController;
+  readonly job: JobController;
+  readonly statefulSet: StatefulSetController;
+  readonly daemonSet: DaemonSetController;
+
+  constructor(sim: Sim, private readonly cluster: SimCluster) {
+    // The workload's containers do what the scenario says of its pod, on whichever node runs it.
+    const adopt = (template: string, podKey: string) => {
+      for (const n of cluster.nodes) n.adoptBehaviour(template, podKey);
+    };
+    this.replicaSet = new ReplicaSetController(sim, cluster.api.client("replicaset-controller"), adopt);
+    this.job = new JobController(sim, cluster.api.client("job-controller"), adopt);
+    this.statefulSet = new StatefulSetController(sim, cluster.api.client("statefulset-controller"), adopt);
+    this.daemonSet = new DaemonSetController(sim, cluster.api.client("daemonset-controller"), () => cluster.nodes.map((n) => n.settings.node), adopt);
+  }
+
+  /** Whether the scenario's pod (of a cluster) is a workload a controller keeps: a Deployment's, ReplicaSet's, StatefulSet's, Job's or DaemonSet's. */
+  static isWorkload(p: ScenarioPod | undefined): boolean {
+    return p?.replicas !== undefined || p?.job !== undefined || (p?.source === "api" && controllerKind(p) === "DaemonSet");
+  }
+
+  start(): void {
+    this.replicaSet.start();
+    this.job.start();
+    this.statefulSet.start();
+    this.daemonSet.start();
+  }
+
+  /** kubectl create of the workload whose pod the scenario names. */
+  create(p: ScenarioPod): void {
+    const template: Pod = this.cluster.first.manifestFor(p.key);
+    const ref = template.metadata.ownerReferences!.find((r) => r.controller === true)!;
+    const owner = { namespace: p.namespace, name: ref.name, uid: ref.uid, template, firstName: p.name };
+    if (p.job !== undefined) this.job.add({ ...owner, ...p.job });
+    else if (ref.kind === "DaemonSet") this.daemonSet.add(owner);
+    else if (ref.kind === "StatefulSet") this.statefulSet.add({ namespace: p.namespace, name: ref.name, uid: ref.uid, template, replicas: p.replicas! });
+    else this.replicaSet.add({ ...owner, replicas: p.replicas! });
+  }
+
+  /** kubectl delete of the workload whose pod the scenario names. */
+  *delete(p: ScenarioPod): Proc<void> {
+    const ref = p.manifest.metadata.ownerReferences!.find((r) => r.controller === true)!;
+    if (p.job !== undefined) yield* this.job.remove(p.namespace, ref.name);
+    else if (ref.kind === "StatefulSet") yield* this.statefulSet.remove(p.namespace, ref.name);
+    else if (ref.kind === "DaemonSet") yield* this.daemonSet.remove(p.namespace, ref.name);
+    else yield* this.replicaSet.remove(p.namespace, ref.name);
+  }
+}
+
+function controllerKind(p: ScenarioPod): string | undefined {
+  return p.manifest.metadata.ownerReferences?.find((r) => r.controller === true)?.kind;
+}
+
+/** Starts the controllers of a cluster whose scenario has workloads; null when it has none. */
+export function startControllers(sim: Sim, cluster: SimCluster): ControllerManager | null {
+  if (!cluster.isCluster || !cluster.scenario.pods.some((p) => ControllerManager.isWorkload(p))) return null;
+  const m = new ControllerManager(sim, cluster);
+  m.start();
+  return m;
+}

@@ -1,0 +1,230 @@
+// Models pkg/controller/replicaset/replica_set.go (syncReplicaSet, manageReplicas, slowStartBatch,
+// getPodsToDelete) with pkg/controller/controller_utils.go (ControllerExpectations, FilterActivePods,
+// ActivePodsWithRanks) in small. A Deployment is this controller's owner only: it names its one
+// ReplicaSet <deployment>-<pod-template-hash> (the manifest expansion did) and no rollout runs.
+//
+// Simplified: the ReplicaSet lives in the controller, not as an API object (the apiserver stores
+// pods only): the scenario's `create` of a workload hands it over, its `delete` removes it and
+// deletes its pods as the garbage collector's background deletion would; no status is written, no
+// adoption or orphaning (the pods are the ones it created, by controllerRef); one worker instead of
+// --concurrent-replicaset-syncs=5. Pod names are GenerateName's, the five characters drawn from the
+// owner's identity and a creation count (scenario/manifest/names.ts) instead of at random; the first
+// pod takes the name the scenario planned for the workload's pod, so expectations can name it.
+import { recv, sleep, wait, type Chan, type Proc, type Sim } from "../sim/index.ts";
+import type { Pod } from "../k8s/pod.ts";
+import { podKey } from "../k8s/podutil.ts";
+import type { PodsClient, WatchEvent } from "../apiserver/index.ts";
+import { generateName } from "../scenario/manifest/names.ts";
+import { activePodsWithRanksLess, isPodActive } from "./controller_utils.ts";
+
+const COMPONENT = "replicaset-controller";
+/** BurstReplicas: at most this many creations or deletions per sync. */
+export const BURST_REPLICAS = 500;
+/** SlowStartInitialBatchSize. */
+export const SLOW_START_INITIAL_BATCH_SIZE = 1;
+/** ExpectationsTimeout: expectations older than this are taken as satisfied. */
+export const EXPECTATIONS_TIMEOUT_MS = 5 * 60_000;
+
+/** A ReplicaSet as the controller holds it: its template is a pod the scenario compiled. */
+export interface ReplicaSet {
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  replicas: number;
+  /** A pod made from the template (a defaulted manifest): each new pod is a copy under a new name. */
+  readonly template: Pod;
+  /** The name the first pod takes (the scenario's key for the workload's pod). */
+  readonly firstName: string;
+}
+
+interface Expectations {
+  add: number;
+  del: number;
+  sinceMs: number;
+}
+
+export class ReplicaSetController {
+  private readonly rsets = new Map<string, ReplicaSet>();
+  private readonly pods = new Map<string, Pod>();
+  private readonly expectations = new Map<string, Expectations>();
+  private readonly queue: string[] = [];
+  private readonly wake: Chan<null>;
+  private created = new Map<string, number>();
+
+  /** `beforeCreate(template, pod)`: told of each pod's key before its create is sent (the runtimes learn its behaviour). */
+  constructor(private readonly sim: Sim, private readonly client: PodsClient,
+    private readonly beforeCreate: (templateKey: string, podKey: string) => void = () => {}) {
+    this.wake = sim.chan<null>("replicaset/queue", 1);
+  }
+
+  start(): void {
+    this.sim.go("replicaset/informer", () => this.informer(), { daemon: true });
+    this.sim.go("replicaset/worker", () => this.worker(), { daemon: true });
+  }
+
+  /** kubectl apply of the workload: the controller syncs it. */
+  add(rs: ReplicaSet): void {
+    this.rsets.set(keyOf(rs), rs);
+    this.sim.emit(COMPONENT, "ReplicaSetAdded", { replicaSet: keyOf(rs), replicas: rs.replicas });
+    this.enqueue(keyOf(rs));
+  }
+
+  /** kubectl delete of the workload: gone, and its pods deleted (background cascading deletion). */
+  *remove(namespace: string, name: string): Proc<void> {
+    const key = `${namespace}/${name}`;
+    const rs = this.rsets.get(key);
+    if (rs === undefined) return;
+    const pods = this.ownedPods(rs);
+    this.rsets.delete(key);
+    this.sim.emit(COMPONENT, "ReplicaSetDeleted", { replicaSet: key, pods: pods.length });
+    for (const p of pods) yield* this.client.deletePod(namespace, p.metadata.name);
+  }
+
+  private enqueue(key: string): void {
+    if (this.queue.includes(key)) return;
+    this.queue.push(key);
+    this.wake.trySend(null);
+  }
+
+  private *informer(): Proc<void> {
+    // Bounded by the run: a closed watch is re-opened (the reflector re-lists).
+    for (;;) {
+      const w = yield* this.client.watchPods({});
+      if (w.err === null) {
+        this.pods.clear();
+        for (;;) {
+          const { value, ok } = yield* recv(w.value.resultChan);
+          if (!ok) break;
+          this.observe(value!);
+        }
+      }
+      yield* sleep(1_000, "replicaset informer backoff");
+    }
+  }
+
+  /** addPod, updatePod, deletePod: the cache, the expectations, the owner's queue entry. */
+  private observe(e: WatchEvent): void {
+    const pod = e.object;
+    if (pod === null) return;
+    const key = podKey(pod);
+    const owner = this.ownerOf(pod);
+    const before = this.pods.get(key);
+    if (e.type === "DELETED") this.pods.delete(key);
+    else this.pods.set(key, pod);
+    if (owner === undefined) return;
+    const exp = this.expectations.get(owner);
+    if (exp !== undefined) {
+      if (e.type === "ADDED" && before === undefined) exp.add--;
+      // A pod being deleted gracefully counts as deleted (updatePod: DeletionTimestamp set).
+      else if ((e.type === "DELETED" && !before?.metadata.deletionTimestamp) || (e.type === "MODIFIED" && pod.metadata.deletionTimestamp && !before?.metadata.deletionTimestamp)) exp.del--;
+    }
+    this.enqueue(owner);
+  }
+
+  private ownerOf(pod: Pod): string | undefined {
+    const ref = pod.metadata.ownerReferences?.find((r) => r.controller === true);
+    if (ref === undefined || ref.kind !== "ReplicaSet") return undefined;
+    const key = `${pod.metadata.namespace ?? "default"}/${ref.name}`;
+    const rs = this.rsets.get(key);
+    return rs !== undefined && rs.uid === ref.uid ? key : undefined;
+  }
+
+  private ownedPods(rs: ReplicaSet): Pod[] {
+    const out: Pod[] = [];
+    for (const p of this.pods.values()) if (this.ownerOf(p) === keyOf(rs)) out.push(p);
+    return out;
+  }
+
+  private *worker(): Proc<void> {
+    for (;;) {
+      if (this.queue.length === 0) yield* recv(this.wake);
+      const key = this.queue.shift();
+      if (key !== undefined) yield* this.syncReplicaSet(key);
+    }
+  }
+
+  /** syncReplicaSet: when the expectations are met, manageReplicas on the active pods. */
+  private *syncReplicaSet(key: string): Proc<void> {
+    const rs = this.rsets.get(key);
+    if (rs === undefined) {
+      this.expectations.delete(key);
+      return;
+    }
+    const exp = this.expectations.get(key);
+    const satisfied = exp === undefined || (exp.add <= 0 && exp.del <= 0) || this.sim.nowMs - exp.sinceMs > EXPECTATIONS_TIMEOUT_MS;
+    if (!satisfied) return;
+    const active = this.ownedPods(rs).filter(isPodActive);
+    yield* this.manageReplicas(active, rs);
+  }
+
+  private *manageReplicas(active: Pod[], rs: ReplicaSet): Proc<void> {
+    const key = keyOf(rs);
+    const diff = active.length - rs.replicas;
+    if (diff < 0) {
+      const n = Math.min(-diff, BURST_REPLICAS);
+      this.expectations.set(key, { add: n, del: 0, sinceMs: this.sim.nowMs });
+      this.sim.emit(COMPONENT, "TooFewReplicas", { replicaSet: key, need: rs.replicas, have: active.length, creating: n });
+      const ok = yield* this.slowStartBatch(n, (i) => this.createPod(rs, i));
+      // Creations that were never attempted or failed will not be observed.
+      const exp = this.expectations.get(key);
+      if (exp !== undefined) exp.add -= n - ok;
+    } else if (diff > 0) {
+      const n = Math.min(diff, BURST_REPLICAS);
+      const victims = [...active].sort(activePodsWithRanksLess(active)).slice(0, n);
+      this.expectations.set(key, { add: 0, del: n, sinceMs: this.sim.nowMs });
+      this.sim.emit(COMPONENT, "TooManyReplicas", { replicaSet: key, need: rs.replicas, have: active.length, deleting: n });
+      for (const p of victims) {
+        const r = yield* this.client.deletePod(p.metadata.namespace ?? "default", p.metadata.name);
+        const exp = this.expectations.get(key);
+        if (r.err !== null && exp !== undefined) exp.del--;
+      }
+    }
+  }
+
+  /**
+   * slowStartBatch: batches of 1, 2, 4... creations run at once; a batch with a failure ends the
+   * run of batches. Returns how many succeeded.
+   */
+  private *slowStartBatch(count: number, create: (i: number) => Proc<boolean>): Proc<number> {
+    let remaining = count;
+    let successes = 0;
+    let batchSize = Math.min(remaining, SLOW_START_INITIAL_BATCH_SIZE);
+    let i = 0;
+    while (batchSize > 0) {
+      const wg = this.sim.waitGroup("replicaset/slowStartBatch");
+      let failed = 0;
+      wg.add(batchSize);
+      for (let b = 0; b < batchSize; b++) {
+        const index = i++;
+        this.sim.go("replicaset/create", function* () {
+          if (yield* create(index)) successes++;
+          else failed++;
+          wg.done();
+        }, { daemon: true });
+      }
+      yield* wait(wg);
+      if (failed > 0) break;
+      remaining -= batchSize;
+      batchSize = Math.min(2 * batchSize, remaining);
+    }
+    return successes;
+  }
+
+  private *createPod(rs: ReplicaSet, _index: number): Proc<boolean> {
+    const key = keyOf(rs);
+    const n = this.created.get(key) ?? 0;
+    this.created.set(key, n + 1);
+    const name = n === 0 ? rs.firstName : generateName(`${rs.name}-`, `${key}#${n}`);
+    const t = rs.template;
+    const pod: Pod = { ...t, metadata: { ...t.metadata, name }, spec: { ...t.spec } };
+    this.beforeCreate(`${rs.namespace}/${rs.firstName}`, `${rs.namespace}/${name}`);
+    const r = yield* this.client.createPod(pod);
+    if (r.err === null) return true;
+    this.sim.emit(COMPONENT, "Event", { pod: `${rs.namespace}/${name}`, type: "Warning", reason: "FailedCreate", message: `Error creating: ${r.err.message}` });
+    return false;
+  }
+}
+
+function keyOf(rs: ReplicaSet): string {
+  return `${rs.namespace}/${rs.name}`;
+}

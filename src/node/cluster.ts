@@ -1,0 +1,66 @@
+// The cluster: N nodes on one apiserver (no upstream file). A scenario without `nodes:` is a
+// cluster of its one node, built exactly as before (the node owns the apiserver, its kubelet runs
+// on the kernel itself). With `nodes:`, the apiserver is the cluster's, built on the kernel, and
+// each node's kubelet, runtime and device plugins run on the node's view of it (node_sim.ts);
+// the first node reports the apiserver's writes (PodView records, the checkers' observers).
+import type { Sim } from "../sim/index.ts";
+import type { Pod } from "../k8s/pod.ts";
+import { ApiServer } from "../apiserver/index.ts";
+import type { Scenario } from "../scenario/resolve.ts";
+import { SimNode } from "./node.ts";
+import { nodeSim } from "./node_sim.ts";
+import { compileNodePlan, type NodePlan } from "./plan.ts";
+import type { ControllerManager } from "../controllers/manager.ts";
+
+export class SimCluster {
+  readonly nodes: readonly SimNode[];
+  readonly api: ApiServer;
+  /** The controllers, when the scenario has workloads (controllers/manager.ts; set by simulate). */
+  controllers: ControllerManager | null = null;
+  private readonly byName: ReadonlyMap<string, SimNode>;
+
+  /** `plan` is the first node's, when the caller compiled it once (node/plan.ts). */
+  constructor(sim: Sim, readonly scenario: Scenario, plan?: NodePlan) {
+    if (scenario.nodes === undefined) {
+      const node = new SimNode(sim, scenario, plan);
+      this.nodes = [node];
+      this.api = node.api;
+    } else {
+      const { minMs, maxMs } = scenario.apiserver.latency;
+      const plans = scenario.nodes.map((m, i) => (i === 0 && plan !== undefined ? plan : compileNodePlan(scenario, m)));
+      let first: SimNode | null = null;
+      this.api = new ApiServer(sim, {
+        latencyMs: minMs === maxMs ? minMs : [minMs, maxMs],
+        onWrite: (e) => first?.apiWrite(e),
+        skipValidation: plans[0]!.skipApiValidation,
+      });
+      this.nodes = plans.map((p, index) => new SimNode(nodeSim(sim, p.settings.nodeName), scenario, p, { api: this.api, index }));
+      first = this.nodes[0]!;
+    }
+    this.byName = new Map(this.nodes.map((n) => [n.settings.nodeName, n]));
+  }
+
+  /** Whether the scenario declared a cluster (`nodes:`), even of one node. */
+  get isCluster(): boolean {
+    return this.scenario.nodes !== undefined;
+  }
+
+  get first(): SimNode {
+    return this.nodes[0]!;
+  }
+
+  node(name: string): SimNode | undefined {
+    return this.byName.get(name);
+  }
+
+  /** The node a pod is bound to now (its spec.nodeName in the apiserver), or undefined. */
+  nodeOfPod(key: string): SimNode | undefined {
+    const pod: Pod | undefined = this.api.store.pods[key];
+    const name = pod?.spec.nodeName;
+    return name === undefined ? undefined : this.byName.get(name);
+  }
+
+  startKubelets(): void {
+    for (const n of this.nodes) n.startKubelet();
+  }
+}

@@ -1,0 +1,89 @@
+// Cross-checks of a cluster (`nodes:`): one of node: and nodes:, a node's kubelet named as the node,
+// pods bound to nodes that exist, and timeline steps aimed at nodes that exist. They read the raw
+// YAML value, as crossref.ts does, so they report with the schema's own errors.
+import { suggestion } from "./found.ts";
+import type { PathIssue } from "./messages.ts";
+import { isObj, list, str, type Raw } from "./podindex.ts";
+import { ACTION_NAMES } from "./schema/timeline.ts";
+
+/** The node names of the scenario: every `nodes:` entry's, or the one node's (null: unknown). */
+function nodeNames(raw: Raw, kubelet: Raw): string[] | null {
+  if (Array.isArray(raw.nodes)) return raw.nodes.map((n) => (isObj(n) ? str(n.name) ?? "" : ""));
+  const node = isObj(raw.node) ? raw.node : {};
+  return [str(node.name) ?? str(kubelet.nodeName) ?? "node-1"];
+}
+
+export function checkCluster(raw: Raw, kubelet: Raw, issues: PathIssue[]): void {
+  const cluster = Array.isArray(raw.nodes);
+  if (cluster && isObj(raw.node) && Object.keys(raw.node).length > 0) {
+    issues.push({ path: ["node"], atKey: true, message: "expected node: or nodes:, not both: with nodes:, each entry is a node (move this one into the list); --node, which names a one-node scenario's node, does not apply to a cluster, which runs all its nodes" });
+  }
+  if (cluster && kubelet.nodeName !== undefined) {
+    issues.push({ path: ["kubelet", "nodeName"], message: "expected no nodeName with nodes:: the top-level kubelet serves every node, each under its own name" });
+  }
+  if (cluster) {
+    list(raw.nodes).forEach((n, i) => {
+      if (!isObj(n) || !isObj(n.kubelet) || n.kubelet.nodeName === undefined || n.kubelet.nodeName === n.name) return;
+      issues.push({ path: ["nodes", i, "kubelet", "nodeName"], message: `expected the node's name "${String(n.name)}" or nothing, found "${String(n.kubelet.nodeName)}"` });
+    });
+  }
+  checkReplicas(raw, cluster, issues);
+  const names = nodeNames(raw, kubelet);
+  if (names === null) return;
+  if (cluster) checkBoundPods(raw, names, issues);
+  checkStepNodes(raw, names, cluster, issues);
+}
+
+/** A pod that names its node (spec.nodeName) must name a node of the cluster. */
+function checkBoundPods(raw: Raw, names: readonly string[], issues: PathIssue[]): void {
+  list(raw.pods).forEach((p, i) => {
+    if (!isObj(p) || !isObj(p.manifest) || !isObj(p.manifest.spec)) return;
+    const bound = p.manifest.spec.nodeName;
+    if (typeof bound !== "string" || bound === "" || names.includes(bound)) return;
+    issues.push({
+      path: ["pods", i, "manifest", "spec", "nodeName"],
+      message: `expected the name of a node in nodes: (${names.join(", ")}), found "${bound}"${suggestion(bound, names)}`,
+    });
+  });
+}
+
+function checkStepNodes(raw: Raw, names: readonly string[], cluster: boolean, issues: PathIssue[]): void {
+  list(raw.timeline).forEach((step, i) => {
+    if (!isObj(step)) return;
+    for (const action of ACTION_NAMES) {
+      const body = step[action];
+      if (!isObj(body) || body.node === undefined || (typeof body.node === "string" && names.includes(body.node))) continue;
+      const where = cluster ? `a node in nodes: (${names.join(", ")})` : `the scenario's one node "${names[0]}"`;
+      issues.push({ path: ["timeline", i, action, "node"], message: `expected ${where}, found ${JSON.stringify(body.node)}${typeof body.node === "string" ? suggestion(body.node, names) : ""}` });
+    }
+  });
+}
+
+/** `replicas` is for a Deployment's, ReplicaSet's or StatefulSet's pod (by its controllerRef), `job` for a Job's, in a cluster. */
+function checkReplicas(raw: Raw, cluster: boolean, issues: PathIssue[]): void {
+  list(raw.pods).forEach((p, i) => {
+    if (!isObj(p)) return;
+    if (p.job !== undefined) checkOwned(p, i, "job", "Job", cluster, issues);
+    if (p.replicas === undefined) return;
+    if (!cluster) {
+      issues.push({ path: ["pods", i, "replicas"], message: "expected nodes: for replicas: a one-node scenario runs one pod of a workload" });
+      return;
+    }
+    const meta = isObj(p.manifest) && isObj(p.manifest.metadata) ? p.manifest.metadata : {};
+    const owned = list(meta.ownerReferences).some((r) => isObj(r) && r.controller === true && (r.kind === "ReplicaSet" || r.kind === "StatefulSet"));
+    if (!owned) issues.push({ path: ["pods", i, "replicas"], message: "expected a Deployment, ReplicaSet or StatefulSet manifest for replicas (a pod a ReplicaSet or StatefulSet owns)" });
+  });
+}
+
+function checkOwned(p: Raw, i: number, field: string, kind: string, cluster: boolean, issues: PathIssue[]): void {
+  if (!cluster) {
+    issues.push({ path: ["pods", i, field], message: `expected nodes: for ${field}: a one-node scenario runs one pod of a workload` });
+    return;
+  }
+  const meta = isObj(p.manifest) && isObj(p.manifest.metadata) ? p.manifest.metadata : {};
+  if (!list(meta.ownerReferences).some((r) => isObj(r) && r.controller === true && r.kind === kind)) {
+    issues.push({ path: ["pods", i, field], message: `expected a ${kind} manifest for ${field}` });
+  } else if (kind === "Job" && isObj(meta.annotations) && meta.annotations["batch.kubernetes.io/job-completion-index"] !== undefined) {
+    issues.push({ path: ["pods", i, "manifest", "spec", "completionMode"], message: "expected completionMode NonIndexed in a cluster: its Job controller does not model Indexed Jobs (docs/cluster.md)" });
+  }
+}

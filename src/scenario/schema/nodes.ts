@@ -1,0 +1,55 @@
+// A cluster's nodes: `nodes:` lists them, each with the shape of `node:` (name, labels, taints,
+// capacity) plus, optionally, its own kubelet and runtime sections, so a cluster mid-upgrade (some
+// kubelets at one release, some at another) is one file. Without `nodes:` a scenario is one node.
+import { z } from "zod";
+import { obj } from "./common.ts";
+import { kubeletSchema } from "./kubelet.ts";
+import { nodeShape } from "./node.ts";
+import { runtimeSchema } from "./runtime.ts";
+import type { ClusterNodeParsed } from "../types/node.ts";
+
+/** Kubernetes' supported maximum is 5,000 nodes; a scenario file holds at most this many. */
+export const MAX_NODES = 5000;
+
+/** Typed by its output only (an interface): its declaration would otherwise spell the kubelet and runtime sections out. */
+export const clusterNodeSchema: z.ZodType<ClusterNodeParsed, unknown> = obj({
+  ...nodeShape,
+  name: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, {
+      error: 'expected a node name (a DNS subdomain: lower-case letters, digits, "-" and "."), such as "node-a"',
+    })
+    .max(253)
+    .describe("The node's name, as pods' spec.nodeName says. Names are unique in the cluster."),
+  kubelet: kubeletSchema
+    .optional()
+    .describe(
+      "This node's own kubelet section, written in full (it replaces the top-level `kubelet:` for this node, it is not " +
+        "merged with it): a node at another release is one `kubelet: {version: ...}`. Its nodeName must be absent or the node's name.",
+    ),
+  runtime: runtimeSchema
+    .optional()
+    .describe("This node's own runtime section, written in full (it replaces the top-level `runtime:` for this node)."),
+}).describe("One node of the cluster: the node's labels, taints and capacity, and optionally its own kubelet and runtime.");
+
+/** Typed by its output only: the declaration of the scenario's type would otherwise spell the kubelet section twice (TS7056). */
+export const nodesSchema: z.ZodOptional<z.ZodType<ClusterNodeParsed[], unknown>> = z
+  .array(clusterNodeSchema)
+  .min(1)
+  .max(MAX_NODES, { error: `expected at most ${MAX_NODES} nodes (Kubernetes' supported maximum)` })
+  .superRefine((nodes, ctx) => {
+    const seen = new Map<string, number>();
+    nodes.forEach((n, i) => {
+      const first = seen.get(n.name);
+      if (first !== undefined) {
+        ctx.addIssue({ code: "custom", path: [i, "name"], message: `expected a name no other node has, found "${n.name}", the name of nodes[${first}]` });
+      } else seen.set(n.name, i);
+    });
+  })
+  .optional()
+  .describe(
+    "The cluster's nodes, each with its own kubelet on one apiserver, a scheduler stand-in placing the pods that name " +
+      "no node (docs/cluster.md). Without it the scenario is the one node of `node:`; give one or the other.",
+  );
+
+export type { ClusterNodeParsed };

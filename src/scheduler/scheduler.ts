@@ -1,0 +1,232 @@
+// A stand-in for kube-scheduler (pkg/scheduler/scheduler.go, schedule_one.go, internal/queue and
+// internal/cache), in small: one goroutine watches every pod, keeps the nodes' pods (the cache,
+// with assumed pods), queues the pods that name no node by priority then arrival (PrioritySort),
+// and runs scheduleOne on each: the filters, the LeastAllocated score, selectHost. The chosen node
+// is assumed at once and bound by its own goroutine (the binding cycle), as upstream's
+// `go func() { bindingCycle }`. A pod that fits nowhere gets a FailedScheduling event and its
+// PodScheduled=False condition, and waits in the unschedulable pods until a bound pod goes away
+// (AssignedPodDelete moves them all back) or for podMaxInUnschedulablePodsDuration (5 min,
+// checked every 30 s). Ties between the best nodes are a recorded choice (selectHost's rand.Intn).
+// Simplified: the nodes are the scenario's, always Ready and schedulable (no Node objects yet);
+// no backoff queue (a failed bind is retried after the initial backoff, 1 s); no preemption.
+import { recvCase, select, send, sleep, type Chan, type Proc, type Sim } from "../sim/index.ts";
+import type { Pod } from "../k8s/pod.ts";
+import { podKey } from "../k8s/podutil.ts";
+import { formatRFC3339 } from "../apiserver/time.ts";
+import type { PodsClient, WatchEvent } from "../apiserver/index.ts";
+import type { SimCluster } from "../node/cluster.ts";
+import { bestNodes, findNodesThatFit, fitErrorMessage, leastAllocatedScore, type NodeInfo } from "./framework.ts";
+
+const COMPONENT = "scheduler";
+const DEFAULT_SCHEDULER_NAME = "default-scheduler";
+/** podMaxInUnschedulablePodsDuration and the flush period of unschedulable pods (scheduling_queue.go). */
+export const POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION_MS = 5 * 60_000;
+export const UNSCHEDULABLE_FLUSH_PERIOD_MS = 30_000;
+/** DefaultPodInitialBackoffDuration: a pod whose binding failed is tried again after it. */
+export const POD_INITIAL_BACKOFF_MS = 1_000;
+
+interface Queued {
+  pod: Pod;
+  /** When it entered the queue (PrioritySort's tie-break). */
+  sinceMs: number;
+}
+
+/** Starts the scheduler stand-in of a cluster (simulate.ts, when the scenario has `nodes:`). */
+export function startClusterScheduler(sim: Sim, cluster: SimCluster): Scheduler {
+  const s = new Scheduler(sim, cluster);
+  sim.go("scheduler/scheduleOne", () => s.run(), { daemon: true });
+  return s;
+}
+
+export class Scheduler {
+  private readonly client: PodsClient;
+  /** Each node's pods by key (the cache), in the scenario's node order. */
+  private readonly nodePods: Map<string, Map<string, Pod>>;
+  private readonly nodeList: readonly string[];
+  private readonly active = new Map<string, Queued>();
+  private readonly unschedulable = new Map<string, Queued>();
+  /** Pods assumed on a node while their binding is in flight. */
+  private readonly assumed = new Set<string>();
+  private nextStartNodeIndex = 0;
+  private readonly retries: Chan<Pod>;
+
+  constructor(private readonly sim: Sim, private readonly cluster: SimCluster) {
+    this.client = cluster.api.client(COMPONENT);
+    this.nodeList = cluster.nodes.map((n) => n.settings.nodeName);
+    this.nodePods = new Map(this.nodeList.map((n) => [n, new Map()]));
+    this.retries = sim.chan<Pod>("scheduler/retries", 1024);
+  }
+
+  *run(): Proc<void> {
+    // Bounded by the run: a closed watch is re-opened after the reflector's backoff.
+    for (;;) {
+      const w = yield* this.client.watchPods({});
+      if (w.err !== null) {
+        this.sim.emit(COMPONENT, "WatchFailed", { err: w.err.message });
+        yield* sleep(POD_INITIAL_BACKOFF_MS, "scheduler watch backoff");
+        continue;
+      }
+      this.resetCache();
+      yield* this.loop(w.value.resultChan);
+      yield* sleep(POD_INITIAL_BACKOFF_MS, "scheduler watch backoff");
+    }
+  }
+
+  private *loop(events: Chan<WatchEvent>): Proc<void> {
+    for (;;) {
+      const flush = this.unschedulable.size === 0 ? null : this.sim.after("scheduler/flushUnschedulable", UNSCHEDULABLE_FLUSH_PERIOD_MS);
+      const r = yield* select([recvCase(events), recvCase(this.retries), recvCase(flush)]);
+      if (r.index === 0) {
+        if (!r.ok) return;
+        this.observe(r.value as WatchEvent);
+      } else if (r.index === 1) {
+        const pod = r.value as Pod;
+        this.assumed.delete(podKey(pod));
+        this.forget(pod);
+        this.enqueue(pod);
+      } else {
+        this.flushUnschedulableLeftover();
+      }
+      this.scheduleAll();
+    }
+  }
+
+  private resetCache(): void {
+    for (const pods of this.nodePods.values()) pods.clear();
+    this.active.clear();
+    this.unschedulable.clear();
+  }
+
+  /** The informer's handlers: the cache for bound pods, the queue for pods to place. */
+  private observe(e: WatchEvent): void {
+    const pod = e.object;
+    if (pod === null) return;
+    const key = podKey(pod);
+    const gone = e.type === "DELETED" || pod.status?.phase === "Succeeded" || pod.status?.phase === "Failed";
+    const bound = (pod.spec.nodeName ?? "") !== "";
+    if (bound || gone) {
+      this.active.delete(key);
+      this.unschedulable.delete(key);
+    }
+    if (bound) {
+      this.assumed.delete(key);
+      const wasThere = this.forget(pod);
+      if (!gone) this.nodePods.get(pod.spec.nodeName!)?.set(key, pod);
+      // AssignedPodDelete: room may have been freed; every unschedulable pod is tried again.
+      else if (wasThere) this.moveAllToActive();
+      return;
+    }
+    if (gone || this.assumed.has(key) || pod.metadata.deletionTimestamp) return;
+    if ((pod.spec.schedulerName ?? DEFAULT_SCHEDULER_NAME) !== DEFAULT_SCHEDULER_NAME) return;
+    const queued = this.active.get(key) ?? this.unschedulable.get(key);
+    if (queued !== undefined) queued.pod = pod;
+    else this.enqueue(pod);
+  }
+
+  private enqueue(pod: Pod): void {
+    this.active.set(podKey(pod), { pod, sinceMs: this.sim.nowMs });
+  }
+
+  /** Removes the pod from whichever node holds it in the cache; whether one did. */
+  private forget(pod: Pod): boolean {
+    const key = podKey(pod);
+    for (const pods of this.nodePods.values()) if (pods.delete(key)) return true;
+    return false;
+  }
+
+  private moveAllToActive(): void {
+    for (const [key, q] of this.unschedulable) this.active.set(key, q);
+    this.unschedulable.clear();
+  }
+
+  private flushUnschedulableLeftover(): void {
+    for (const [key, q] of this.unschedulable) {
+      if (this.sim.nowMs - q.sinceMs < POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION_MS) continue;
+      this.unschedulable.delete(key);
+      this.active.set(key, q);
+    }
+  }
+
+  /** Pops the queue until it is empty: highest priority first, then the longest waiting, then by key. */
+  private scheduleAll(): void {
+    while (this.active.size > 0) {
+      let next: [string, Queued] | null = null;
+      for (const e of this.active) if (next === null || before(e, next)) next = e;
+      this.active.delete(next![0]);
+      this.scheduleOne(next![1]);
+    }
+  }
+
+  private snapshot(): NodeInfo[] {
+    return this.cluster.nodes.map((n) => ({ node: n.settings.node, pods: [...this.nodePods.get(n.settings.nodeName)!.values()] }));
+  }
+
+  private scheduleOne(q: Queued): void {
+    const pod = q.pod;
+    const key = podKey(pod);
+    const nodes = this.snapshot();
+    const opts = { sidecars: this.cluster.first.settings.featureGates.SidecarContainers };
+    const fit = findNodesThatFit(pod, nodes, this.nextStartNodeIndex, opts);
+    this.nextStartNodeIndex = fit.nextStartNodeIndex;
+    if (fit.feasible.length === 0) {
+      const message = fitErrorMessage(nodes.length, fit.reasons);
+      this.unschedulable.set(key, { pod, sinceMs: this.sim.nowMs });
+      this.sim.emit(COMPONENT, "Event", { pod: key, type: "Warning", reason: "FailedScheduling", message });
+      this.sim.go(`scheduler/unschedulable/${key}`, () => this.markUnschedulable(pod, message), { daemon: true });
+      return;
+    }
+    const scored = fit.feasible.length === 1 ? [{ info: fit.feasible[0]!, score: 0 }] : fit.feasible.map((info) => ({ info, score: leastAllocatedScore(pod, info, opts) }));
+    const best = bestNodes(scored);
+    // selectHost: reservoir sampling among the best, one draw: here a recorded choice.
+    const chosen = best[this.sim.choose(best.length)]!;
+    const nodeName = chosen.node.name;
+    this.sim.emit(COMPONENT, "ScheduleAttempted", {
+      pod: key, node: nodeName, feasible: fit.feasible.length, tied: best.length, score: scored.find((s) => s.info === chosen)!.score,
+    });
+    // assume: the cache counts the pod on the node before the binding lands.
+    this.assumed.add(key);
+    this.nodePods.get(nodeName)!.set(key, { ...pod, spec: { ...pod.spec, nodeName } });
+    this.sim.go(`scheduler/bind/${key}`, () => this.bindingCycle(pod, nodeName), { daemon: true });
+  }
+
+  private *bindingCycle(pod: Pod, nodeName: string): Proc<void> {
+    const key = podKey(pod);
+    const r = yield* this.client.bindPod(pod.metadata.namespace ?? "default", pod.metadata.name, nodeName, pod.metadata.uid);
+    if (r.err === null) {
+      this.sim.emit(COMPONENT, "Event", { pod: key, type: "Normal", reason: "Scheduled", message: `Successfully assigned ${key} to ${nodeName}` });
+      return;
+    }
+    this.sim.emit(COMPONENT, "BindFailed", { pod: key, node: nodeName, err: r.err.message });
+    // handleBindingCycleError: forget the assumed pod; try again unless it is gone or bound elsewhere.
+    if (r.err.code === 404) {
+      this.assumed.delete(key);
+      this.forget(pod);
+      return;
+    }
+    yield* sleep(POD_INITIAL_BACKOFF_MS, "scheduler binding backoff");
+    const now = yield* this.client.getPod(pod.metadata.namespace ?? "default", pod.metadata.name);
+    if (now.err !== null || (now.value.spec.nodeName ?? "") !== "" || now.value.metadata.uid !== pod.metadata.uid) {
+      this.assumed.delete(key);
+      this.forget(pod);
+      return;
+    }
+    yield* send(this.retries, now.value);
+  }
+
+  /** handleSchedulingFailure's status update: PodScheduled False, reason Unschedulable. */
+  private *markUnschedulable(pod: Pod, message: string): Proc<void> {
+    const status = pod.status ?? {};
+    const conditions = (status.conditions ?? []).filter((c) => c.type !== "PodScheduled");
+    const condition = { type: "PodScheduled", status: "False" as const, lastProbeTime: null, lastTransitionTime: formatRFC3339(this.sim.nowMs), reason: "Unschedulable", message };
+    yield* this.client.patchPodStatus(pod.metadata.namespace ?? "default", pod.metadata.name, { ...status, conditions: [...conditions, condition] }, pod.metadata.uid, status);
+  }
+}
+
+/** PrioritySort's Less: higher priority first, then earlier in the queue; the key breaks what is left. */
+function before(a: [string, Queued], b: [string, Queued]): boolean {
+  const pa = a[1].pod.spec.priority ?? 0;
+  const pb = b[1].pod.spec.priority ?? 0;
+  if (pa !== pb) return pa > pb;
+  if (a[1].sinceMs !== b[1].sinceMs) return a[1].sinceMs < b[1].sinceMs;
+  return a[0] < b[0];
+}
