@@ -135,10 +135,10 @@ function schedulePreviews(mine: number): void {
     const box = document.querySelector<HTMLElement>(`#options [data-option="${i}"]`);
     if (box !== null) fillOption(box, pause.options[i]!.who, pause.options[i]!.does, p, where);
     if (i === focusedOption) drawCode(sources, p, base.version);
-    setTimeout(next, 0);
+    setTimeout(next, 0); // host-time-ok: yields to the browser between previews (page responsiveness); no simulation reads it
   };
   document.body.dataset["previewed"] = "";
-  setTimeout(next, 0);
+  setTimeout(next, 0); // host-time-ok: as above, the page's own scheduling of preview work
 }
 
 function focusOption(index: number): void {
