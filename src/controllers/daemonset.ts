@@ -10,7 +10,8 @@
 // Simplified, as replicaset.ts: the DaemonSet lives in the controller (no object, status or
 // revisions: no rolling update); the template's own required node affinity is replaced by the pin
 // (the manifest expansion pins the first pod to the first node); the nodes are the scenario's.
-import { recv, sleep, wait, type Chan, type Proc, type Sim } from "../sim/index.ts";
+import { wait, type Proc, type Sim } from "../sim/index.ts";
+import { ControllerLoop, controllerKey, observedExpectation } from "./informer.ts";
 import type { Pod } from "../k8s/pod.ts";
 import type { Node } from "../k8s/node.ts";
 import { podKey } from "../k8s/podutil.ts";
@@ -72,25 +73,22 @@ interface State {
 
 export class DaemonSetController {
   private readonly sets = new Map<string, State>();
-  private readonly pods = new Map<string, Pod>();
-  private readonly queue: string[] = [];
-  private readonly wake: Chan<null>;
+  private readonly loop: ControllerLoop;
 
   constructor(private readonly sim: Sim, private readonly client: PodsClient, private readonly nodes: () => readonly Node[],
     private readonly beforeCreate: (templateKey: string, podKey: string) => void = () => {}) {
-    this.wake = sim.chan<null>("daemonset/queue", 1);
+    this.loop = new ControllerLoop(sim, client, "daemonset", { observe: (e, pod, before) => this.onPod(e, pod, before), sync: (key) => this.syncDaemonSet(key) });
   }
 
   start(): void {
-    this.sim.go("daemonset/informer", () => this.informer(), { daemon: true });
-    this.sim.go("daemonset/worker", () => this.worker(), { daemon: true });
+    this.loop.start();
   }
 
   add(set: DaemonSet): void {
     const key = `${set.namespace}/${set.name}`;
     this.sets.set(key, { set, created: 0, expectAdd: 0, expectDel: 0, sinceMs: 0 });
     this.sim.emit(COMPONENT, "DaemonSetAdded", { daemonSet: key });
-    this.enqueue(key);
+    this.loop.enqueue(key);
   }
 
   *remove(namespace: string, name: string): Proc<void> {
@@ -102,58 +100,22 @@ export class DaemonSetController {
     for (const p of pods) yield* this.client.deletePod(namespace, p.metadata.name);
   }
 
-  private enqueue(key: string): void {
-    if (!this.queue.includes(key)) this.queue.push(key);
-    this.wake.trySend(null);
-  }
-
-  private *informer(): Proc<void> {
-    for (;;) {
-      const w = yield* this.client.watchPods({});
-      if (w.err === null) {
-        this.pods.clear();
-        for (;;) {
-          const { value, ok } = yield* recv(w.value.resultChan);
-          if (!ok) break;
-          this.observe(value!);
-        }
-      }
-      yield* sleep(1_000, "daemonset informer backoff");
-    }
-  }
-
   private ownerOf(pod: Pod): string | undefined {
-    const ref = pod.metadata.ownerReferences?.find((r) => r.controller === true);
-    if (ref === undefined || ref.kind !== "DaemonSet") return undefined;
-    const key = `${pod.metadata.namespace ?? "default"}/${ref.name}`;
-    return this.sets.get(key)?.set.uid === ref.uid ? key : undefined;
+    return controllerKey(pod, "DaemonSet", (key) => this.sets.get(key)?.set.uid);
   }
 
   private ownedPods(key: string): Pod[] {
-    return [...this.pods.values()].filter((p) => this.ownerOf(p) === key);
+    return [...this.loop.pods.values()].filter((p) => this.ownerOf(p) === key);
   }
 
-  private observe(e: WatchEvent): void {
-    const pod = e.object;
-    if (pod === null) return;
-    const key = podKey(pod);
-    const before = this.pods.get(key);
-    if (e.type === "DELETED") this.pods.delete(key);
-    else this.pods.set(key, pod);
+  private onPod(e: WatchEvent, pod: Pod, before: Pod | undefined): void {
     const owner = this.ownerOf(pod);
     if (owner === undefined) return;
     const st = this.sets.get(owner)!;
-    if (e.type === "ADDED" && before === undefined) st.expectAdd--;
-    else if ((e.type === "DELETED" && !before?.metadata.deletionTimestamp) || (e.type === "MODIFIED" && pod.metadata.deletionTimestamp && !before?.metadata.deletionTimestamp)) st.expectDel--;
-    this.enqueue(owner);
-  }
-
-  private *worker(): Proc<void> {
-    for (;;) {
-      if (this.queue.length === 0) yield* recv(this.wake);
-      const key = this.queue.shift();
-      if (key !== undefined) yield* this.syncDaemonSet(key);
-    }
+    const seen = observedExpectation(e, pod, before);
+    if (seen === "add") st.expectAdd--;
+    else if (seen === "del") st.expectDel--;
+    this.loop.enqueue(owner);
   }
 
   /** manage: podsShouldBeOnNode for every node, then the deletions and the creations. */

@@ -9,7 +9,8 @@
 // counted from the pods the controller saw (no job-tracking finalizers); one worker; Indexed
 // completion mode, podFailurePolicy, successPolicy, activeDeadlineSeconds and suspend are not
 // modelled (the scenario refuses an Indexed Job in a cluster).
-import { recv, sleep, wait, type Chan, type Proc, type Sim } from "../sim/index.ts";
+import { sleep, wait, type Proc, type Sim } from "../sim/index.ts";
+import { ControllerLoop, controllerKey, observedExpectation } from "./informer.ts";
 import type { Pod } from "../k8s/pod.ts";
 import { podKey } from "../k8s/podutil.ts";
 import type { PodsClient, WatchEvent } from "../apiserver/index.ts";
@@ -51,18 +52,15 @@ interface JobState {
 
 export class JobController {
   private readonly jobs = new Map<string, JobState>();
-  private readonly pods = new Map<string, Pod>();
-  private readonly queue: string[] = [];
-  private readonly wake: Chan<null>;
+  private readonly loop: ControllerLoop;
 
   constructor(private readonly sim: Sim, private readonly client: PodsClient,
     private readonly beforeCreate: (templateKey: string, podKey: string) => void = () => {}) {
-    this.wake = sim.chan<null>("job/queue", 1);
+    this.loop = new ControllerLoop(sim, client, "job", { observe: (e, pod, before) => this.onPod(e, pod, before), sync: (key) => this.syncJob(key) });
   }
 
   start(): void {
-    this.sim.go("job/informer", () => this.informer(), { daemon: true });
-    this.sim.go("job/worker", () => this.worker(), { daemon: true });
+    this.loop.start();
   }
 
   add(job: Job): void {
@@ -72,7 +70,7 @@ export class JobController {
       expectAdd: 0, expectDel: 0, expectSinceMs: 0,
     });
     this.sim.emit(COMPONENT, "JobAdded", { job: key, parallelism: job.parallelism, completions: job.completions, backoffLimit: job.backoffLimit });
-    this.enqueue(key);
+    this.loop.enqueue(key);
   }
 
   *remove(namespace: string, name: string): Proc<void> {
@@ -85,50 +83,22 @@ export class JobController {
     for (const p of pods) yield* this.client.deletePod(namespace, p.metadata.name);
   }
 
-  private enqueue(key: string): void {
-    if (!this.queue.includes(key)) this.queue.push(key);
-    this.wake.trySend(null);
-  }
-
-  private *informer(): Proc<void> {
-    for (;;) {
-      const w = yield* this.client.watchPods({});
-      if (w.err === null) {
-        this.pods.clear();
-        for (;;) {
-          const { value, ok } = yield* recv(w.value.resultChan);
-          if (!ok) break;
-          this.observe(value!);
-        }
-      }
-      yield* sleep(1_000, "job informer backoff");
-    }
-  }
-
   private ownerOf(pod: Pod): string | undefined {
-    const ref = pod.metadata.ownerReferences?.find((r) => r.controller === true);
-    if (ref === undefined || ref.kind !== "Job") return undefined;
-    const key = `${pod.metadata.namespace ?? "default"}/${ref.name}`;
-    return this.jobs.get(key)?.job.uid === ref.uid ? key : undefined;
+    return controllerKey(pod, "Job", (key) => this.jobs.get(key)?.job.uid);
   }
 
   private ownedPods(key: string): Pod[] {
-    return [...this.pods.values()].filter((p) => this.ownerOf(p) === key);
+    return [...this.loop.pods.values()].filter((p) => this.ownerOf(p) === key);
   }
 
-  private observe(e: WatchEvent): void {
-    const pod = e.object;
-    if (pod === null) return;
-    const key = podKey(pod);
-    const before = this.pods.get(key);
-    if (e.type === "DELETED") this.pods.delete(key);
-    else this.pods.set(key, pod);
+  private onPod(e: WatchEvent, pod: Pod, before: Pod | undefined): void {
     const owner = this.ownerOf(pod);
     if (owner === undefined) return;
     const st = this.jobs.get(owner)!;
-    if (e.type === "ADDED" && before === undefined) st.expectAdd--;
-    else if ((e.type === "DELETED" && !before?.metadata.deletionTimestamp) || (e.type === "MODIFIED" && pod.metadata.deletionTimestamp && !before?.metadata.deletionTimestamp)) st.expectDel--;
-    const uid = pod.metadata.uid ?? key;
+    const seen = observedExpectation(e, pod, before);
+    if (seen === "add") st.expectAdd--;
+    else if (seen === "del") st.expectDel--;
+    const uid = pod.metadata.uid ?? podKey(pod);
     if (pod.status?.phase === "Succeeded" && !st.succeeded.has(uid)) {
       st.succeeded.add(uid);
       st.failuresAfterLastSuccess = 0;
@@ -137,15 +107,7 @@ export class JobController {
       st.failuresAfterLastSuccess++;
       st.lastFailureMs = this.sim.nowMs;
     }
-    this.enqueue(owner);
-  }
-
-  private *worker(): Proc<void> {
-    for (;;) {
-      if (this.queue.length === 0) yield* recv(this.wake);
-      const key = this.queue.shift();
-      if (key !== undefined) yield* this.syncJob(key);
-    }
+    this.loop.enqueue(owner);
   }
 
   private *syncJob(key: string): Proc<void> {
@@ -192,7 +154,7 @@ export class JobController {
       this.sim.emit(COMPONENT, "PodFailureBackoff", { job: key, failures: st.failuresAfterLastSuccess, remainingMs });
       this.sim.go(`job/requeue/${key}`, function* (this: JobController) {
         yield* sleep(remainingMs, "job pod failure backoff");
-        this.enqueue(key);
+        this.loop.enqueue(key);
       }.bind(this), { daemon: true });
       return;
     }

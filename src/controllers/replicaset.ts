@@ -10,9 +10,9 @@
 // --concurrent-replicaset-syncs=5. Pod names are GenerateName's, the five characters drawn from the
 // owner's identity and a creation count (scenario/manifest/names.ts) instead of at random; the first
 // pod takes the name the scenario planned for the workload's pod, so expectations can name it.
-import { recv, sleep, wait, type Chan, type Proc, type Sim } from "../sim/index.ts";
+import { wait, type Proc, type Sim } from "../sim/index.ts";
+import { ControllerLoop, controllerKey, observedExpectation } from "./informer.ts";
 import type { Pod } from "../k8s/pod.ts";
-import { podKey } from "../k8s/podutil.ts";
 import type { PodsClient, WatchEvent } from "../apiserver/index.ts";
 import { generateName } from "../scenario/manifest/names.ts";
 import { activePodsWithRanksLess, isPodActive } from "./controller_utils.ts";
@@ -45,28 +45,25 @@ interface Expectations {
 
 export class ReplicaSetController {
   private readonly rsets = new Map<string, ReplicaSet>();
-  private readonly pods = new Map<string, Pod>();
   private readonly expectations = new Map<string, Expectations>();
-  private readonly queue: string[] = [];
-  private readonly wake: Chan<null>;
+  private readonly loop: ControllerLoop;
   private created = new Map<string, number>();
 
   /** `beforeCreate(template, pod)`: told of each pod's key before its create is sent (the runtimes learn its behaviour). */
   constructor(private readonly sim: Sim, private readonly client: PodsClient,
     private readonly beforeCreate: (templateKey: string, podKey: string) => void = () => {}) {
-    this.wake = sim.chan<null>("replicaset/queue", 1);
+    this.loop = new ControllerLoop(sim, client, "replicaset", { observe: (e, pod, before) => this.onPod(e, pod, before), sync: (key) => this.syncReplicaSet(key) });
   }
 
   start(): void {
-    this.sim.go("replicaset/informer", () => this.informer(), { daemon: true });
-    this.sim.go("replicaset/worker", () => this.worker(), { daemon: true });
+    this.loop.start();
   }
 
   /** kubectl apply of the workload: the controller syncs it. */
   add(rs: ReplicaSet): void {
     this.rsets.set(keyOf(rs), rs);
     this.sim.emit(COMPONENT, "ReplicaSetAdded", { replicaSet: keyOf(rs), replicas: rs.replicas });
-    this.enqueue(keyOf(rs));
+    this.loop.enqueue(keyOf(rs));
   }
 
   /** kubectl delete of the workload: gone, and its pods deleted (background cascading deletion). */
@@ -80,67 +77,28 @@ export class ReplicaSetController {
     for (const p of pods) yield* this.client.deletePod(namespace, p.metadata.name);
   }
 
-  private enqueue(key: string): void {
-    if (this.queue.includes(key)) return;
-    this.queue.push(key);
-    this.wake.trySend(null);
-  }
-
-  private *informer(): Proc<void> {
-    // Bounded by the run: a closed watch is re-opened (the reflector re-lists).
-    for (;;) {
-      const w = yield* this.client.watchPods({});
-      if (w.err === null) {
-        this.pods.clear();
-        for (;;) {
-          const { value, ok } = yield* recv(w.value.resultChan);
-          if (!ok) break;
-          this.observe(value!);
-        }
-      }
-      yield* sleep(1_000, "replicaset informer backoff");
-    }
-  }
-
   /** addPod, updatePod, deletePod: the cache, the expectations, the owner's queue entry. */
-  private observe(e: WatchEvent): void {
-    const pod = e.object;
-    if (pod === null) return;
-    const key = podKey(pod);
+  private onPod(e: WatchEvent, pod: Pod, before: Pod | undefined): void {
     const owner = this.ownerOf(pod);
-    const before = this.pods.get(key);
-    if (e.type === "DELETED") this.pods.delete(key);
-    else this.pods.set(key, pod);
     if (owner === undefined) return;
     const exp = this.expectations.get(owner);
     if (exp !== undefined) {
-      if (e.type === "ADDED" && before === undefined) exp.add--;
       // A pod being deleted gracefully counts as deleted (updatePod: DeletionTimestamp set).
-      else if ((e.type === "DELETED" && !before?.metadata.deletionTimestamp) || (e.type === "MODIFIED" && pod.metadata.deletionTimestamp && !before?.metadata.deletionTimestamp)) exp.del--;
+      const seen = observedExpectation(e, pod, before);
+      if (seen === "add") exp.add--;
+      else if (seen === "del") exp.del--;
     }
-    this.enqueue(owner);
+    this.loop.enqueue(owner);
   }
 
   private ownerOf(pod: Pod): string | undefined {
-    const ref = pod.metadata.ownerReferences?.find((r) => r.controller === true);
-    if (ref === undefined || ref.kind !== "ReplicaSet") return undefined;
-    const key = `${pod.metadata.namespace ?? "default"}/${ref.name}`;
-    const rs = this.rsets.get(key);
-    return rs !== undefined && rs.uid === ref.uid ? key : undefined;
+    return controllerKey(pod, "ReplicaSet", (key) => this.rsets.get(key)?.uid);
   }
 
   private ownedPods(rs: ReplicaSet): Pod[] {
     const out: Pod[] = [];
-    for (const p of this.pods.values()) if (this.ownerOf(p) === keyOf(rs)) out.push(p);
+    for (const p of this.loop.pods.values()) if (this.ownerOf(p) === keyOf(rs)) out.push(p);
     return out;
-  }
-
-  private *worker(): Proc<void> {
-    for (;;) {
-      if (this.queue.length === 0) yield* recv(this.wake);
-      const key = this.queue.shift();
-      if (key !== undefined) yield* this.syncReplicaSet(key);
-    }
   }
 
   /** syncReplicaSet: when the expectations are met, manageReplicas on the active pods. */

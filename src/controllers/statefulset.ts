@@ -10,10 +10,11 @@
 // Simplified, as replicaset.ts: the StatefulSet lives in the controller (no object, no status, no
 // ControllerRevisions: no rolling update); Parallel pod management and PVC retention are not
 // modelled; volumes are the claim names only (no PersistentVolumeClaim objects).
-import { recv, sleep, type Chan, type Proc, type Sim } from "../sim/index.ts";
+import { type Proc, type Sim } from "../sim/index.ts";
+import { ControllerLoop, controllerKey } from "./informer.ts";
 import type { Pod } from "../k8s/pod.ts";
 import { podKey } from "../k8s/podutil.ts";
-import type { PodsClient, WatchEvent } from "../apiserver/index.ts";
+import type { PodsClient } from "../apiserver/index.ts";
 
 const COMPONENT = "statefulset-controller";
 
@@ -59,25 +60,22 @@ function isRunningAndReady(p: Pod): boolean {
 
 export class StatefulSetController {
   private readonly sets = new Map<string, StatefulSet>();
-  private readonly pods = new Map<string, Pod>();
-  private readonly queue: string[] = [];
-  private readonly wake: Chan<null>;
+  private readonly loop: ControllerLoop;
 
   constructor(private readonly sim: Sim, private readonly client: PodsClient,
     private readonly beforeCreate: (templateKey: string, podKey: string) => void = () => {}) {
-    this.wake = sim.chan<null>("statefulset/queue", 1);
+    this.loop = new ControllerLoop(sim, client, "statefulset", { observe: (_e, pod) => this.onPod(pod), sync: (key) => this.sync(key) });
   }
 
   start(): void {
-    this.sim.go("statefulset/informer", () => this.informer(), { daemon: true });
-    this.sim.go("statefulset/worker", () => this.worker(), { daemon: true });
+    this.loop.start();
   }
 
   add(set: StatefulSet): void {
     const key = `${set.namespace}/${set.name}`;
     this.sets.set(key, set);
     this.sim.emit(COMPONENT, "StatefulSetAdded", { statefulSet: key, replicas: set.replicas });
-    this.enqueue(key);
+    this.loop.enqueue(key);
   }
 
   *remove(namespace: string, name: string): Proc<void> {
@@ -89,52 +87,17 @@ export class StatefulSetController {
     for (const p of pods) yield* this.client.deletePod(namespace, p.metadata.name);
   }
 
-  private enqueue(key: string): void {
-    if (!this.queue.includes(key)) this.queue.push(key);
-    this.wake.trySend(null);
-  }
-
-  private *informer(): Proc<void> {
-    for (;;) {
-      const w = yield* this.client.watchPods({});
-      if (w.err === null) {
-        this.pods.clear();
-        for (;;) {
-          const { value, ok } = yield* recv(w.value.resultChan);
-          if (!ok) break;
-          this.observe(value!);
-        }
-      }
-      yield* sleep(1_000, "statefulset informer backoff");
-    }
-  }
-
   private ownerOf(pod: Pod): string | undefined {
-    const ref = pod.metadata.ownerReferences?.find((r) => r.controller === true);
-    if (ref === undefined || ref.kind !== "StatefulSet") return undefined;
-    const key = `${pod.metadata.namespace ?? "default"}/${ref.name}`;
-    return this.sets.get(key)?.uid === ref.uid ? key : undefined;
+    return controllerKey(pod, "StatefulSet", (key) => this.sets.get(key)?.uid);
   }
 
   private ownedPods(key: string): Pod[] {
-    return [...this.pods.values()].filter((p) => this.ownerOf(p) === key);
+    return [...this.loop.pods.values()].filter((p) => this.ownerOf(p) === key);
   }
 
-  private observe(e: WatchEvent): void {
-    const pod = e.object;
-    if (pod === null) return;
-    if (e.type === "DELETED") this.pods.delete(podKey(pod));
-    else this.pods.set(podKey(pod), pod);
+  private onPod(pod: Pod): void {
     const owner = this.ownerOf(pod);
-    if (owner !== undefined) this.enqueue(owner);
-  }
-
-  private *worker(): Proc<void> {
-    for (;;) {
-      if (this.queue.length === 0) yield* recv(this.wake);
-      const key = this.queue.shift();
-      if (key !== undefined) yield* this.sync(key);
-    }
+    if (owner !== undefined) this.loop.enqueue(owner);
   }
 
   /** One pass of the replica loop (OrderedReady): at most one creation or deletion, then wait. */
