@@ -19,6 +19,10 @@
 //   `explore` runs it (its swarm, every invariant, pct calibrated by a fifo run; a failing run
 //   of a sampled index runs again in full, context.ts), in batches of 5 runs alternating between the
 //   trees. Not run by default.
+// digest:  --digest M: the trace digest alone (TraceDigest.add) over the records of M virtual
+//   minutes of the 110-pod node from minute 2 on (collected once, unhashed, by this tree), fed to
+//   each tree's digest in alternation, 10 passes each; both must give the same hex. Not run by
+//   default; `--only digest --digest 8` runs it alone.
 // Each line prints both trees' CPU milliseconds and new/old speed (old CPU / new CPU). Runs must do
 // the same work in both trees (the same events); the script says so when they do not.
 import { parseArgs } from "node:util";
@@ -32,12 +36,13 @@ const { values } = parseArgs({
     kernel: { type: "string", default: "4" },
     only: { type: "string" },
     hunt: { type: "string" },
+    digest: { type: "string" },
     "hunt-runs": { type: "string", default: "40" },
     dist: { type: "boolean", default: false },
   },
 });
 if (values.base === undefined) {
-  process.stderr.write("usage: node --import tsx scripts/ab-cpu.ts --base DIR [--explore RUNS] [--node MINUTES] [--kernel REPS] [--only explore|node|kernel]\n");
+  process.stderr.write("usage: node --import tsx scripts/ab-cpu.ts --base DIR [--explore RUNS] [--node MINUTES] [--kernel REPS] [--only explore|node|kernel|digest] [--hunt r01,r10] [--digest MINUTES]\n");
   process.exit(2);
 }
 const trees = [resolve(values.base), resolve(join(import.meta.dirname, ".."))];
@@ -164,9 +169,32 @@ async function abHunt(forms: readonly string[], runs: number): Promise<void> {
   }
 }
 
+async function abDigest(minutes: number): Promise<void> {
+  const { nodeScenarioYaml } = await import(join(trees[1]!, "src/bench/node.ts"));
+  const { loadScenarioText } = await mod(trees[1]!, "scenario/index");
+  const { startSimulation } = await mod(trees[1]!, "simulate");
+  const records: unknown[] = [];
+  const { scenario } = loadScenarioText(nodeScenarioYaml(110, `${minutes + 2}m`), "node-110-pods.yaml");
+  startSimulation(scenario, { hash: false, sinks: [{ wantsLines: false, write: (r: { t: number }) => void (r.t >= 120_000 && records.push(r)) }], keepRecords: false }).finish();
+  const digests = await Promise.all(trees.map(async (t) => (await mod(t, "sim/digest")).TraceDigest));
+  const spent = [0, 0];
+  const hex = ["", ""];
+  for (let k = 0; k < 20; k++) {
+    const i = [0, 1, 1, 0][k % 4]!; // old, new, new, old: neither tree always goes first
+    const d = new digests[i]();
+    const t0 = cpuMs();
+    for (const r of records) d.add(r);
+    spent[i] += cpuMs() - t0;
+    hex[i] = d.hex();
+  }
+  const same = hex[0] === hex[1] ? "same digest" : `digests differ: ${hex[0]} / ${hex[1]}`;
+  console.log(`digest of ${records.length} node records x10: old ${spent[0]!.toFixed(0)} ms CPU, new ${spent[1]!.toFixed(0)} ms CPU; new/old speed ${ratio(spent[0]!, spent[1]!)}x (${same})`);
+}
+
 console.log(`old: ${trees[0]}\nnew: ${trees[1]}\n(${values.dist ? "dist/, compiled" : "src/ through tsx"})`);
 const only = values.only;
 if (only === undefined || only === "kernel") await abKernel(Number(values.kernel));
 if (only === undefined || only === "explore") await abExplore(Number(values.explore));
 if (only === undefined || only === "node") await abNode(Number(values.node));
+if (values.digest !== undefined) await abDigest(Number(values.digest));
 if (values.hunt !== undefined) await abHunt(values.hunt.split(","), Number(values["hunt-runs"]));

@@ -59,6 +59,21 @@ export class Murmur3x86_128 {
     if (this.n === BUFFER_WORDS) this.flush();
   }
 
+  /**
+   * Three words at once (a tag and a string's digest): one room check instead of three, leaving
+   * room for the next word as word() expects. Hashing earlier than a full buffer changes nothing:
+   * the blocks are the same words in the same order.
+   */
+  word3(a: number, b: number, c: number): void {
+    if (this.n >= BUFFER_WORDS - 3) this.flush();
+    const buf = this.buf;
+    let n = this.n;
+    buf[n++] = a;
+    buf[n++] = b;
+    buf[n++] = c;
+    this.n = n;
+  }
+
   /** Hashes the whole blocks of four words in the buffer; at most three words stay. */
   private flush(): void {
     const buf = this.buf;
@@ -164,6 +179,15 @@ export function stringDigest(s: string, out: Int32Array): void {
 /** How many strings' digests are remembered before the memo starts again (memory stays bounded). */
 const STRING_MEMO_LIMIT = 1 << 14;
 
+/** Shapes remembered (direct-mapped by key count and last key): more than the record kinds of a busy stretch. */
+const SHAPE_SLOTS = 128;
+
+/** An object's key list and its keys' digests (two words a key), as the last object of that shape had it. */
+interface Shape {
+  readonly keys: readonly string[];
+  readonly words: Int32Array;
+}
+
 /** The trace digest: records in, 16 hex digits out. */
 export class TraceDigest {
   private readonly hash = new Murmur3x86_128();
@@ -175,6 +199,11 @@ export class TraceDigest {
   private memo = new Map<string, number>();
   private memoWords = new Int32Array(2 * STRING_MEMO_LIMIT);
   private readonly scratch = new Int32Array(2);
+  /**
+   * Records of one kind have one key list: its keys' digests are looked up once per shape, then
+   * reused while each key is the same string (compared with ===, so the words are exact).
+   */
+  private readonly shapes: (Shape | undefined)[] = new Array<Shape | undefined>(SHAPE_SLOTS).fill(undefined);
 
   /** Feeds one record (any JSON-serializable value) in its canonical encoding. */
   add(value: unknown): void {
@@ -226,6 +255,12 @@ export class TraceDigest {
 
   /** A tag (TAG.string for values, TAG.key for keys), then the string's own 64-bit digest. */
   private string(tag: number, s: string): void {
+    const at = this.memoAt(s);
+    this.hash.word3(tag, this.memoWords[at]!, this.memoWords[at + 1]!);
+  }
+
+  /** Where the string's digest is in memoWords (computed now if it is not there). */
+  private memoAt(s: string): number {
     let at = this.memo.get(s);
     if (at === undefined) {
       if (this.memo.size === STRING_MEMO_LIMIT) this.memo = new Map();
@@ -235,9 +270,24 @@ export class TraceDigest {
       this.memoWords[at + 1] = this.scratch[1]!;
       this.memo.set(s, at);
     }
-    this.hash.word(tag);
-    this.hash.word(this.memoWords[at]!);
-    this.hash.word(this.memoWords[at + 1]!);
+    return at;
+  }
+
+  /** The digests of an object's keys: those of the last object with the same key list, or looked up now. */
+  private shapeWords(keys: readonly string[]): Int32Array {
+    const n = keys.length;
+    const last = n === 0 ? "" : keys[n - 1]!;
+    const slot = (n * 31 + last.length * 7 + (n === 0 ? 0 : last.charCodeAt(0))) & (SHAPE_SLOTS - 1);
+    const known = this.shapes[slot];
+    if (known !== undefined && sameKeys(known.keys, keys)) return known.words;
+    const words = new Int32Array(2 * n);
+    for (let i = 0; i < n; i++) {
+      const at = this.memoAt(keys[i]!);
+      words[2 * i] = this.memoWords[at]!;
+      words[2 * i + 1] = this.memoWords[at + 1]!;
+    }
+    this.shapes[slot] = { keys, words };
+    return words;
   }
 
   private array(a: readonly unknown[], depth: number): void {
@@ -255,15 +305,24 @@ export class TraceDigest {
     this.hash.word(TAG.object);
     const rec = o as Record<string, unknown>;
     // Own enumerable string keys in JSON.stringify's order (Object.keys is that order).
-    for (const k of Object.keys(rec)) {
-      const v = rec[k];
+    const keys = Object.keys(rec);
+    const words = this.shapeWords(keys);
+    for (let i = 0; i < keys.length; i++) {
+      const v = rec[keys[i]!];
       const t = typeof v;
       if (v === undefined || t === "function" || t === "symbol") continue;
-      this.string(TAG.key, k);
+      this.hash.word3(TAG.key, words[2 * i]!, words[2 * i + 1]!);
       this.value(v, depth + 1);
     }
     this.hash.word(TAG.end);
   }
+}
+
+/** The same key list: the same strings in the same order. */
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The trace digest of whole records, e.g. read back from a JSON-lines file (every line but "end"). */

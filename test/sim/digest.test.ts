@@ -111,6 +111,26 @@ describe("the trace digest", () => {
     expect(digestRecords(records)).toBe(refDigest(records));
   });
 
+  it("stays the specification's over repeated and colliding key lists (its shape cache)", () => {
+    // Same key count and last key (one cache slot) with another key before it; the same list again;
+    // keys left out as JSON leaves them (undefined); key strings built anew each time.
+    const shapes = [
+      (i: number) => ({ a: i, b: "x", z: true }),
+      (i: number) => ({ c: i, b: "y", z: false }),
+      (i: number) => ({ a: i, b: undefined, z: null }),
+      (i: number) => ({ [["a", "a"].join("")]: i, b: [i, "b"], z: { a: i } }),
+      (i: number) => ({ a: i, b: "x" }),
+    ];
+    const records = Array.from({ length: 200 }, (_, i) => shapes[(i * 7) % shapes.length]!(i));
+    expect(digestRecords(records)).toBe(refDigest(records));
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...shapes.map((f, k) => f(k))), { maxLength: 30 }), (recs) => {
+        expect(digestRecords(recs)).toBe(refDigest(recs));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it("is the same for a record and its JSON line read back", () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.oneof(fc.jsonValue(), fc.constant(undefined), fc.double(), fc.constant(-0))), (rec) => {

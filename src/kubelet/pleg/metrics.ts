@@ -10,9 +10,16 @@ export class RunningPodAndContainerMetrics {
   readonly runningContainers = new Map<string, number>();
   /** kubelet_running_pods: null until the first successful relist. */
   runningPods: number | null = null;
+  /**
+   * Not upstream: the listing the gauges were last set from, when its pods are all frozen (deeply:
+   * get_pods.ts freezes a pod with its containers and sandboxes). The same pods again set the
+   * same values, so a relist of an unchanged node (most seconds) skips the count.
+   */
+  private lastListing: readonly RuntimePod[] | null = null;
 
   /** updateRunningPodAndContainerMetrics(pods). */
   update(pods: readonly RuntimePod[]): void {
+    if (this.lastListing !== null && sameItems(this.lastListing, pods)) return;
     let runningSandboxNum = 0;
     const containerStateCount = new Map<string, number>();
     for (const pod of pods) {
@@ -22,5 +29,12 @@ export class RunningPodAndContainerMetrics {
     }
     for (const [state, n] of containerStateCount) this.runningContainers.set(state, n);
     this.runningPods = runningSandboxNum;
+    this.lastListing = pods.every((p) => Object.isFrozen(p)) ? pods : null;
   }
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

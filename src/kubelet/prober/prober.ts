@@ -16,6 +16,7 @@ import type { ContainerNetwork, RuntimeService } from "../../cri/services.ts";
 import { CriError } from "../../cri/errors.ts";
 import { containerFieldPath, type EventRecorder, type EventType } from "../kuberuntime/events.ts";
 import { proberEra, type ProberEra } from "./era.ts";
+import { perFrozenObject, perKey } from "../../k8s/memo.ts";
 
 /** pkg/kubelet/events: the prober's event reasons. */
 export const ContainerUnhealthy = "Unhealthy";
@@ -80,7 +81,7 @@ export class Prober {
     const spec = probeSpec(container, probeType);
     // A container without this probe is healthy.
     if (spec === undefined) return "Success";
-    const ref = `${pod.metadata.namespace ?? ""}/${pod.metadata.name}`;
+    const ref = podRefOf(pod);
     const uid = pod.metadata.uid ?? "";
     this.sim.emit("prober", "ProbeRun", { pod: ref, uid, container: container.name, containerID, probeType });
     const req: ProbeRequest = { probeType, pod, podStatus: status, container, containerID, probe: spec, timeoutMs: (spec.timeoutSeconds ?? 1) * 1000 };
@@ -143,6 +144,16 @@ export function probeTypeString(probeType: ProbeType): string {
   return "Startup";
 }
 
+/**
+ * The pod's "ns/name" for the probe's records. A worker probes with the same frozen pod object at
+ * every tick, so the text is built once per pod, and is then one string that the trace digest
+ * has already hashed.
+ */
+const podRefOf = perFrozenObject((pod: Pod): string => `${pod.metadata.namespace ?? ""}/${pod.metadata.name}`);
+
+/** The ID part of a worker's "type://id": the same few strings at every tick, parsed once each. */
+const runtimeIDOf = perKey((containerID: string): string => ParseContainerID(containerID).id, 4096);
+
 /** The container's probe of this type. */
 export function probeSpec(container: Container, probeType: ProbeType): Probe | undefined {
   if (probeType === "liveness") return container.livenessProbe;
@@ -158,7 +169,7 @@ export function probeSpec(container: Container, probeType: ProbeType): Probe | u
 export function criProbeRunner(runtime: Pick<RuntimeService, "ExecSync">, network: Pick<ContainerNetwork, "probe">): ProbeRunner {
   return {
     *runProbe(req: ProbeRequest): Proc<ProbeRunResult> {
-      const id = ParseContainerID(req.containerID).id;
+      const id = runtimeIDOf(req.containerID);
       if (req.probe.exec !== undefined) {
         const timeoutSeconds = Math.max(1, Math.ceil(req.timeoutMs / 1000));
         const r = yield* runtime.ExecSync(id, req.probe.exec.command ?? [], timeoutSeconds, { probe: req.probeType });

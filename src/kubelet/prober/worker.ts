@@ -140,17 +140,19 @@ export class Worker {
     // with proberReadsLatestPod, the pod manager's current copy (#107514), the snapshot if gone.
     const podDeleted = this.m.era.stopOnPodDeletion && this.podForShutdownCheck(uid).metadata.deletionTimestamp != null;
     const prepared = this.reusablePrepare(status, podDeleted) ?? this.prepare(status, podDeleted);
+    // apply runs only when there are results to write: a steady tick writes none before its probe
+    // and none after a result that repeats, and an empty apply would be a generator for nothing.
     if (prepared.phase === "done") {
       this.state = prepared.output.newState;
-      yield* this.apply(prepared.output.resultOps);
+      if (prepared.output.resultOps.length > 0) yield* this.apply(prepared.output.resultOps);
       return prepared.output.keepGoing;
     }
     this.state = prepared.state;
-    yield* this.apply(prepared.resultOps);
+    if (prepared.resultOps.length > 0) yield* this.apply(prepared.resultOps);
     const outcome = yield* this.m.prober.probe(this.probeType, this.pod, status!, this.container, this.state.containerID);
     const out = this.withEraHold(doProbeFinish(this.coreSpec, prepared.state, prepared.resultOps, outcome), prepared.state, outcome);
     this.state = out.newState;
-    yield* this.apply(out.resultOps.slice(prepared.resultOps.length));
+    if (out.resultOps.length > prepared.resultOps.length) yield* this.apply(out.resultOps.slice(prepared.resultOps.length));
     return out.keepGoing;
   }
 

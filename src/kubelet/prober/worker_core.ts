@@ -235,8 +235,14 @@ function findTargetStatus(status: WorkerPodStatus, name: string): WorkerContaine
 }
 
 function finishOutput(keepGoing: boolean, newState: WorkerState, resultOps: ResultOp[], probed: boolean): DoProbeOutput {
-  const lastSet = [...resultOps].reverse().find((op) => op.op === "set");
   const out: DoProbeOutput = { keepGoing, newState, resultOps, probed };
-  if (lastSet?.op === "set") out.resultSet = { containerID: lastSet.containerID, result: lastSet.result };
+  // The last set, read from the end without copying the list.
+  for (let i = resultOps.length - 1; i >= 0; i--) {
+    const op = resultOps[i]!;
+    if (op.op === "set") {
+      out.resultSet = { containerID: op.containerID, result: op.result };
+      break;
+    }
+  }
   return out;
 }
