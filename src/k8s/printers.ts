@@ -4,6 +4,7 @@
 // Pure: "now" is passed in (virtual ms), and timestamps are parsed by a pure RFC 3339 parser, never
 // the host's Date. Upstream's time.Since(t) becomes nowMs - parseTimeMs(t).
 import type { ContainerStatus, Pod, PodCondition, PodStatus } from "./pod.ts";
+import { perKey } from "./memo.ts";
 
 /** Virtual time 0 as a wall-clock instant; must equal the apiserver's EPOCH_RFC3339 (a test checks). */
 export const SIM_EPOCH_RFC3339 = "2025-01-01T00:00:00Z";
@@ -28,10 +29,11 @@ export function rfc3339ToUnixMs(text: string): number {
 
 const SIM_EPOCH_UNIX_MS = rfc3339ToUnixMs(SIM_EPOCH_RFC3339);
 
-/** Virtual ms (the simulation's clock) of an RFC 3339 timestamp. */
-export function simMsFromRFC3339(text: string): number {
-  return rfc3339ToUnixMs(text) - SIM_EPOCH_UNIX_MS;
-}
+/**
+ * Virtual ms (the simulation's clock) of an RFC 3339 timestamp. Remembered per text: a pod's
+ * timestamps are parsed again at every view of it (printPod), and the parse is pure.
+ */
+export const simMsFromRFC3339: (text: string) => number = perKey((text: string) => rfc3339ToUnixMs(text) - SIM_EPOCH_UNIX_MS, 4096);
 
 /** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
 function daysFromCivil(y: number, m: number, d: number): number {
