@@ -12,6 +12,9 @@ import type {
 } from "./client.ts";
 import { newClientTimeout, newConnectionRefused, type StatusError } from "./errors.ts";
 import { PodRegistry } from "./registry.ts";
+import { NodeRegistry } from "./node_registry.ts";
+import type { NodesClient } from "./nodes_client.ts";
+import { NodesActorClient } from "./nodes_client.ts";
 import { DEFAULT_WATCH_WINDOW, type StoreState } from "./store.ts";
 import { DEFAULT_WATCH_BUFFER, describe } from "./watch.ts";
 import { perKey } from "../k8s/memo.ts";
@@ -44,10 +47,14 @@ export interface ApiServerOptions {
   onWrite?: (event: StoredEvent) => void;
   /** Pods ("namespace/name") stored without validation; their Create and Update records say so. */
   skipValidation?: ReadonlySet<string>;
+  /** Mutating admission of a pod create (a cluster's DefaultTolerationSeconds). */
+  admitPod?: (pod: Pod) => Pod;
 }
 
 export class ApiServer {
   readonly registry: PodRegistry;
+  /** Nodes and Leases (a cluster's; a one-node scenario never writes one). */
+  readonly nodes: NodeRegistry;
   private readonly partitions: Partition[] = [];
   private readonly latencyMs: MsSpec;
   private readonly requestTimeoutMs: number;
@@ -69,7 +76,23 @@ export class ApiServer {
       onWrite: opts.onWrite,
       skipValidation: opts.skipValidation,
     });
+    // Nodes draw their UIDs from a stream of their own, so the pods' UIDs do not shift.
+    const nodeUidRng = sim.rng("apiserver/node-uid");
+    this.nodes = new NodeRegistry(sim, {
+      nextRevision: () => this.registry.bumpRevision(),
+      newUID: () => uuidV4(() => nodeUidRng.uint32()),
+      watchDelayMs: () => draw(watchDelay, () => watchRng),
+    });
+    this.admitPod = opts.admitPod ?? null;
     for (const p of opts.partitions ?? []) this.addPartition(p);
+  }
+
+  /** The admission plugins a pod create passes first (DefaultTolerationSeconds in a cluster). */
+  readonly admitPod: ((pod: Pod) => Pod) | null;
+
+  /** The Nodes and Leases client of one actor (a kubelet's heartbeats, the node controllers, a user). */
+  nodeClient(actor: string): NodesClient {
+    return new NodesActorClient(this, actor);
   }
 
   /** The pods client of one actor ("kubelet", "user", ...). */
@@ -158,7 +181,7 @@ class ActorClient implements PodsClient {
     const ns = pod.metadata.namespace || "default";
     const fields = { pod: `${ns}/${pod.metadata.name}`, ...this.skipped(ns, pod.metadata.name) };
     return (yield this.server.request(this.actor, "Create", "POST", `/api/v1/namespaces/${ns}/pods`, fields,
-      () => withPod(this.server.registry.create(pod)))) as ApiResult<Pod>;
+      () => withPod(this.server.registry.create(this.server.admitPod === null ? pod : this.server.admitPod(pod))))) as ApiResult<Pod>;
   }
 
   /** The trace field that marks a request whose pod skips validation (skipApiValidation). */
