@@ -92,8 +92,16 @@ function* applyStep(sim: Sim, cluster: SimCluster, user: PodsClient, step: Step)
       // The apiserver's watch cache moved on: every kubelet's watch ends with 410 Gone.
       for (const node of cluster.nodes) node.api.registry.expireWatches(node.apiActor);
       return;
-    default:
-      yield* applyNodeStep(sim, targetNode(cluster, step), step);
+    default: {
+      const node = targetNode(cluster, step);
+      // In a cluster a node's downtime (restartKubelet, rebootNode) holds up no later step: the
+      // other nodes, the controllers and the user go on meanwhile. A one-node timeline waits, as before.
+      if (cluster.isCluster && (step.kind === "rebootNode" || step.kind === "restartKubelet")) {
+        sim.go(`scenario/${step.kind}/${node.settings.nodeName}`, () => applyNodeStep(sim, node, step));
+        return;
+      }
+      yield* applyNodeStep(sim, node, step);
+    }
   }
 }
 
