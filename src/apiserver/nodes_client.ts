@@ -33,28 +33,28 @@ export class NodesActorClient implements NodesClient {
   constructor(private readonly server: ApiServer, readonly actor: string) {}
 
   *getNode(name: string): Proc<ApiResult<NodeObject>> {
-    return (yield this.server.request(this.actor, "NodeGet", "GET", `${NODES}/${name}`, { node: name },
+    return (yield this.server.request(this.actor, "NodeGet", "GET", `${NODES}/${name}`, { nodeName: name },
       () => traced(this.server.nodes.get("nodes", name)))) as ApiResult<NodeObject>;
   }
 
   *createNode(node: NodeObject): Proc<ApiResult<NodeObject>> {
-    return (yield this.server.request(this.actor, "NodeCreate", "POST", NODES, { node: node.metadata.name },
+    return (yield this.server.request(this.actor, "NodeCreate", "POST", NODES, { nodeName: node.metadata.name },
       () => traced(this.server.nodes.create("nodes", node)))) as ApiResult<NodeObject>;
   }
 
   *updateNode(node: NodeObject): Proc<ApiResult<NodeObject>> {
     const taints = (node.spec.taints ?? []).map((t) => `${t.key}${t.value ? `=${t.value}` : ""}:${t.effect}`);
-    return (yield this.server.request(this.actor, "NodeUpdate", "PUT", `${NODES}/${node.metadata.name}`, { node: node.metadata.name, taints },
+    return (yield this.server.request(this.actor, "NodeUpdate", "PUT", `${NODES}/${node.metadata.name}`, { nodeName: node.metadata.name, taints },
       () => traced(this.server.nodes.update("nodes", keepStatus(this.server, node))))) as ApiResult<NodeObject>;
   }
 
   *updateNodeStatus(node: NodeObject): Proc<ApiResult<NodeObject>> {
-    return (yield this.server.request(this.actor, "NodeUpdateStatus", "PUT", `${NODES}/${node.metadata.name}/status`, { node: node.metadata.name, ready: readyOf(node) },
+    return (yield this.server.request(this.actor, "NodeUpdateStatus", "PUT", `${NODES}/${node.metadata.name}/status`, { nodeName: node.metadata.name, ready: readyOf(node) },
       () => traced(this.server.nodes.update("nodes", keepSpec(this.server, node))))) as ApiResult<NodeObject>;
   }
 
   *patchNodeStatus(name: string, status: NodeObject["status"]): Proc<ApiResult<NodeObject>> {
-    return (yield this.server.request(this.actor, "NodePatchStatus", "PATCH", `${NODES}/${name}/status`, { node: name, ready: readyOf({ status } as NodeObject) }, () => {
+    return (yield this.server.request(this.actor, "NodePatchStatus", "PATCH", `${NODES}/${name}/status`, { nodeName: name, ready: readyOf({ status } as NodeObject) }, () => {
       const cur = this.server.nodes.get("nodes", name);
       if (cur.value === null) return traced(cur);
       return traced(this.server.nodes.update("nodes", { ...cur.value, status }));

@@ -95,7 +95,7 @@ export class NodeLifecycleController {
       const d = tryUpdateNodeHealth(node, this.health.get(name), this.leaseInformer.get(name), this.sim.nowMs, this.graceMs);
       let current = node;
       if (d.update !== null) {
-        this.sim.emit(COMPONENT, "NodeHealthUnknown", { node: name, sinceProbeMs: this.sim.nowMs - d.health.probeTimestampMs, gracePeriodMs: d.gracePeriodMs });
+        this.sim.emit(COMPONENT, "NodeHealthUnknown", { nodeName: name, sinceProbeMs: this.sim.nowMs - d.health.probeTimestampMs, gracePeriodMs: d.gracePeriodMs });
         const r = yield* this.nodes.updateNodeStatus({ ...node, status: d.update });
         if (r.err !== null) continue;
         current = r.value;
@@ -134,7 +134,7 @@ export class NodeLifecycleController {
     if (t.marked.has(node.metadata.name)) return;
     t.marked.add(node.metadata.name);
     t.queue.push(node.metadata.name);
-    this.sim.emit(COMPONENT, "NodeQueuedForTainting", { node: node.metadata.name, ready: observed });
+    this.sim.emit(COMPONENT, "NodeQueuedForTainting", { nodeName: node.metadata.name, ready: observed });
     this.taintWake.trySend(null);
   }
 
@@ -172,7 +172,7 @@ export class NodeLifecycleController {
           // The node is Ready again (or gone): no taint.
           if (want === null) continue;
           const ok = yield* swapNodeControllerTaint(this.nodes, name, [want.add], [want.remove], () => this.sim.nowMs);
-          if (ok) this.sim.emit(COMPONENT, "NodeTainted", { node: name, taint: `${want.add.key}:${want.add.effect}` });
+          if (ok) this.sim.emit(COMPONENT, "NodeTainted", { nodeName: name, taint: `${want.add.key}:${want.add.effect}` });
           else t.queue.push(name);
         }
       }

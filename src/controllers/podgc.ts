@@ -118,7 +118,7 @@ export class PodGCController {
 
   private *markFailedAndDeletePod(pod: Pod, reason: GcReason): Proc<void> {
     const ns = pod.metadata.namespace ?? "default";
-    this.sim.emit(COMPONENT, "PodGCForceDelete", { pod: podKey(pod), reason, node: pod.spec.nodeName ?? "" });
+    this.sim.emit(COMPONENT, "PodGCForceDelete", { pod: podKey(pod), reason, nodeName: pod.spec.nodeName ?? "" });
     if (this.markFailed && !isTerminated(pod)) {
       const status = pod.status ?? {};
       const conditions = reason !== "orphaned" ? status.conditions : [...(status.conditions ?? []).filter((c) => c.type !== "DisruptionTarget"),

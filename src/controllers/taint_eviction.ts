@@ -127,7 +127,7 @@ export class TaintEvictionController {
   private addWork(pod: Pod, createdAtMs: number, fireAtMs: number): void {
     const key = podKey(pod);
     if (this.work.has(key)) return;
-    this.sim.emit(COMPONENT, "EvictionScheduled", { pod: key, node: pod.spec.nodeName ?? "", atMs: fireAtMs });
+    this.sim.emit(COMPONENT, "EvictionScheduled", { pod: key, nodeName: pod.spec.nodeName ?? "", atMs: fireAtMs });
     const run = () => {
       this.work.delete(key);
       this.sim.go(`${COMPONENT}/evict/${key}`, () => this.deletePod(pod), { daemon: true });

@@ -23,8 +23,8 @@ describe("examples/cluster/partition.yaml", () => {
   const graceMs = nodeMonitorGracePeriodMs(kubeletVersion(loaded.nodes![0]!.kubelet.version));
   const find = (f: (r: TraceRecord) => boolean) => recs.filter(f);
   const lastRenewal = Math.max(...find((r) => r.kind === "LeaseUpdate" && r["actor"] === "kubelet@node-c" && r["result"] === "ok" && r.t < PARTITION_FROM_MS).map((r) => r.t));
-  const unknown = find((r) => r.kind === "NodeUpdateStatus" && r["node"] === "node-c" && r["ready"] === "Unknown");
-  const noExecute = find((r) => r.kind === "NodeUpdate" && r["node"] === "node-c" && (r["taints"] as string[]).includes("node.kubernetes.io/unreachable:NoExecute"));
+  const unknown = find((r) => r.kind === "NodeUpdateStatus" && r["nodeName"] === "node-c" && r["ready"] === "Unknown");
+  const noExecute = find((r) => r.kind === "NodeUpdate" && r["nodeName"] === "node-c" && (r["taints"] as string[]).includes("node.kubernetes.io/unreachable:NoExecute"));
   const marked = find((r) => r.component === "taint-eviction-controller" && r.kind === "Event" && String(r["message"]).startsWith("Marking for deletion"));
   const evictions = find((r) => r.kind === "Delete" && r["actor"] === "taint-eviction-controller");
   const boundTo = new Map<string, string>();
@@ -83,9 +83,9 @@ describe("examples/cluster/partition.yaml", () => {
       expect(confirm[0]!.t).toBeGreaterThanOrEqual(PARTITION_TO_MS);
       expect(confirm[0]!["deleted"]).toBe(true);
     }
-    const ready = find((r) => r.kind === "NodePatchStatus" && r["node"] === "node-c" && r["ready"] === "True" && r.t >= PARTITION_TO_MS);
+    const ready = find((r) => r.kind === "NodePatchStatus" && r["nodeName"] === "node-c" && r["ready"] === "True" && r.t >= PARTITION_TO_MS);
     expect(ready.length).toBeGreaterThan(0);
-    const lastTaints = find((r) => r.kind === "NodeUpdate" && r["node"] === "node-c").at(-1)!;
+    const lastTaints = find((r) => r.kind === "NodeUpdate" && r["nodeName"] === "node-c").at(-1)!;
     expect(lastTaints["taints"]).toEqual([]);
     expect(lastTaints.t).toBeGreaterThan(ready[0]!.t);
   });

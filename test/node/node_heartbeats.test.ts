@@ -52,19 +52,19 @@ timeline:
   });
 
   it("a partition shorter than the grace period leaves the node Ready", () => {
-    expect(recs.filter((r) => r.kind === "NodeUpdateStatus" && r["node"] === "node-b")).toEqual([]);
+    expect(recs.filter((r) => r.kind === "NodeUpdateStatus" && r["nodeName"] === "node-b")).toEqual([]);
   });
 
   it("renews nothing while the node is down, and the controller marks it Unknown", () => {
     expect(renewals(recs, "node-a").filter((t) => t >= 300_000 && t < 420_000)).toEqual([]);
-    const unknown = recs.filter((r) => r.kind === "NodeUpdateStatus" && r["node"] === "node-a" && r["ready"] === "Unknown");
+    const unknown = recs.filter((r) => r.kind === "NodeUpdateStatus" && r["nodeName"] === "node-a" && r["ready"] === "Unknown");
     expect(unknown.length).toBe(1);
     const grace = nodeMonitorGracePeriodMs({ minor: 30, patch: 0 });
     expect(unknown[0]!.t).toBeGreaterThan(300_000 - renewIntervalMs() * (1 + LEASE_JITTER) + grace);
     expect(unknown[0]!.t).toBeLessThanOrEqual(300_000 + grace + 2 * NODE_MONITOR_PERIOD_MS);
     // Back: renewing, and Ready again.
     expect(renewals(recs, "node-a").some((t) => t >= 420_000)).toBe(true);
-    expect(recs.some((r) => r.kind === "NodePatchStatus" && r["node"] === "node-a" && r["ready"] === "True" && r.t >= 420_000)).toBe(true);
+    expect(recs.some((r) => r.kind === "NodePatchStatus" && r["nodeName"] === "node-a" && r["ready"] === "True" && r.t >= 420_000)).toBe(true);
   });
 
   it("posts the node status only when it changed or every nodeStatusReportFrequency", () => {
