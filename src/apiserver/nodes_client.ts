@@ -23,7 +23,8 @@ export interface NodesClient {
 }
 
 const NODES = "/api/v1/nodes";
-const leasePath = (ns: string, name: string) => `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/${name}`;
+const leases = (ns: string) => `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`;
+const leasePath = (ns: string, name: string) => `${leases(ns)}/${name}`;
 
 function traced<T extends { metadata: { resourceVersion?: string } }>(r: ApiResult<T>): [ApiResult<T>, Record<string, unknown>] {
   return [r, r.value === null ? {} : { resourceVersion: r.value.metadata.resourceVersion ?? "" }];
@@ -67,7 +68,7 @@ export class NodesActorClient implements NodesClient {
   }
 
   *createLease(lease: Lease): Proc<ApiResult<Lease>> {
-    return (yield this.server.request(this.actor, "LeaseCreate", "POST", leasePath(lease.metadata.namespace, ""), { lease: `${lease.metadata.namespace}/${lease.metadata.name}` },
+    return (yield this.server.request(this.actor, "LeaseCreate", "POST", leases(lease.metadata.namespace), { lease: `${lease.metadata.namespace}/${lease.metadata.name}` },
       () => traced(this.server.nodes.create("leases", lease)))) as ApiResult<Lease>;
   }
 
