@@ -91,8 +91,8 @@ export class ApiServer {
   readonly admitPod: ((pod: Pod) => Pod) | null;
 
   /** The Nodes and Leases client of one actor (a kubelet's heartbeats, the node controllers, a user). */
-  nodeClient(actor: string): NodesClient {
-    return new NodesActorClient(this, actor);
+  nodeClient(actor: string, timeoutMs?: number): NodesClient {
+    return new NodesActorClient(this, actor, timeoutMs);
   }
 
   /** The pods client of one actor ("kubelet", "user", ...). */
@@ -131,10 +131,10 @@ export class ApiServer {
    * the result (ActorClient).
    */
   request<T>(actor: string, kind: string, verb: string, path: string, fields: Record<string, unknown>,
-    apply: () => [ApiResult<T>, Record<string, unknown>]): Op {
+    apply: () => [ApiResult<T>, Record<string, unknown>], clientTimeoutMs: number = this.requestTimeoutMs): Op {
     const latency = draw(this.latencyMs, () => this.sim.rng("apiserver"));
     const cut = this.partitionAt(actor, this.sim.nowMs);
-    if (cut !== undefined) return this.failInPartition(cut, actor, kind, verb, path, fields, latency);
+    if (cut !== undefined) return this.failInPartition(cut, actor, kind, verb, path, fields, latency, clientTimeoutMs);
     const inMs = Math.floor(latency / 2);
     // A create names its collection; the object it makes is the collection plus the pod's name.
     const created = verb === "POST" && kind === "Create" && typeof fields.pod === "string" ? `${path}/${fields.pod.split("/")[1]}` : path;
@@ -146,9 +146,9 @@ export class ApiServer {
   }
 
   private failInPartition(p: Partition, actor: string, kind: string, verb: string, path: string,
-    fields: Record<string, unknown>, latency: number): Op {
+    fields: Record<string, unknown>, latency: number, clientTimeoutMs: number): Op {
     const refuse = p.mode === "refuse";
-    return callOp(refuse ? latency : this.requestTimeoutMs, `${verb} ${path} (partitioned)`, () => {
+    return callOp(refuse ? latency : clientTimeoutMs, `${verb} ${path} (partitioned)`, () => {
       const err = refuse ? newConnectionRefused(verb, path) : newClientTimeout(verb, path);
       this.trace(actor, kind, fields, err, {});
       return { value: null, err };

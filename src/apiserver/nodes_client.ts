@@ -31,31 +31,36 @@ function traced<T extends { metadata: { resourceVersion?: string } }>(r: ApiResu
 }
 
 export class NodesActorClient implements NodesClient {
-  constructor(private readonly server: ApiServer, readonly actor: string) {}
+  /** `timeoutMs`: the client's own timeout (rest.Config.Timeout), when it has one (the kubelet's heartbeat client). */
+  constructor(private readonly server: ApiServer, readonly actor: string, private readonly timeoutMs?: number) {}
+
+  private req<T>(kind: string, verb: string, path: string, fields: Record<string, unknown>, apply: () => [ApiResult<T>, Record<string, unknown>]) {
+    return this.server.request(this.actor, kind, verb, path, fields, apply, this.timeoutMs);
+  }
 
   *getNode(name: string): Proc<ApiResult<NodeObject>> {
-    return (yield this.server.request(this.actor, "NodeGet", "GET", `${NODES}/${name}`, { nodeName: name },
+    return (yield this.req("NodeGet", "GET", `${NODES}/${name}`, { nodeName: name },
       () => traced(this.server.nodes.get("nodes", name)))) as ApiResult<NodeObject>;
   }
 
   *createNode(node: NodeObject): Proc<ApiResult<NodeObject>> {
-    return (yield this.server.request(this.actor, "NodeCreate", "POST", NODES, { nodeName: node.metadata.name },
+    return (yield this.req("NodeCreate", "POST", NODES, { nodeName: node.metadata.name },
       () => traced(this.server.nodes.create("nodes", node)))) as ApiResult<NodeObject>;
   }
 
   *updateNode(node: NodeObject): Proc<ApiResult<NodeObject>> {
     const taints = (node.spec.taints ?? []).map((t) => `${t.key}${t.value ? `=${t.value}` : ""}:${t.effect}`);
-    return (yield this.server.request(this.actor, "NodeUpdate", "PUT", `${NODES}/${node.metadata.name}`, { nodeName: node.metadata.name, taints },
+    return (yield this.req("NodeUpdate", "PUT", `${NODES}/${node.metadata.name}`, { nodeName: node.metadata.name, taints },
       () => traced(this.server.nodes.update("nodes", keepStatus(this.server, node))))) as ApiResult<NodeObject>;
   }
 
   *updateNodeStatus(node: NodeObject): Proc<ApiResult<NodeObject>> {
-    return (yield this.server.request(this.actor, "NodeUpdateStatus", "PUT", `${NODES}/${node.metadata.name}/status`, { nodeName: node.metadata.name, ready: readyOf(node) },
+    return (yield this.req("NodeUpdateStatus", "PUT", `${NODES}/${node.metadata.name}/status`, { nodeName: node.metadata.name, ready: readyOf(node) },
       () => traced(this.server.nodes.update("nodes", keepSpec(this.server, node))))) as ApiResult<NodeObject>;
   }
 
   *patchNodeStatus(name: string, status: NodeObject["status"]): Proc<ApiResult<NodeObject>> {
-    return (yield this.server.request(this.actor, "NodePatchStatus", "PATCH", `${NODES}/${name}/status`, { nodeName: name, ready: readyOf({ status } as NodeObject) }, () => {
+    return (yield this.req("NodePatchStatus", "PATCH", `${NODES}/${name}/status`, { nodeName: name, ready: readyOf({ status } as NodeObject) }, () => {
       const cur = this.server.nodes.get("nodes", name);
       if (cur.value === null) return traced(cur);
       return traced(this.server.nodes.update("nodes", { ...cur.value, status }));
@@ -63,18 +68,18 @@ export class NodesActorClient implements NodesClient {
   }
 
   *getLease(namespace: string, name: string): Proc<ApiResult<Lease>> {
-    return (yield this.server.request(this.actor, "LeaseGet", "GET", leasePath(namespace, name), { lease: `${namespace}/${name}` },
+    return (yield this.req("LeaseGet", "GET", leasePath(namespace, name), { lease: `${namespace}/${name}` },
       () => traced(this.server.nodes.get("leases", name)))) as ApiResult<Lease>;
   }
 
   *createLease(lease: Lease): Proc<ApiResult<Lease>> {
-    return (yield this.server.request(this.actor, "LeaseCreate", "POST", leases(lease.metadata.namespace), { lease: `${lease.metadata.namespace}/${lease.metadata.name}` },
+    return (yield this.req("LeaseCreate", "POST", leases(lease.metadata.namespace), { lease: `${lease.metadata.namespace}/${lease.metadata.name}` },
       () => traced(this.server.nodes.create("leases", lease)))) as ApiResult<Lease>;
   }
 
   *updateLease(lease: Lease): Proc<ApiResult<Lease>> {
     const { namespace, name } = lease.metadata;
-    return (yield this.server.request(this.actor, "LeaseUpdate", "PUT", leasePath(namespace, name), { lease: `${namespace}/${name}`, renewTime: lease.spec.renewTime },
+    return (yield this.req("LeaseUpdate", "PUT", leasePath(namespace, name), { lease: `${namespace}/${name}`, renewTime: lease.spec.renewTime },
       () => traced(this.server.nodes.update("leases", lease)))) as ApiResult<Lease>;
   }
 }

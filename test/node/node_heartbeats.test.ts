@@ -7,7 +7,7 @@ import { simulate } from "../../src/simulate.ts";
 import { loadScenarioText } from "../../src/scenario/index.ts";
 import type { TraceRecord } from "../../src/sim/index.ts";
 import { LEASE_JITTER, MAX_BACKOFF_MS, MAX_UPDATE_RETRIES, renewIntervalMs } from "../../src/kubelet/nodestatus/nodelease.ts";
-import { NODE_STATUS_REPORT_FREQUENCY_MS } from "../../src/kubelet/nodestatus/node_status.ts";
+import { HEARTBEAT_CLIENT_TIMEOUT_MS, NODE_STATUS_REPORT_FREQUENCY_MS } from "../../src/kubelet/nodestatus/node_status.ts";
 import { GC_CHECK_PERIOD_MS } from "../../src/controllers/podgc.ts";
 import { NODE_MONITOR_PERIOD_MS, nodeMonitorGracePeriodMs } from "../../src/controllers/node_health.ts";
 
@@ -102,5 +102,18 @@ timeline:
   - { at: 10s, untaintNode: { node: node-a, key: example.com/none } }
 `);
     expect(r.find((x) => x.kind === "StepFailed")?.["err"]).toBe('taint "example.com/none" not found');
+  });
+});
+
+describe("the heartbeat client's timeout", () => {
+  const recs = run(`until: 2m
+timeline:
+  - { at: 30s, partition: { node: node-b, for: 40s, mode: timeout } }
+`);
+
+  it("a Lease update in a timeout partition fails after the heartbeat client's timeout, not the 60 s of other requests", () => {
+    const failed = recs.filter((r) => r.kind === "LeaseUpdate" && r["actor"] === "kubelet@node-b" && r["result"] !== "ok").map((r) => r.t);
+    expect(failed.length).toBeGreaterThanOrEqual(2);
+    expect(failed[1]! - failed[0]!).toBe(HEARTBEAT_CLIENT_TIMEOUT_MS);
   });
 });

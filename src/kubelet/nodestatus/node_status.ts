@@ -12,10 +12,16 @@ import { formatRFC3339 } from "../../apiserver/time.ts";
 import { NODE_READY, type NodeCondition, type NodeObject } from "../../k8s/node_api.ts";
 import type { KubeletSettings } from "../../node/settings.ts";
 import { jitterUntil } from "./jitter.ts";
+import { NODE_LEASE_DURATION_SECONDS } from "./nodelease.ts";
 
 /** KubeletConfiguration defaults (v1beta1/defaults.go). */
 export const NODE_STATUS_UPDATE_FREQUENCY_MS = 10_000;
 export const NODE_STATUS_REPORT_FREQUENCY_MS = 5 * 60_000;
+/**
+ * cmd/kubelet/app/server.go: the heartbeat client (node status and Lease) times out after
+ * nodeStatusUpdateFrequency, or the lease duration when that is shorter.
+ */
+export const HEARTBEAT_CLIENT_TIMEOUT_MS = Math.min(NODE_STATUS_UPDATE_FREQUENCY_MS, NODE_LEASE_DURATION_SECONDS * 1000);
 /** nodeStatusUpdateRetry */
 export const NODE_STATUS_UPDATE_RETRY = 5;
 /** kubelet.go: go wait.JitterUntil(kl.syncNodeStatus, kl.nodeStatusUpdateFrequency, 0.04, true, wait.NeverStop) */
