@@ -11,6 +11,7 @@ import type { SimNode } from "./node/node.ts";
 import { SimCluster } from "./node/cluster.ts";
 import { startClusterScheduler } from "./scheduler/scheduler.ts";
 import { startControllers } from "./controllers/manager.ts";
+import { startNodeControllers } from "./controllers/node_controllers.ts";
 import type { NodePlan } from "./node/plan.ts";
 import { startTimeline } from "./node/timeline.ts";
 import { startScheduler } from "./node/scheduler.ts";
@@ -109,6 +110,7 @@ export function startSimulation(scenario: Scenario, opts: SimulateOptions = {}):
   startScheduler(sim, node, scenario.scheduler);
   if (cluster.isCluster) startClusterScheduler(sim, cluster);
   cluster.controllers = startControllers(sim, cluster);
+  startNodeControllers(sim, cluster);
   let result: SimulationResult | null = null;
   return {
     sim,

@@ -12,6 +12,9 @@ import type {
 } from "./client.ts";
 import { newClientTimeout, newConnectionRefused, type StatusError } from "./errors.ts";
 import { PodRegistry } from "./registry.ts";
+import { NodeRegistry } from "./node_registry.ts";
+import type { NodesClient } from "./nodes_client.ts";
+import { NodesActorClient } from "./nodes_client.ts";
 import { DEFAULT_WATCH_WINDOW, type StoreState } from "./store.ts";
 import { DEFAULT_WATCH_BUFFER, describe } from "./watch.ts";
 import { perKey } from "../k8s/memo.ts";
@@ -44,10 +47,14 @@ export interface ApiServerOptions {
   onWrite?: (event: StoredEvent) => void;
   /** Pods ("namespace/name") stored without validation; their Create and Update records say so. */
   skipValidation?: ReadonlySet<string>;
+  /** Mutating admission of a pod create (a cluster's DefaultTolerationSeconds). */
+  admitPod?: (pod: Pod) => Pod;
 }
 
 export class ApiServer {
   readonly registry: PodRegistry;
+  /** Nodes and Leases (a cluster's; a one-node scenario never writes one). */
+  readonly nodes: NodeRegistry;
   private readonly partitions: Partition[] = [];
   private readonly latencyMs: MsSpec;
   private readonly requestTimeoutMs: number;
@@ -69,7 +76,23 @@ export class ApiServer {
       onWrite: opts.onWrite,
       skipValidation: opts.skipValidation,
     });
+    // Nodes draw their UIDs from a stream of their own, so the pods' UIDs do not shift.
+    const nodeUidRng = sim.rng("apiserver/node-uid");
+    this.nodes = new NodeRegistry(sim, {
+      nextRevision: () => this.registry.bumpRevision(),
+      newUID: () => uuidV4(() => nodeUidRng.uint32()),
+      watchDelayMs: () => draw(watchDelay, () => watchRng),
+    });
+    this.admitPod = opts.admitPod ?? null;
     for (const p of opts.partitions ?? []) this.addPartition(p);
+  }
+
+  /** The admission plugins a pod create passes first (DefaultTolerationSeconds in a cluster). */
+  readonly admitPod: ((pod: Pod) => Pod) | null;
+
+  /** The Nodes and Leases client of one actor (a kubelet's heartbeats, the node controllers, a user). */
+  nodeClient(actor: string, timeoutMs?: number): NodesClient {
+    return new NodesActorClient(this, actor, timeoutMs);
   }
 
   /** The pods client of one actor ("kubelet", "user", ...). */
@@ -108,10 +131,10 @@ export class ApiServer {
    * the result (ActorClient).
    */
   request<T>(actor: string, kind: string, verb: string, path: string, fields: Record<string, unknown>,
-    apply: () => [ApiResult<T>, Record<string, unknown>]): Op {
+    apply: () => [ApiResult<T>, Record<string, unknown>], clientTimeoutMs: number = this.requestTimeoutMs): Op {
     const latency = draw(this.latencyMs, () => this.sim.rng("apiserver"));
     const cut = this.partitionAt(actor, this.sim.nowMs);
-    if (cut !== undefined) return this.failInPartition(cut, actor, kind, verb, path, fields, latency);
+    if (cut !== undefined) return this.failInPartition(cut, actor, kind, verb, path, fields, latency, clientTimeoutMs);
     const inMs = Math.floor(latency / 2);
     // A create names its collection; the object it makes is the collection plus the pod's name.
     const created = verb === "POST" && kind === "Create" && typeof fields.pod === "string" ? `${path}/${fields.pod.split("/")[1]}` : path;
@@ -123,9 +146,9 @@ export class ApiServer {
   }
 
   private failInPartition(p: Partition, actor: string, kind: string, verb: string, path: string,
-    fields: Record<string, unknown>, latency: number): Op {
+    fields: Record<string, unknown>, latency: number, clientTimeoutMs: number): Op {
     const refuse = p.mode === "refuse";
-    return callOp(refuse ? latency : this.requestTimeoutMs, `${verb} ${path} (partitioned)`, () => {
+    return callOp(refuse ? latency : clientTimeoutMs, `${verb} ${path} (partitioned)`, () => {
       const err = refuse ? newConnectionRefused(verb, path) : newClientTimeout(verb, path);
       this.trace(actor, kind, fields, err, {});
       return { value: null, err };
@@ -158,7 +181,7 @@ class ActorClient implements PodsClient {
     const ns = pod.metadata.namespace || "default";
     const fields = { pod: `${ns}/${pod.metadata.name}`, ...this.skipped(ns, pod.metadata.name) };
     return (yield this.server.request(this.actor, "Create", "POST", `/api/v1/namespaces/${ns}/pods`, fields,
-      () => withPod(this.server.registry.create(pod)))) as ApiResult<Pod>;
+      () => withPod(this.server.registry.create(this.server.admitPod === null ? pod : this.server.admitPod(pod))))) as ApiResult<Pod>;
   }
 
   /** The trace field that marks a request whose pod skips validation (skipApiValidation). */

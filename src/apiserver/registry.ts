@@ -61,6 +61,13 @@ export class PodRegistry {
     return this.state;
   }
 
+  /** A write of another kind (a Node, a Lease) takes the next revision of etcd's one counter. */
+  bumpRevision(): number {
+    const rv = this.state.resourceVersion + 1;
+    this.state = new Edit(this.state).set("resourceVersion", rv).result();
+    return rv;
+  }
+
   create(input: Pod): ApiResult<Pod> {
     const key = storageKey(input.metadata.namespace || DEFAULT_NAMESPACE, input.metadata.name);
     const invalid = this.skipsValidation(key) ? null : validateCreate(input);

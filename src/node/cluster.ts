@@ -11,6 +11,10 @@ import { SimNode } from "./node.ts";
 import { nodeSim } from "./node_sim.ts";
 import { compileNodePlan, type NodePlan } from "./plan.ts";
 import type { ControllerManager } from "../controllers/manager.ts";
+import { defaultTolerationSeconds } from "../apiserver/admission/default_toleration_seconds.ts";
+import { initialNode, nodeCapacity, readyCondition } from "../kubelet/nodestatus/node_status.ts";
+import { newLease } from "../kubelet/nodestatus/nodelease.ts";
+import { formatRFC3339 } from "../apiserver/time.ts";
 
 export class SimCluster {
   readonly nodes: readonly SimNode[];
@@ -33,11 +37,27 @@ export class SimCluster {
         latencyMs: minMs === maxMs ? minMs : [minMs, maxMs],
         onWrite: (e) => first?.apiWrite(e),
         skipValidation: plans[0]!.skipApiValidation,
+        admitPod: defaultTolerationSeconds,
       });
       this.nodes = plans.map((p, index) => new SimNode(nodeSim(sim, p.settings.nodeName), scenario, p, { api: this.api, index }));
       first = this.nodes[0]!;
+      this.registerNodes();
     }
     this.byName = new Map(this.nodes.map((n) => [n.settings.nodeName, n]));
+  }
+
+  /**
+   * The cluster is up when the run starts: each node registered, Ready and its Lease renewed at 0s
+   * (as a one-node scenario's pods are already in the apiserver), so its kubelet finds them there.
+   */
+  private registerNodes(): void {
+    for (const n of this.nodes) {
+      const node = initialNode(n.settings, nodeCapacity(n.settings));
+      node.metadata.creationTimestamp = formatRFC3339(0);
+      node.status.conditions = [readyCondition(undefined, 0, null)];
+      this.api.nodes.create("nodes", node);
+      this.api.nodes.create("leases", newLease(null, n.settings.nodeName, 0));
+    }
   }
 
   /** Whether the scenario declared a cluster (`nodes:`), even of one node. */

@@ -75,6 +75,8 @@ export class KubeletInstance {
   /** The pod status cache, and the era's pod workers (null in runOnce mode): play mode shows their state. */
   readonly podCache: Cache;
   readonly podWorkers: PodWorkers | LegacyPodWorkers | null = null;
+  /** runtimeState.runtimeErrors, as the node status's Ready condition reads it (null: healthy). */
+  readonly runtimeError: () => string | null;
 
   constructor(o: KubeletInstanceOptions) {
     const { sim, settings } = o;
@@ -134,6 +136,7 @@ export class KubeletInstance {
     // the gate. Simplified: the PLEG check counts from the first successful relist, as if the kubelet
     // started with it done (upstream's syncLoop skips its first iterations until then).
     const runtimeState = new RuntimeState();
+    this.runtimeError = () => runtimeState.runtimeErrors()?.message ?? null;
     runtimeState.addHealthCheck("PLEG", () => (pleg.relistTimeMs === null ? { ok: true, err: null } : pleg.Healthy()));
     if (eventedPleg !== null) runtimeState.addHealthCheck("EventedPLEG", () => eventedPleg.Healthy());
     this.pleg = pleg;

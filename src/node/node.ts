@@ -10,6 +10,8 @@ import { SimRuntime } from "../cri/runtime.ts";
 import { ManifestDir } from "../kubelet/config/index.ts";
 import type { Scenario } from "../scenario/resolve.ts";
 import { KubeletInstance } from "./kubelet_instance.ts";
+import { HEARTBEAT_CLIENT_TIMEOUT_MS, NodeStatusReporter } from "../kubelet/nodestatus/node_status.ts";
+import { NodeLeaseController } from "../kubelet/nodestatus/nodelease.ts";
 import { compileNodePlan, type NodePlan } from "./plan.ts";
 import type { KubeletSettings } from "./settings.ts";
 
@@ -75,6 +77,17 @@ export class SimNode {
       podDevicesCheckpoint: this.podDevicesCheckpoint,
     });
     this.startDevicePlugins(this.kubelet);
+    if (this.inCluster) this.startHeartbeats(this.kubelet);
+  }
+
+  /**
+   * A cluster's kubelet posts its node status and renews its Lease (kubelet.Run: syncNodeStatus and
+   * the node lease controller), as kubelet goroutines: they stop while the kubelet or node is down.
+   */
+  private startHeartbeats(kubelet: KubeletInstance): void {
+    const heartbeat = this.api.nodeClient(this.apiActor, HEARTBEAT_CLIENT_TIMEOUT_MS);
+    new NodeStatusReporter(this.sim, heartbeat, this.settings, () => kubelet.runtimeError()).start();
+    new NodeLeaseController(this.sim, heartbeat, this.settings.nodeName).start();
   }
 
   /**

@@ -5,7 +5,8 @@ import { sleep, type Proc, type Sim } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import { kubectl, type PodsClient } from "../apiserver/index.ts";
 import { generatePodName } from "../kubelet/config/index.ts";
-import type { Step } from "../scenario/types/timeline.ts";
+import type { Step, TaintNodeStep, UntaintNodeStep } from "../scenario/types/timeline.ts";
+import type { NodeTaint } from "../k8s/node_api.ts";
 import type { SimNode } from "./node.ts";
 import type { SimCluster } from "./cluster.ts";
 import { ControllerManager } from "../controllers/manager.ts";
@@ -83,12 +84,24 @@ function* applyStep(sim: Sim, cluster: SimCluster, user: PodsClient, step: Step)
     case "setLabels":
       yield* setLabels(sim, user, step.pod, step.labels);
       return;
+    case "taintNode":
+    case "untaintNode":
+      yield* taintStep(sim, cluster, step);
+      return;
     case "watchGone":
       // The apiserver's watch cache moved on: every kubelet's watch ends with 410 Gone.
       for (const node of cluster.nodes) node.api.registry.expireWatches(node.apiActor);
       return;
-    default:
-      yield* applyNodeStep(sim, targetNode(cluster, step), step);
+    default: {
+      const node = targetNode(cluster, step);
+      // In a cluster a node's downtime (restartKubelet, rebootNode) holds up no later step: the
+      // other nodes, the controllers and the user go on meanwhile. A one-node timeline waits, as before.
+      if (cluster.isCluster && (step.kind === "rebootNode" || step.kind === "restartKubelet")) {
+        sim.go(`scenario/${step.kind}/${node.settings.nodeName}`, () => applyNodeStep(sim, node, step));
+        return;
+      }
+      yield* applyNodeStep(sim, node, step);
+    }
   }
 }
 
@@ -179,6 +192,22 @@ function* setLabels(sim: Sim, user: PodsClient, key: string, labels: Record<stri
     else merged[k] = v;
   }
   yield* traced(sim, "setLabels", yield* user.updatePod({ ...got.value, metadata: { ...got.value.metadata, labels: merged } }));
+}
+
+/** kubectl taint nodes: GET the Node, change its taints, PUT it back (a conflict is the step's failure, as kubectl's). */
+function* taintStep(sim: Sim, cluster: SimCluster, step: TaintNodeStep | UntaintNodeStep): Proc<void> {
+  const client = cluster.api.nodeClient("user");
+  const got = yield* client.getNode(step.node);
+  if (got.err !== null) return yield* traced(sim, step.kind, got);
+  const node = got.value;
+  const same = (t: NodeTaint) => t.key === step.key && (step.effect === undefined || t.effect === step.effect);
+  const kept = (node.spec.taints ?? []).filter((t) => !same(t));
+  const taints = step.kind === "taintNode" ? [...kept, { key: step.key, ...(step.value === undefined ? {} : { value: step.value }), effect: step.effect }] : kept;
+  if (step.kind === "untaintNode" && kept.length === (node.spec.taints ?? []).length) {
+    sim.emit("scenario", "StepFailed", { step: step.kind, err: `taint "${step.key}${step.effect === undefined ? "" : `:${step.effect}`}" not found` });
+    return;
+  }
+  yield* traced(sim, step.kind, yield* client.updateNode({ ...node, spec: { ...node.spec, taints } }));
 }
 
 function* traced(sim: Sim, what: string, r: { err: { message: string } | null }): Proc<void> {

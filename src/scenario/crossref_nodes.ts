@@ -52,6 +52,10 @@ function checkStepNodes(raw: Raw, names: readonly string[], cluster: boolean, is
     if (!isObj(step)) return;
     for (const action of ACTION_NAMES) {
       const body = step[action];
+      if (!cluster && isObj(body) && (action === "taintNode" || action === "untaintNode")) {
+        issues.push({ path: ["timeline", i, action], message: `expected nodes: for ${action}: a one-node scenario has no Node object to taint (write the node's taints under node:)` });
+        continue;
+      }
       if (!isObj(body) || body.node === undefined || (typeof body.node === "string" && names.includes(body.node))) continue;
       const where = cluster ? `a node in nodes: (${names.join(", ")})` : `the scenario's one node "${names[0]}"`;
       issues.push({ path: ["timeline", i, action, "node"], message: `expected ${where}, found ${JSON.stringify(body.node)}${typeof body.node === "string" ? suggestion(body.node, names) : ""}` });

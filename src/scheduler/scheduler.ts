@@ -7,8 +7,10 @@
 // PodScheduled=False condition, and waits in the unschedulable pods until a bound pod goes away
 // (AssignedPodDelete moves them all back) or for podMaxInUnschedulablePodsDuration (5 min,
 // checked every 30 s). Ties between the best nodes are a recorded choice (selectHost's rand.Intn).
-// Simplified: the nodes are the scenario's, always Ready and schedulable (no Node objects yet);
-// no backoff queue (a failed bind is retried after the initial backoff, 1 s); no preemption.
+// The nodes are the apiserver's Node objects (a Node informer): their taints, including the
+// not-ready and unreachable ones the node lifecycle controller adds, and spec.unschedulable
+// (NodeUnschedulable) filter; a Node update moves every unschedulable pod back to the queue.
+// Simplified: no backoff queue (a failed bind is retried after the initial backoff, 1 s); no preemption.
 import { recvCase, select, send, sleep, type Chan, type Proc, type Sim } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import { podKey } from "../k8s/podutil.ts";
@@ -16,6 +18,9 @@ import { formatRFC3339 } from "../apiserver/time.ts";
 import type { PodsClient, WatchEvent } from "../apiserver/index.ts";
 import type { SimCluster } from "../node/cluster.ts";
 import { bestNodes, findNodesThatFit, fitErrorMessage, leastAllocatedScore, type NodeInfo } from "./framework.ts";
+import { ObjectInformer } from "../controllers/node_informer.ts";
+import type { NodeObject } from "../k8s/node_api.ts";
+import type { Node } from "../k8s/node.ts";
 
 const COMPONENT = "scheduler";
 const DEFAULT_SCHEDULER_NAME = "default-scheduler";
@@ -49,12 +54,18 @@ export class Scheduler {
   private readonly assumed = new Set<string>();
   private nextStartNodeIndex = 0;
   private readonly retries: Chan<Pod>;
+  private readonly nodeInformer: ObjectInformer<"nodes">;
+  private readonly nodeUpdates: Chan<null>;
 
   constructor(private readonly sim: Sim, private readonly cluster: SimCluster) {
     this.client = cluster.api.client(COMPONENT);
     this.nodeList = cluster.nodes.map((n) => n.settings.nodeName);
     this.nodePods = new Map(this.nodeList.map((n) => [n, new Map()]));
     this.retries = sim.chan<Pod>("scheduler/retries", 1024);
+    this.nodeInformer = new ObjectInformer(cluster.api, "nodes");
+    this.nodeUpdates = sim.chan<null>("scheduler/nodeUpdates", 1);
+    // NodeAdd / NodeUpdate (taints, conditions, unschedulable): the unschedulable pods may fit now.
+    this.nodeInformer.onEvent(() => void this.nodeUpdates.trySend(null));
   }
 
   *run(): Proc<void> {
@@ -75,7 +86,7 @@ export class Scheduler {
   private *loop(events: Chan<WatchEvent>): Proc<void> {
     for (;;) {
       const flush = this.unschedulable.size === 0 ? null : this.sim.after("scheduler/flushUnschedulable", UNSCHEDULABLE_FLUSH_PERIOD_MS);
-      const r = yield* select([recvCase(events), recvCase(this.retries), recvCase(flush)]);
+      const r = yield* select([recvCase(events), recvCase(this.retries), recvCase(flush), recvCase(this.nodeUpdates)]);
       if (r.index === 0) {
         if (!r.ok) return;
         this.observe(r.value as WatchEvent);
@@ -84,8 +95,10 @@ export class Scheduler {
         this.assumed.delete(podKey(pod));
         this.forget(pod);
         this.enqueue(pod);
-      } else {
+      } else if (r.index === 2) {
         this.flushUnschedulableLeftover();
+      } else {
+        this.moveAllToActive();
       }
       this.scheduleAll();
     }
@@ -157,8 +170,9 @@ export class Scheduler {
     }
   }
 
+  /** The nodes as the Node informer shows them (a node without its object yet: as the scenario declares it). */
   private snapshot(): NodeInfo[] {
-    return this.cluster.nodes.map((n) => ({ node: n.settings.node, pods: [...this.nodePods.get(n.settings.nodeName)!.values()] }));
+    return this.cluster.nodes.map((n) => ({ node: asSchedulerNode(n.settings.node, this.nodeInformer.get(n.settings.nodeName)), pods: [...this.nodePods.get(n.settings.nodeName)!.values()] }));
   }
 
   private scheduleOne(q: Queued): void {
@@ -229,4 +243,15 @@ function before(a: [string, Queued], b: [string, Queued]): boolean {
   if (pa !== pb) return pa > pb;
   if (a[1].sinceMs !== b[1].sinceMs) return a[1].sinceMs < b[1].sinceMs;
   return a[0] < b[0];
+}
+
+/**
+ * The Node the filters read: the object's taints (spec.unschedulable as NodeUnschedulable's taint
+ * node.kubernetes.io/unschedulable:NoSchedule, which a pod may tolerate) over the declared node.
+ */
+export function asSchedulerNode(declared: Node, obj: NodeObject | undefined): Node {
+  if (obj === undefined) return declared;
+  const taints = (obj.spec.taints ?? []).map((t) => ({ key: t.key, ...(t.value === undefined ? {} : { value: t.value }), effect: t.effect }));
+  if (obj.spec.unschedulable === true && !taints.some((t) => t.key === "node.kubernetes.io/unschedulable")) taints.push({ key: "node.kubernetes.io/unschedulable", effect: "NoSchedule" });
+  return { ...declared, labels: obj.metadata.labels, taints };
 }

@@ -112,6 +112,19 @@ export const ACTIONS = {
     }),
     "A kubelet-internal eviction: the kubelet kills the pod itself and marks it Failed (like the eviction manager).",
   ),
+  taintNode: obj({
+    node: z.string().min(1).describe("The node (of nodes:) to taint."),
+    key: z.string().min(1).describe("The taint's key, e.g. node.kubernetes.io/out-of-service."),
+    value: z.string().optional().describe("The taint's value."),
+    effect: z.enum(["NoSchedule", "PreferNoSchedule", "NoExecute"]).describe("The taint's effect."),
+  }).describe(
+    "In a cluster: add a taint to the node's Node object (kubectl taint nodes NODE key=value:effect); one of the same key and effect is replaced. The scheduler and the taint eviction controller act on it.",
+  ),
+  untaintNode: obj({
+    node: z.string().min(1).describe("The node (of nodes:) to untaint."),
+    key: z.string().min(1).describe("The key of the taints to remove."),
+    effect: z.enum(["NoSchedule", "PreferNoSchedule", "NoExecute"]).optional().describe("Only the taint of this effect; every effect when omitted."),
+  }).describe("In a cluster: remove the node's taints of this key (kubectl taint nodes NODE key[:effect]-)."),
 } as const;
 
 export const ACTION_NAMES = Object.keys(ACTIONS) as ActionName[];

@@ -32,6 +32,10 @@ export interface RemoveSandboxStep extends At<"removeSandbox"> { pod: string }
 export interface RemoveContainerStep extends At<"removeContainer"> { pod: string; container: string }
 export interface OomKillStep extends At<"oomKill"> { pod: string; container: string }
 export interface ExitContainerStep extends At<"exitContainer"> { pod: string; container: string; exitCode: number }
+/** In a cluster: add (or replace) a taint on a node's Node object, as `kubectl taint nodes NODE key=value:effect`. */
+export interface TaintNodeStep extends At<"taintNode"> { node: string; key: string; value?: string | undefined; effect: "NoSchedule" | "PreferNoSchedule" | "NoExecute" }
+/** In a cluster: remove a node's taints of this key (and effect, when given), as `kubectl taint nodes NODE key[:effect]-`. */
+export interface UntaintNodeStep extends At<"untaintNode"> { node: string; key: string; effect?: "NoSchedule" | "PreferNoSchedule" | "NoExecute" | undefined }
 export interface EvictStep extends At<"evict"> { pod: string; gracePeriodSeconds?: number | undefined; reason: string; message: string }
 
 /** A step as the models read it. */
@@ -56,6 +60,8 @@ export type Step =
   | RemoveContainerStep
   | OomKillStep
   | ExitContainerStep
-  | EvictStep;
+  | EvictStep
+  | TaintNodeStep
+  | UntaintNodeStep;
 
 export type ActionName = Step["kind"];
