@@ -10,8 +10,8 @@ import type { KnobDef, KnobSpace } from "./knobs.ts";
 /** The most entries an island's corpus keeps; past it, the entry of lowest weight goes. */
 export const CORPUS_LIMIT = 128;
 /** The mutations each new entry gets first: more when its new features point at knobs. */
-const BURST_HINTED = 8;
-const BURST = 3;
+const BURST_HINTED = 1;
+const BURST = 1;
 /** The most entries waiting for their burst; past it, the last in line is left to the weighted pick. */
 const FOCUS_LIMIT = 8;
 
