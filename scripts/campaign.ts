@@ -128,7 +128,8 @@ function runJob(j: Job): Promise<void> {
 async function runAll(): Promise<void> {
   const queue = [...todo];
   await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, async () => {
-    for (let j = queue.shift(); j !== undefined; j = queue.shift()) await runJob(j);
+    // A shard another process sharing OUT finished meanwhile is not run again.
+    for (let j = queue.shift(); j !== undefined; j = queue.shift()) if (!existsSync(shardFile(j))) await runJob(j);
   }));
 }
 

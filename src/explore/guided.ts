@@ -1,11 +1,15 @@
 // The guided strategy: coverage-guided exploration (greybox fuzzing of schedules and knobs, after
 // RFF, Wolff et al., ASPLOS 2024). A run that reaches a coverage feature (coverage.ts) no earlier
 // run of its island reached joins the island's corpus with its genome (seed, knobs) and its choice
-// tape; later runs mutate corpus entries: flip one choice of a tape, move one knob, splice two
-// tapes, or draw new kubelet randomness (a new seed); some runs start afresh, as pos runs with
-// knobs drawn from their own seed. Parents are picked with a weight that favours rare features
-// (each feature counts 1/hits, hits being how many of the island's runs reached it), as RFF's
-// power schedule favours rare reads-from pairs.
+// tape. Later runs are made from corpus entries. With knobs (a swarm), a run keeps the knobs an
+// entry's new features point at (its hints: the steps, the calls that landed somewhere new) and
+// draws every other knob, the kubelet's randomness and the schedule afresh; one run in eight is
+// fresh (pos's run of the same index). Without knobs, a run flips one choice of an entry's tape,
+// splices two tapes or replays a tape under a new seed, and one run in two is fresh. Each new
+// entry is worked on in the run right after it came; otherwise parents are picked with a weight
+// that favours rare features (each feature counts 1/hits, hits being how many of the island's runs
+// reached it), as RFF's power schedule favours rare reads-from pairs. Why moves near an entry were
+// given up where knobs exist: docs/exploring.md, "What the guidance learned".
 //
 // Determinism: run i belongs to island i mod K, and its genome is a function of the plan, i and
 // the island's runs before i, which the island's owner (one thread, one shard) ran in order. So
@@ -17,7 +21,7 @@ import { Rng, streamSeed } from "../sim/rng.ts";
 import type { StrategySpec } from "../sim/index.ts";
 import type { ContextRun, RunContext, RunScenario, RunSummary } from "./context.ts";
 import { CoverageSink } from "./coverage.ts";
-import { drawKnobs, redrawKnob, type Knobs } from "./knobs.ts";
+import { drawKnobs, type Knobs, type KnobSpace, type KnobValue } from "./knobs.ts";
 import { Island } from "./guided_island.ts";
 import { runSeed } from "./seeds.ts";
 
@@ -37,17 +41,26 @@ export interface Genome {
 export const DEFAULT_ISLANDS = 4;
 export const MAX_ISLANDS = 256;
 
-/** One run in this many starts afresh (a pos run with knobs drawn from its own seed); the others mutate an entry. */
-const FRESH_ONE_IN = 2;
 /**
- * Mutation weights (tuned on the discovery table's small runs): for a parent whose new features
- * point at knobs (HINTED: a step or a lifecycle call that landed in a new state), mostly knob
- * moves; otherwise schedule moves as much as knob moves.
+ * One run in this many starts afresh (a pos run with knobs drawn from its own seed); the others
+ * are made from an entry. With knobs, the others keep some of an entry's knobs and draw the rest
+ * afresh, so they are nearly fresh runs themselves; without knobs, one in two (schedule moves of
+ * an entry that did not fail mostly do not fail either: docs/exploring.md, "What the guidance
+ * learned").
  */
-const MUTATIONS = ["fresh", "flip", "knob", "splice", "reseed"] as const;
-type Mutation = (typeof MUTATIONS)[number];
-const WEIGHTS: Readonly<Record<Mutation, number>> = { fresh: 0, flip: 3, knob: 3, splice: 1, reseed: 1 };
-const HINTED_WEIGHTS: Readonly<Record<Mutation, number>> = { fresh: 0, flip: 2, knob: 6, splice: 1, reseed: 1 };
+const FRESH_ONE_IN_KNOBS = 8;
+const FRESH_ONE_IN_SCHEDULE = 2;
+/**
+ * The moves, by what the exploration has to move. With knobs (a swarm), keep: measured on the
+ * discovery table, every move that stays near an entry (a nudged knob, the entry's tape
+ * replayed, flipped or spliced) broke the race's invariant less often than a fresh run did, while
+ * a run that keeps only the knobs the entry's new features point at, and draws everything else
+ * afresh, did as well or better. Without knobs the schedule is all there is to move.
+ */
+const MOVES = ["flip", "splice", "reseed", "keep"] as const;
+type Move = (typeof MOVES)[number];
+const KNOB_WEIGHTS: Readonly<Record<Move, number>> = { flip: 0, splice: 0, reseed: 0, keep: 1 };
+const SCHEDULE_WEIGHTS: Readonly<Record<Move, number>> = { flip: 3, splice: 1, reseed: 1, keep: 0 };
 
 /** The island of run i. */
 export function islandOf(index: number, islands: number): number {
@@ -100,22 +113,17 @@ export class GuidedRunner {
 
   private make(index: number, island: Island, moved: string[]): Genome {
     const rng = new Rng("explore-guided", streamSeed(this.ctx.plan.seed, `explore/guided/${index}`));
-    const space = this.ctx.space;
-    if (island.corpus.length === 0 || rng.below(FRESH_ONE_IN) === 0) {
+    const space = this.ctx.space !== null && this.ctx.space.defs.length > 0 ? this.ctx.space : null;
+    if (island.corpus.length === 0 || rng.below(space === null ? FRESH_ONE_IN_SCHEDULE : FRESH_ONE_IN_KNOBS) === 0) {
       const seed = runSeed(this.ctx.plan.seed, index);
-      return { seed, knobs: space === null ? null : drawKnobs(space, seed), tape: null, how: "fresh", parent: null };
+      return { seed, knobs: this.ctx.space === null ? null : drawKnobs(this.ctx.space, seed), tape: null, how: "fresh", parent: null };
     }
     const parent = island.focused() ?? island.pick(rng);
-    const hinted = space !== null && parent.hints.length > 0;
-    const weights = MUTATIONS.map((m) => {
-      if (m === "knob" && (space === null || space.defs.length === 0)) return 0;
-      if (m === "splice" && island.corpus.length < 2) return 0;
-      return (hinted ? HINTED_WEIGHTS : WEIGHTS)[m];
-    });
-    const mutation = MUTATIONS[rng.weighted(weights)]!;
+    const weights = MOVES.map((m) => (m === "splice" && island.corpus.length < 2 ? 0 : (space === null ? SCHEDULE_WEIGHTS : KNOB_WEIGHTS)[m]));
+    const move = MOVES[rng.weighted(weights)]!;
     const base = { seed: parent.genome.seed, knobs: parent.genome.knobs, parent: parent.index };
     const tape = parent.tape;
-    switch (mutation) {
+    switch (move) {
       case "flip": {
         const at = flippable(tape, rng);
         if (at === null) return { ...base, seed: rng.uint32(), tape: tape.encode(), how: "reseed" };
@@ -123,26 +131,20 @@ export class GuidedRunner {
         const flipped: Choice = { ...c, index: (c.index + 1 + rng.below(c.n - 1)) % c.n };
         return { ...base, tape: ChoiceLog.from([...prefix(tape, at), flipped]).encode(), how: `flip #${at}` };
       }
-      case "knob": {
-        // One knob, sometimes two or three; each nudged (a small move) or drawn again, half and
-        // half. Mostly a knob the parent's new features point at (hints), else any, the knobs
-        // whose moves reached new features before more often.
-        let knobs = base.knobs ?? drawKnobs(space!, base.seed);
-        const count = rng.below(4) === 0 ? rng.int(2, 3) : 1;
-        const what: string[] = [];
-        for (let n = 0; n < count; n++) {
-          const pool = hinted && rng.below(4) !== 0 ? parent.hints : space!.defs.map((_, i) => i);
-          const i = pool[rng.weighted(pool.map((d) => island.knobWeight(space!.defs[d]!)))]!;
-          const nudge = rng.below(2) === 0;
-          knobs = redrawKnob(space!, knobs, i, rng, nudge);
-          moved.push(space!.defs[i]!.id);
-          what.push(`${nudge ? "nudge" : "draw"} ${space!.defs[i]!.id}`);
+      case "keep": {
+        // The parent's hinted knobs (else one or two, weighted as for a move) kept, every other
+        // knob, the kubelet's draws and the schedule fresh: a fresh run that keeps what made the
+        // parent new, so it is never further from a race than a fresh run, whatever the parent.
+        const seed = rng.uint32();
+        const from = base.knobs ?? drawKnobs(space!, base.seed);
+        const kept = parent.hints.length > 0 ? parent.hints : pickKnobs(space!, island, rng, rng.int(1, 2));
+        const knobs: Record<string, KnobValue> = { ...drawKnobs(space!, seed) };
+        for (const i of kept) {
+          const id = space!.defs[i]!.id;
+          knobs[id] = from[id] ?? null;
+          moved.push(id);
         }
-        // Half the time the kubelet's own draws and the schedule start afresh too (a new seed, no
-        // tape): most races turn on timing, and a moved knob under fresh randomness explores more
-        // than the parent's schedule replayed.
-        if (rng.below(2) === 0) return { ...base, seed: rng.uint32(), knobs, tape: null, how: `${what.join(", ")}, reseeded` };
-        return { ...base, knobs, tape: tape.encode(), how: what.join(", ") };
+        return { ...base, seed, knobs, tape: null, how: `keep ${kept.map((i) => space!.defs[i]!.id).join(", ")}` };
       }
       case "splice": {
         const other = island.pick(rng, parent);
@@ -151,11 +153,20 @@ export class GuidedRunner {
         return { ...base, tape: ChoiceLog.from(spliced).encode(), how: `splice #${at} with run ${other.index}` };
       }
       case "reseed":
-      case "fresh":
         return { ...base, seed: rng.uint32(), tape: tape.encode(), how: "reseed" };
     }
   }
 
+}
+
+/** `count` distinct knob indices, each weighted by the island's knob weight. */
+function pickKnobs(space: KnobSpace, island: Island, rng: Rng, count: number): number[] {
+  const out: number[] = [];
+  for (let n = 0; n < count && out.length < space.defs.length; n++) {
+    const pool = space.defs.map((_, i) => i).filter((i) => !out.includes(i));
+    out.push(pool[rng.weighted(pool.map((i) => island.knobWeight(space.defs[i]!)))]!);
+  }
+  return out.sort((a, b) => a - b);
 }
 
 /** A position whose choice has another option (every recorded choice has n >= 2), or null for an empty tape. */

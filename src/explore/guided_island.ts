@@ -1,6 +1,6 @@
 // One island of the guided strategy (guided.ts): its corpus of entries (runs that reached a
-// feature no earlier run of the island reached), how often each feature was reached, the bursts
-// of mutations new entries wait for, and how often moving each knob paid off. An island is only
+// feature no earlier run of the island reached), how often each feature was reached, the new
+// entries waiting for their run of focus, and how often keeping each knob paid off. An island is only
 // ever touched by the thread that owns it, in the order of its runs.
 import type { ChoiceLog } from "../sim/choices.ts";
 import type { Rng } from "../sim/rng.ts";
@@ -9,9 +9,12 @@ import type { KnobDef, KnobSpace } from "./knobs.ts";
 
 /** The most entries an island's corpus keeps; past it, the entry of lowest weight goes. */
 export const CORPUS_LIMIT = 128;
-/** The mutations each new entry gets first: more when its new features point at knobs. */
-const BURST_HINTED = 8;
-const BURST = 3;
+/**
+ * The runs each new entry gets first. One: bursts of 3 and 8 (more when its new features point
+ * at knobs) were slower to find races on the discovery table (docs/exploring.md, variants N and S).
+ */
+const BURST_HINTED = 1;
+const BURST = 1;
 /** The most entries waiting for their burst; past it, the last in line is left to the weighted pick. */
 const FOCUS_LIMIT = 8;
 

@@ -33,6 +33,18 @@ describe("explore --swarm auto --strategy guided", () => {
     expect(line.coverage.features).toBeGreaterThan(0);
   });
 
+  it("says so in the summary and the JSON line when coverage stopped growing", () => {
+    // One pod, no swarm: every schedule reaches the same few states within the first runs, so
+    // the last 100 of 200 runs (plateauRuns(200)) add nothing.
+    const args = ["explore", "scenarios/basics/01-pod-starts.yaml", "--runs", "200", "--coverage", "--no-shrink", "--out", out];
+    const human = cli(args);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/^coverage stopped growing: no new feature in the last (\d+) runs \(the threshold is 100\)/m);
+    const json = JSON.parse(cli([...args, "--json"]).stdout.trim());
+    expect(json.coverage.plateau).toBeGreaterThanOrEqual(100);
+    expect(json.coverage.plateau).toBe(200 - json.coverage.lastNewRun);
+  });
+
   it("leaves a file's own swarm ranges out when asked, and says so on stderr; the file's win otherwise", () => {
     const hunt = "scenarios/races/hunt/r05-hunt.yaml";
     const auto = cli(["explore", hunt, "--runs", "2", "--swarm", "auto", "--invariants", "lost-wakeup", "--no-shrink", "--out", out]);

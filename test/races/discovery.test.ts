@@ -15,6 +15,7 @@ describe("guidedMove", () => {
     ["flip #12", "flip"],
     ["nudge step@4000", "knob"],
     ["draw latency.PullImage, nudge step@4000, reseeded", "knob"],
+    ["keep step@4000, latency.PullImage", "keep"],
     ["splice #3 with run 8", "splice"],
     ["reseed", "reseed"],
   ])("%s is a %s move", (how, move) => {
@@ -55,6 +56,14 @@ describe("discoveryRows and discoveryGoal", () => {
     expect(discoveryGoal(rows)).toEqual({ guidedFoundAll: 1, guidedHalf: 1, races: 2 });
   });
 
+  it("do not count a race where no other strategy was measured as guided's at half", () => {
+    const only = discoveryRows([race("R03")], [cell("R03", "guided", 1, 2, "fresh")], 100);
+    expect(discoveryGoal(only)).toEqual({ guidedFoundAll: 1, guidedHalf: 0, races: 1 });
+    // One that was measured and found nothing in most seeds is slower than any count.
+    const none = discoveryRows([race("R03")], [cell("R03", "guided", 1, 2, "fresh"), cell("R03", "pos", 1, null)], 100);
+    expect(discoveryGoal(none).guidedHalf).toBe(1);
+  });
+
   it("write the markdown rows", () => {
     const md = discoveryTableMarkdown(rows, 100).split("\n");
     expect(md[0]).toBe("| race | invariant | random | pct | pos | guided |");
@@ -63,7 +72,7 @@ describe("discoveryRows and discoveryGoal", () => {
 
   it("say which moves made guided's finds, or nothing when a find did not record it", () => {
     const finds = guidedFinds(cells, 100)!;
-    expect(finds).toEqual({ fresh: 3, flip: 1, knob: 1, splice: 0, reseed: 0 });
+    expect(finds).toEqual({ fresh: 3, flip: 1, knob: 1, splice: 0, reseed: 0, keep: 0 });
     expect(guidedFindsText(finds)).toBe("3 of 5 by fresh runs (pos's runs of the same index), the others by mutants (knob 1, flip 1)");
     expect(guidedFinds([...cells, cell("R02", "guided", 4, 7)], 100)).toBeNull();
   });
@@ -75,7 +84,7 @@ describe("measureCell", () => {
     const c = measureCell(race("R01"), "guided", 1, 20, () => 0);
     expect(c).toMatchObject({ race: "R01", strategy: "guided", seed: 1, maxRuns: 20 });
     expect(c.runs).not.toBeNull();
-    expect(["fresh", "flip", "knob", "splice", "reseed"]).toContain(c.foundBy);
+    expect(["fresh", "flip", "knob", "splice", "reseed", "keep"]).toContain(c.foundBy);
     const pos = measureCell(race("R01"), "pos", 1, 20, () => 0);
     expect(pos.runs).not.toBeNull();
     expect(pos.foundBy).toBeUndefined();
