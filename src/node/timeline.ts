@@ -60,7 +60,7 @@ function* applyStep(sim: Sim, cluster: SimCluster, user: PodsClient, step: Step)
       return;
     }
     case "delete": {
-      const workload = cluster.controllers === null ? undefined : cluster.scenario.pods.find((p) => p.key === step.pod && ControllerManager.isWorkload(p));
+      const workload = cluster.controllers === null || step.target === "pod" ? undefined : cluster.scenario.pods.find((p) => p.key === step.pod && ControllerManager.isWorkload(p));
       if (workload !== undefined) return yield* cluster.controllers!.delete(workload);
       const [ns, name] = split(step.pod);
       const opts = {

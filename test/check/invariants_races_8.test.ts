@@ -85,3 +85,50 @@ pods:
     expect(violations(ID, [start(1_000, "node-a", "c-1"), start(2_000, "node-b", "c-2")], plain)).toEqual([]);
   });
 });
+
+describe("job-running-at-most-parallelism", () => {
+  const ID = "job-running-at-most-parallelism";
+  function jobScenario(parallelism: number): Scenario {
+    return loadScenarioText(`
+name: monitors
+nodes: [{ name: node-a }, { name: node-b }]
+pods:
+  - manifest:
+      apiVersion: batch/v1
+      kind: Job
+      metadata: { name: train }
+      spec:
+        parallelism: ${parallelism}
+        completions: 4
+        template:
+          spec:
+            restartPolicy: Never
+            containers: [{ name: worker, image: x }]
+timeline: [{ at: 0s, create: train }]
+`).scenario;
+  }
+  const start = (t: number, node: string, id: string, pod: string) => R(t, "runtime", "StartContainer", { pod, node, id, container: "worker", result: "ok", tookMs: 5 });
+  const exit = (t: number, node: string, id: string, pod: string) => R(t, "runtime", "ContainerExited", { pod, node, id, exitCode: 143 });
+
+  it("fires when a replacement starts while the deleted pod's worker still runs (R27)", () => {
+    const trace = [start(1_742, "node-a", "node-a-c-1", "default/train-w64sf"), start(41_752, "node-b", "node-b-c-1", "default/train-7fkf9")];
+    expect(violations(ID, trace, jobScenario(1))).toEqual([
+      "41752 default/train-7fkf9: Job default/train (parallelism 1) runs 2 pods at once: default/train-w64sf on node-a (container worker node-a-c-1 started at 1742ms), default/train-7fkf9 on node-b (container worker node-b-c-1 started at 41752ms)",
+    ]);
+  });
+
+  it("holds when the old worker exited first, within the parallelism, and for pods of no Job", () => {
+    const replaced = [start(1_742, "node-a", "node-a-c-1", "default/train-w64sf"), exit(60_020, "node-a", "node-a-c-1", "default/train-w64sf"), start(70_888, "node-a", "node-a-c-2", "default/train-7fkf9")];
+    expect(violations(ID, replaced, jobScenario(1))).toEqual([]);
+    const two = [start(1_000, "node-a", "c-1", "default/train-aaaaa"), start(1_000, "node-b", "c-1", "default/train-bbbbb")];
+    expect(violations(ID, two, jobScenario(2))).toEqual([]);
+    expect(violations(ID, [...two, start(2_000, "node-b", "c-2", "default/train-ccccc")], jobScenario(2))).toHaveLength(1);
+    const other = [start(1_000, "node-a", "c-1", "default/web-aaaaa"), start(1_000, "node-b", "c-1", "default/trainer-bbbbb")];
+    expect(violations(ID, other, jobScenario(1))).toEqual([]);
+  });
+
+  it("counts a pod once whatever its containers, and a container restarted in place (OnFailure) as the same pod", () => {
+    const trace = [start(1_000, "node-a", "c-1", "default/train-aaaaa"), exit(5_000, "node-a", "c-1", "default/train-aaaaa"), start(6_000, "node-a", "c-2", "default/train-aaaaa")];
+    expect(violations(ID, trace, jobScenario(1))).toEqual([]);
+  });
+});

@@ -34,3 +34,30 @@ describe("R26: a StatefulSet identity on two nodes after a force delete during a
     expect(fixed.checks.violations).toEqual([]);
   });
 });
+
+describe("R27: a Job runs more pods than its parallelism while a deleted pod is still terminating", () => {
+  const buggy = run("R27", "buggy");
+  const fixed = run("R27", "fixed");
+  const workers = (r: SimulationResult) =>
+    r.records!.filter((x) => x.component === "runtime" && ((x.kind === "StartContainer" && x.result === "ok") || x.kind === "ContainerExited")).map((x) => [x.t, x.kind, x.node, x.pod]);
+  const backoffs = (r: SimulationResult) => of(r, "job-controller", "PodFailureBackoff").map((x) => [x.t, x.remainingMs]);
+
+  it("1.28 counts the deleted pod as failed at once and makes its replacement after the 10s back-off, while the old worker still checkpoints", () => {
+    expect(backoffs(buggy)).toEqual([[30_010, 10_000]]);
+    expect(workers(buggy)).toEqual([
+      [1_742, "StartContainer", "node-a", "default/train-w64sf"],
+      [41_752, "StartContainer", "node-b", "default/train-7fkf9"],
+      [60_020, "ContainerExited", "node-a", "default/train-w64sf"],
+    ]);
+    expect(buggy.checks.violations.map((v) => [v.t, v.invariant])).toEqual([[41_752, "job-running-at-most-parallelism"]]);
+  });
+
+  it("1.29 honours podReplacementPolicy: Failed: the replacement waits for the old pod to be Failed, then the back-off", () => {
+    expect(workers(fixed)).toEqual([
+      [1_742, "StartContainer", "node-a", "default/train-w64sf"],
+      [60_020, "ContainerExited", "node-a", "default/train-w64sf"],
+      [70_888, "StartContainer", "node-a", "default/train-7fkf9"],
+    ]);
+    expect(backoffs(fixed)[0]).toEqual([60_146, 10_000]);
+  });
+});
