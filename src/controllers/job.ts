@@ -2,7 +2,10 @@
 // backoff_utils.go (the pod failure backoff) for NonIndexed Jobs, in small: parallelism,
 // completions, backoffLimit, pod failure counting, and a failed pod's replacement delayed by
 // DefaultJobPodFailureBackOff (10 s) doubled per failure since the last success, at most
-// MaxJobPodFailureBackOff (10 min, the current releases'; simplified: not gated by release).
+// MaxJobPodFailureBackOff (10 min, the current releases'; simplified: not gated by release). A pod
+// being deleted counts as failed at once (isPodFailed), so its replacement may start before it
+// stopped, unless spec.podReplacementPolicy is Failed (KEP-3939; honoured from 1.29, when the
+// JobPodReplacementPolicy gate went beta): then terminating pods are not replaced (race R27).
 //
 // Simplified, as the ReplicaSet controller (replicaset.ts): the Job lives in the controller (no Job
 // object, no status in the apiserver; its outcome is the JobComplete or JobFailed record); pods are
@@ -34,6 +37,14 @@ export interface Job {
   readonly backoffLimit: number;
   readonly template: Pod;
   readonly firstName: string;
+  /** spec.podReplacementPolicy; TerminatingOrFailed when unset. */
+  readonly podReplacementPolicy?: "TerminatingOrFailed" | "Failed" | undefined;
+}
+
+/** The Job controller's feature gates, by the cluster's release. */
+export interface JobControllerGates {
+  /** JobPodReplacementPolicy: alpha (off) in 1.28, beta (on by default) from 1.29, GA in 1.34. */
+  jobPodReplacementPolicy: boolean;
 }
 
 interface JobState {
@@ -48,6 +59,8 @@ interface JobState {
   expectAdd: number;
   expectDel: number;
   expectSinceMs: number;
+  /** UIDs of the pods this controller deleted (never counted as failures). */
+  deletedByController: Set<string>;
 }
 
 export class JobController {
@@ -55,7 +68,8 @@ export class JobController {
   private readonly loop: ControllerLoop;
 
   constructor(private readonly sim: Sim, private readonly client: PodsClient,
-    private readonly beforeCreate: (templateKey: string, podKey: string) => void = () => {}) {
+    private readonly beforeCreate: (templateKey: string, podKey: string) => void = () => {},
+    private readonly gates: JobControllerGates = { jobPodReplacementPolicy: true }) {
     this.loop = new ControllerLoop(sim, client, "job", { observe: (e, pod, before) => this.onPod(e, pod, before), sync: (key) => this.syncJob(key) });
   }
 
@@ -67,7 +81,7 @@ export class JobController {
     const key = `${job.namespace}/${job.name}`;
     this.jobs.set(key, {
       job, succeeded: new Set(), failed: new Set(), failuresAfterLastSuccess: 0, lastFailureMs: 0, created: 0, finished: null,
-      expectAdd: 0, expectDel: 0, expectSinceMs: 0,
+      expectAdd: 0, expectDel: 0, expectSinceMs: 0, deletedByController: new Set(),
     });
     this.sim.emit(COMPONENT, "JobAdded", { job: key, parallelism: job.parallelism, completions: job.completions, backoffLimit: job.backoffLimit });
     this.loop.enqueue(key);
@@ -81,6 +95,11 @@ export class JobController {
     this.jobs.delete(key);
     this.sim.emit(COMPONENT, "JobDeleted", { job: key, pods: pods.length });
     for (const p of pods) yield* this.client.deletePod(namespace, p.metadata.name);
+  }
+
+  /** onlyReplaceFailedPods: with podReplacementPolicy Failed, a replacement waits for the pod to be Failed. */
+  private onlyReplaceFailedPods(job: Job): boolean {
+    return this.gates.jobPodReplacementPolicy && job.podReplacementPolicy === "Failed";
   }
 
   private ownerOf(pod: Pod): string | undefined {
@@ -99,10 +118,13 @@ export class JobController {
     if (seen === "add") st.expectAdd--;
     else if (seen === "del") st.expectDel--;
     const uid = pod.metadata.uid ?? podKey(pod);
-    if (pod.status?.phase === "Succeeded" && !st.succeeded.has(uid)) {
+    // A pod is counted once (upstream removes its tracking finalizer once counted); a pod this
+    // controller deleted itself is not counted (deleteJobPods removes the finalizer first).
+    if (st.succeeded.has(uid) || st.failed.has(uid) || st.deletedByController.has(uid)) return this.loop.enqueue(owner);
+    if (pod.status?.phase === "Succeeded") {
       st.succeeded.add(uid);
       st.failuresAfterLastSuccess = 0;
-    } else if (pod.status?.phase === "Failed" && !st.failed.has(uid)) {
+    } else if (isPodFailed(pod, this.onlyReplaceFailedPods(st.job))) {
       st.failed.add(uid);
       st.failuresAfterLastSuccess++;
       st.lastFailureMs = this.sim.nowMs;
@@ -126,11 +148,13 @@ export class JobController {
     if (complete) return yield* this.finish(st, "Complete", "Completed", "Job completed", active);
     const satisfied = (st.expectAdd <= 0 && st.expectDel <= 0) || this.sim.nowMs - st.expectSinceMs > EXPECTATIONS_TIMEOUT_MS;
     if (!satisfied) return;
-    yield* this.manageJob(st, active, succeeded);
+    // IsPodTerminating: being deleted and not terminal; counted only when onlyReplaceFailedPods.
+    const terminating = this.onlyReplaceFailedPods(job) ? pods.filter(isPodTerminating).length : 0;
+    yield* this.manageJob(st, active, succeeded, terminating);
   }
 
   /** manageJob: delete above parallelism or what is still wanted; create what is missing, after the failure backoff. */
-  private *manageJob(st: JobState, active: Pod[], succeeded: number): Proc<void> {
+  private *manageJob(st: JobState, active: Pod[], succeeded: number, terminating: number): Proc<void> {
     const { job } = st;
     const key = `${job.namespace}/${job.name}`;
     let wantActive: number;
@@ -142,12 +166,13 @@ export class JobController {
       st.expectDel = victims.length;
       st.expectSinceMs = this.sim.nowMs;
       for (const p of victims) {
+        st.deletedByController.add(p.metadata.uid ?? podKey(p));
         const r = yield* this.client.deletePod(job.namespace, p.metadata.name);
         if (r.err !== null) st.expectDel--;
       }
       return;
     }
-    const diff = Math.min(wantActive - active.length, MAX_POD_CREATE_DELETE_PER_SYNC);
+    const diff = Math.min(wantActive - terminating - active.length, MAX_POD_CREATE_DELETE_PER_SYNC);
     if (diff <= 0) return;
     const remainingMs = this.backoffRemainingMs(st);
     if (remainingMs > 0) {
@@ -179,6 +204,7 @@ export class JobController {
       job: key, reason, message, succeeded: st.succeeded.size, failed: st.failed.size, deletingActive: active.length,
     });
     // A finished Job's remaining pods are deleted.
+    for (const p of active) st.deletedByController.add(p.metadata.uid ?? podKey(p));
     for (const p of active) yield* this.client.deletePod(st.job.namespace, p.metadata.name);
   }
 
@@ -228,4 +254,20 @@ export function pastBackoffLimitOnFailure(job: Job, pods: readonly Pod[]): boole
     for (const s of [...(p.status.initContainerStatuses ?? []), ...(p.status.containerStatuses ?? [])]) restarts += s.restartCount ?? 0;
   }
   return job.backoffLimit === 0 ? restarts > 0 : restarts >= job.backoffLimit;
+}
+
+/**
+ * isPodFailed: Failed; or, unless onlyReplaceFailedPods, being deleted and not Succeeded ("Count
+ * deleted Pods as failures to account for orphan Pods that never have a chance to reach the Failed
+ * phase"), which is also what lets the replacement of a deleted pod be made before it stopped.
+ */
+export function isPodFailed(p: Pod, onlyReplaceFailedPods: boolean): boolean {
+  if (p.status?.phase === "Failed") return true;
+  if (onlyReplaceFailedPods) return false;
+  return p.metadata.deletionTimestamp != null && p.status?.phase !== "Succeeded";
+}
+
+/** IsPodTerminating (controller_utils.go): not terminal and being deleted. */
+export function isPodTerminating(p: Pod): boolean {
+  return p.metadata.deletionTimestamp != null && p.status?.phase !== "Failed" && p.status?.phase !== "Succeeded";
 }

@@ -8,6 +8,7 @@ import type { ScenarioPod } from "../scenario/resolve.ts";
 import type { SimCluster } from "../node/cluster.ts";
 import { ReplicaSetController } from "./replicaset.ts";
 import { JobController } from "./job.ts";
+import { atLeast } from "../kubelet/version.ts";
 import { StatefulSetController } from "./statefulset.ts";
 import { DaemonSetController } from "./daemonset.ts";
 
@@ -23,7 +24,7 @@ export class ControllerManager {
       for (const n of cluster.nodes) n.adoptBehaviour(template, podKey);
     };
     this.replicaSet = new ReplicaSetController(sim, cluster.api.client("replicaset-controller"), adopt);
-    this.job = new JobController(sim, cluster.api.client("job-controller"), adopt);
+    this.job = new JobController(sim, cluster.api.client("job-controller"), adopt, { jobPodReplacementPolicy: atLeast(cluster.scenario.kubelet.version, "1.29") });
     this.statefulSet = new StatefulSetController(sim, cluster.api.client("statefulset-controller"), adopt);
     this.daemonSet = new DaemonSetController(sim, cluster.api.client("daemonset-controller"), () => cluster.nodes.map((n) => n.settings.node), adopt);
   }

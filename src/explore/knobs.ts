@@ -148,7 +148,10 @@ export function applyKnobs(base: Scenario, space: KnobSpace, knobs: Knobs): Scen
   }
   const runtime = { ...base.runtime, latency, images, faults, containerEventDelay };
   const timeline = shifts.size === 0 && added.length === 0 ? base.timeline : shiftTimeline(base.timeline, space.layout, shifts, added);
-  return { ...base, runtime, apiserver, scheduler, timeline, swarm: undefined };
+  // A cluster's nodes without a runtime of their own run the top-level one: as the raw form's
+  // (applyKnobsRaw edits the top-level runtime, which those nodes read), so a repro runs as found.
+  const nodes = base.nodes?.map((n) => (n.ownRuntime === true ? n : { ...n, runtime }));
+  return { ...base, runtime, apiserver, scheduler, timeline, swarm: undefined, ...(nodes === undefined ? {} : { nodes }) };
 }
 
 function compiledWatchStep(action: WatchAction, w: WatchTrouble): Scenario["timeline"][number] {

@@ -61,7 +61,7 @@ function* applyStep(sim: Sim, cluster: SimCluster, user: PodsClient, step: Step)
       return;
     }
     case "delete": {
-      const workload = cluster.controllers === null ? undefined : cluster.scenario.pods.find((p) => p.key === step.pod && ControllerManager.isWorkload(p));
+      const workload = cluster.controllers === null || step.target === "pod" ? undefined : cluster.scenario.pods.find((p) => p.key === step.pod && ControllerManager.isWorkload(p));
       if (workload !== undefined) return yield* cluster.controllers!.delete(workload);
       const [ns, name] = split(step.pod);
       const opts = {
@@ -73,6 +73,7 @@ function* applyStep(sim: Sim, cluster: SimCluster, user: PodsClient, step: Step)
     }
     case "forceDelete": {
       const [ns, name] = split(step.pod);
+      if (cluster.scenario.kubelet.variants.shutdownNodeBeforeForceDelete === true) shutDownNodeOf(sim, cluster, step.pod);
       yield* traced(sim, "forceDelete", yield* kubectl.forceDelete(user, ns, name));
       return;
     }
@@ -180,6 +181,19 @@ function applyFault(sim: Sim, node: SimNode, step: Step): void {
     default:
       throw new Error(`timeline step ${(step as Step).kind} has no model`);
   }
+}
+
+/**
+ * Variant shutdownNodeBeforeForceDelete (race R26's documented procedure): the node the pod is bound
+ * to is shut down before the force delete, so no container of the pod can still run there. It stays
+ * down (KEP-2268: the node is brought back only once its pods are gone and the taint removed).
+ */
+function shutDownNodeOf(sim: Sim, cluster: SimCluster, pod: string): void {
+  const node = cluster.nodeOfPod(pod);
+  if (node === undefined || cluster.nodes.length === 1) return;
+  sim.emit("scenario", "NodeShutdown", { node: node.settings.nodeName, pod, why: "shutdownNodeBeforeForceDelete" });
+  node.stopKubelet();
+  node.runtime.nodeReboot({ downMs: 0, keepRecords: true });
 }
 
 function* setLabels(sim: Sim, user: PodsClient, key: string, labels: Record<string, string | null>): Proc<void> {

@@ -323,6 +323,30 @@ export const RACES: readonly RaceEntry[] = [
     buggy: { label: "kubelet 1.35 (every release)", kubeletVersion: "1.35" },
     fixed: { label: "proposed: kubelet 1.35 + backOffFromFirstStart (PR #133577, closed)", kubeletVersion: "1.35", variants: { backOffFromFirstStart: true } },
   },
+  {
+    id: "R26",
+    title: "A StatefulSet identity runs on two nodes at once after a force delete during a partition",
+    file: "scenarios/races/r26-statefulset-identity-twice.yaml",
+    hunt: { file: "scenarios/races/hunt/r26-hunt.yaml", needs: "the node's partition beginning before the user's force delete reaches its kubelet (step times drawn per run)" },
+    pod: "default/db-0",
+    diagramFromMs: 29_000,
+    actors: ["scenario", "statefulset/worker"],
+    invariant: "statefulset-identity-at-most-once",
+    buggy: { label: "force delete during the partition (every release)", kubeletVersion: "1.30" },
+    fixed: { label: "documented: shut the node down before the force delete (StatefulSet docs, KEP-2268)", kubeletVersion: "1.30", variants: { shutdownNodeBeforeForceDelete: true } },
+  },
+  {
+    id: "R27",
+    title: "A Job runs more pods than its parallelism while a deleted pod is still terminating",
+    file: "scenarios/races/r27-job-replacement-while-terminating.yaml",
+    hunt: { file: "scenarios/races/hunt/r27-hunt.yaml", needs: "the replacement's image pull quicker than the old worker's checkpoint after SIGTERM (pull latency and delete time drawn per run)" },
+    pod: "default/train-7fkf9",
+    diagramFromMs: 29_000,
+    actors: ["scenario"],
+    invariant: "job-running-at-most-parallelism",
+    buggy: { label: "control plane 1.28 (podReplacementPolicy dropped: JobPodReplacementPolicy alpha, off)", kubeletVersion: "1.28" },
+    fixed: { label: "control plane 1.29 (podReplacementPolicy: Failed honoured, KEP-3939 beta; PR #117015)", kubeletVersion: "1.29" },
+  },
 ];
 const ROOT = join(import.meta.dirname, "..", "..");
 

@@ -215,7 +215,8 @@ function stepsOf(rec: TraceRecord, ctx: Context): Step[] {
 function outsideRecords(kernel: KernelView | undefined): Set<number> {
   const out = new Set<number>();
   if (kernel === undefined) return out;
-  const outsideProcs = new Set(kernel.procs.filter((p) => p.group !== "kubelet").map((p) => p.id));
+  // A cluster's kubelets are grouped per node ("kubelet@node-b", node/node_sim.ts).
+  const outsideProcs = new Set(kernel.procs.filter((p) => p.group !== "kubelet" && !p.group.startsWith("kubelet@")).map((p) => p.id));
   kernel.recordProc.forEach((proc, seq) => void (outsideProcs.has(proc) && out.add(seq)));
   return out;
 }

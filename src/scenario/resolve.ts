@@ -22,7 +22,7 @@ export interface ScenarioPod {
   /** In a cluster, a Deployment's or ReplicaSet's pod: how many its ReplicaSet controller keeps. */
   replicas?: number;
   /** In a cluster, a Job's pod: what its Job controller reads. */
-  job?: { parallelism: number; completions: number | null; backoffLimit: number };
+  job?: { parallelism: number; completions: number | null; backoffLimit: number; podReplacementPolicy?: "TerminatingOrFailed" | "Failed" | undefined };
 }
 
 /**
@@ -46,6 +46,8 @@ export interface ClusterNode {
   node: ScenarioNode;
   kubelet: Omit<ParsedScenario["kubelet"], "allocatable">;
   runtime: ParsedScenario["runtime"];
+  /** The node has a `runtime:` of its own (else it has the top-level one, which swarm knobs edit). */
+  ownRuntime?: boolean;
 }
 
 function resolvePod(entry: ParsedScenario["pods"][number], sidecars: boolean): ScenarioPod {
@@ -117,5 +119,8 @@ function resolveClusterNode(parsed: ParsedScenario, n: NonNullable<ParsedScenari
   const node = resolveNode({ node: { name: n.name, labels: n.labels, taints: n.taints, capacity: n.capacity }, kubelet: own });
   const { allocatable: _folded, ...kubelet } = own;
   const runtime = n.runtime ?? parsed.runtime;
-  return { node, kubelet: { ...kubelet, nodeName: node.name }, runtime: { ...runtime, faults: runtime.faults.map(canonicalFault) } };
+  return {
+    node, kubelet: { ...kubelet, nodeName: node.name }, runtime: { ...runtime, faults: runtime.faults.map(canonicalFault) },
+    ...(n.runtime === undefined ? {} : { ownRuntime: true }),
+  };
 }

@@ -39,7 +39,7 @@ describe("kubelet-sim play", () => {
     const r = cli(["play", "--levels", "--json"]);
     expect([r.code, r.err]).toEqual([0, ""]);
     const lines = r.out.trim().split("\n").map((l) => JSON.parse(l) as { race: string; mode: string; timingChanges: number; deviations: number; choices: number });
-    expect(lines.map((l) => l.race)).toEqual(Array.from({ length: 25 }, (_, i) => `R${String(i + 1).padStart(2, "0")}`));
+    expect(lines.map((l) => l.race)).toEqual(Array.from({ length: 27 }, (_, i) => `R${String(i + 1).padStart(2, "0")}`));
     const byOrder = lines.filter((l) => l.deviations >= 1 && l.timingChanges === 0);
     expect(byOrder.length).toBeGreaterThanOrEqual(10);
     expect(byOrder.every((l) => l.mode === "order")).toBe(true);

@@ -13,6 +13,7 @@ import { RACE_INVARIANTS_4 } from "./races_4.ts";
 import { RACE_INVARIANTS_5 } from "./races_5.ts";
 import { RACE_INVARIANTS_6 } from "./races_6.ts";
 import { RACE_INVARIANTS_7 } from "./races_7.ts";
+import { RACE_INVARIANTS_8 } from "./races_8.ts";
 import { statusVersionMonotonic } from "./status_version.ts";
 import { terminalPhaseNeverChanges } from "./terminal_phase.ts";
 import { atMostOneRunningContainer } from "./one_running_container.ts";
@@ -33,6 +34,7 @@ export const INVARIANTS: readonly InvariantInfo[] = [
   ...RACE_INVARIANTS_5,
   ...RACE_INVARIANTS_6,
   ...RACE_INVARIANTS_7,
+  ...RACE_INVARIANTS_8,
   statusVersionMonotonic,
   terminalPhaseNeverChanges,
   atMostOneRunningContainer,

@@ -57,7 +57,7 @@ export function buildLanes(records: readonly TraceRecord[], kernel: KernelView |
   const procDraft = new Map<number, number>();
   for (const p of kernel?.procs ?? []) {
     procDraft.set(p.id, drafts.length);
-    drafts.push({ name: p.name, group: groupOf(p.name), proc: p.id, startMs: p.startMs, endMs: p.endMs, end: p.end, outside: p.group !== "kubelet" });
+    drafts.push({ name: p.name, group: groupOf(p.name), proc: p.id, startMs: p.startMs, endMs: p.endMs, end: p.end, outside: p.group !== "kubelet" && !p.group.startsWith("kubelet@") });
   }
   const outsideDraft = new Map<string, number>();
   const draftOfSeq = new Int32Array(maxSeq + 1).fill(-1);

@@ -69,11 +69,15 @@ function validateJobCounts(obj: Raw) {
     if (typeof v !== "number" || !Number.isInteger(v)) out.push({ path: ["spec", f], message: `Invalid value: ${JSON.stringify(v)}: must be a whole number` });
     else if (v < 0) out.push({ path: ["spec", f], message: `Invalid value: ${v}: must be greater than or equal to 0` });
   }
+  const policy = spec.podReplacementPolicy;
+  if (policy !== undefined && policy !== null && policy !== "Failed" && policy !== "TerminatingOrFailed") {
+    out.push({ path: ["spec", "podReplacementPolicy"], message: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Failed", "TerminatingOrFailed"` });
+  }
   return out;
 }
 
 /** A Job's counts with the apiserver's defaults (SetDefaults_Job): both unset is 1 and 1; backoffLimit 6. */
-export function jobCountsOf(obj: Raw): { parallelism: number; completions: number | null; backoffLimit: number } {
+export function jobCountsOf(obj: Raw): { parallelism: number; completions: number | null; backoffLimit: number; podReplacementPolicy?: "TerminatingOrFailed" | "Failed" } {
   const spec = isObj(obj.spec) ? obj.spec : {};
   const n = (v: unknown) => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : undefined);
   const parallelism = n(spec.parallelism);
@@ -82,6 +86,7 @@ export function jobCountsOf(obj: Raw): { parallelism: number; completions: numbe
     parallelism: parallelism ?? 1,
     completions: completions ?? (parallelism === undefined ? 1 : null),
     backoffLimit: n(spec.backoffLimit) ?? 6,
+    ...(spec.podReplacementPolicy === "Failed" || spec.podReplacementPolicy === "TerminatingOrFailed" ? { podReplacementPolicy: spec.podReplacementPolicy } : {}),
   };
 }
 

@@ -200,6 +200,6 @@ function describePrograms(r: Expanded): string {
 /** What a cluster's controllers read of a workload's spec (controllers/): not unmodelled there. */
 function readByClusterController(kind: string, path: string): boolean {
   if (kind === "Deployment" || kind === "ReplicaSet" || kind === "StatefulSet") return path === "spec.replicas";
-  if (kind === "Job") return ["spec.parallelism", "spec.completions", "spec.backoffLimit"].includes(path);
+  if (kind === "Job") return ["spec.parallelism", "spec.completions", "spec.backoffLimit", "spec.podReplacementPolicy"].includes(path);
   return false;
 }

@@ -58,6 +58,10 @@ export const podEntrySchema = obj({
     parallelism: z.number().int().min(0).max(5000).describe("spec.parallelism: at most this many pods run at once."),
     completions: z.number().int().min(0).max(5000).nullable().describe("spec.completions: the Job is complete after this many pods succeed; null: the first success ends it (a work queue)."),
     backoffLimit: z.number().int().min(0).max(1000).describe("spec.backoffLimit: the Job fails once more pods than this have failed."),
+    podReplacementPolicy: z
+      .enum(["TerminatingOrFailed", "Failed"])
+      .optional()
+      .describe("spec.podReplacementPolicy (KEP-3939; honoured from 1.29, where the JobPodReplacementPolicy gate is on by default): Failed makes a replacement wait until the pod it replaces is Failed; TerminatingOrFailed (the default) replaces a pod as soon as it is being deleted."),
   })
     .optional()
     .describe(

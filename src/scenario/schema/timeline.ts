@@ -42,6 +42,10 @@ export const ACTIONS = {
         .optional()
         .describe("DeleteOptions.gracePeriodSeconds; the pod's terminationGracePeriodSeconds when omitted."),
       uid: z.string().min(1).optional().describe("DeleteOptions.preconditions.uid: delete only if the pod has this UID."),
+      target: z
+        .enum(["workload", "pod"])
+        .optional()
+        .describe("In a cluster, for a workload entry: `workload` (the default) deletes the workload and its pods (kubectl delete job); `pod` deletes only the pod that carries the entry's name (kubectl delete pod), which its controller replaces."),
     }),
     "Delete the pod through the apiserver with a grace period (kubectl delete pod).",
   ),

@@ -60,6 +60,11 @@ export const VARIANTS: readonly VariantInfo[] = [
       "computePodActions no longer takes a container the runtime has no record of for one that never started when the pod's API status shows it terminated: the restart policy applies to that state, so a restartPolicy Never container whose exited record was garbage-collected is not run again. The fix issue #51142 asked for; no upstream PR proposed it and the issue was closed unfixed (race R22).",
   },
   {
+    name: "shutdownNodeBeforeForceDelete",
+    description:
+      "Not a kubelet change: the user's side of a cluster. A forceDelete step first shuts down the node the pod is bound to (its kubelet stops and its containers die, and it is not brought back within the run), as the StatefulSet docs (\"Force Delete StatefulSet Pods\") and KEP-2268 (non-graceful node shutdown, the out-of-service taint) require before a pod of an unreachable node is force-deleted. The documented procedure of race R26.",
+  },
+  {
     name: "backOffFromFirstStart",
     description:
       "doBackOff records the crash-loop back-off entry also when it lets a container with no exited instance start, so the first crash waits the initial back-off (10s) instead of restarting at once. The fix PR #133577 proposed for issue #133472 (closed, not merged; the docs describe the immediate first restart). Race R25.",

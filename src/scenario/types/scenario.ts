@@ -40,6 +40,8 @@ export interface JobCounts {
   /** null: the first success ends the Job (a work queue). */
   completions: number | null;
   backoffLimit: number;
+  /** spec.podReplacementPolicy; TerminatingOrFailed when omitted. */
+  podReplacementPolicy?: "TerminatingOrFailed" | "Failed" | undefined;
 }
 
 export interface ParsedScenario {

@@ -9,7 +9,7 @@ interface At<K extends string> {
 }
 
 export interface CreateStep extends At<"create"> { pod: string }
-export interface DeleteStep extends At<"delete"> { pod: string; gracePeriodSeconds?: number | undefined; uid?: string | undefined }
+export interface DeleteStep extends At<"delete"> { pod: string; gracePeriodSeconds?: number | undefined; uid?: string | undefined; target?: "workload" | "pod" | undefined }
 export interface ForceDeleteStep extends At<"forceDelete"> { pod: string }
 export interface SetImageStep extends At<"setImage"> { pod: string; container: string; image: string }
 export interface SetLabelsStep extends At<"setLabels"> { pod: string; labels: Record<string, string | null> }
