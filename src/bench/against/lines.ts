@@ -62,10 +62,10 @@ async function clusterHour(ctx: LineContext): Promise<Comparison[]> {
   const figures = [["speedup (virtual/wall time)", "higher"], ["speedup by CPU time (virtual/CPU)", "higher"], ["peak RSS MB (lower is better)", "lower"]] as const;
   // Whether the old tree has clusters at all: a one-second cluster of one pod asks it cheaply.
   const first = await (await ctx.old.measurer()).call({ kind: "cluster", size: { nodes: 1, podsPerNode: 1 }, until: "1s" });
-  if ("notApplicable" in first) return figures.map(([figure, better]) => unmeasured(name, figure, better, `not applicable: the old ${first.notApplicable}`));
+  if ("notApplicable" in first) return figures.map(([figure, better]) => unmeasured(name, figure, better, `not applicable: the old tree has ${first.notApplicable}`));
   const r = await alternately(ctx, name, async (side) => {
     const x = await (await side.measurer()).call({ kind: "cluster", size, until });
-    if ("notApplicable" in x) throw new Error(`the ${side.label} ${x.notApplicable}`);
+    if ("notApplicable" in x) throw new Error(`the ${side.label} tree has ${x.notApplicable}`);
     return x;
   });
   const note = `${size.nodes} nodes × ${size.podsPerNode} pods for ${until} of virtual time; ${r.new[0]!.events.toLocaleString("en-US")} events in the new tree, ${r.old[0]!.events.toLocaleString("en-US")} in the old`;

@@ -86,7 +86,7 @@ function cluster(lib: typeof Library, work: Extract<Work, { kind: "cluster" }>):
     scenario = lib.loadScenarioText(clusterScenarioYaml(work.size, work.until), "cluster-bench.yaml").scenario;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    if (/\bnodes\b/.test(message)) return { notApplicable: `this tree has no clusters (nodes:): ${message.split("\n")[0]!.slice(0, 200)}` };
+    if (/\bnodes\b/.test(message)) return { notApplicable: `no clusters (nodes:): ${message.split("\n")[0]!.slice(0, 200)}` };
     throw err;
   }
   let records = 0;
