@@ -80,7 +80,7 @@ export class Watcher implements WatchInterface {
    */
   enqueue(event: WatchEvent): void {
     if (!this.open) return;
-    if (this.queue.length >= this.opts.bufferSize && this.queue[0]!.deliverAtMs < this.sim.nowMs) {
+    if (this.queue.length >= this.opts.bufferSize && (this.queue[0]?.deliverAtMs ?? -1) < this.sim.nowMs) {
       this.terminate("watcher buffer full (unresponsive client)");
       return;
     }
