@@ -8,6 +8,8 @@
 //   npm run profile -- explore [--runs 500]       pct runs of the explore bench's scenario, one thread
 //   npm run profile -- hunt r10 [--runs 100]      a race's hunt form explored as the hunt-speed bench
 //                                                 line does (explore's defaults, --keep-going, no shrink)
+//   npm run profile -- cluster [--nodes 100] [--until 60m]   the cluster-100x110-1h scenario (fewer
+//                                                 nodes or minutes to look at one part)
 //   npm run profile -- node --under relist        what relist's time is spent in, 3 levels deep
 //   npm run profile -- node --out prof.cpuprofile also keep the profile (Chrome DevTools opens it)
 //
@@ -17,6 +19,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { nodeScenarioYaml } from "../src/bench/node.ts";
+import { CLUSTER_SIZE, clusterScenarioYaml } from "../src/bench/workloads.ts";
 import { EXPLORE_BENCH_SCENARIO } from "../src/bench/explore.ts";
 import { huntForms } from "../src/bench/hunt.ts";
 import { loadScenarioText } from "../src/scenario/index.ts";
@@ -30,7 +33,7 @@ interface Profile { nodes: ProfileNode[]; samples: number[] }
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { until: { type: "string" }, runs: { type: "string", default: "500" }, under: { type: "string" }, depth: { type: "string", default: "3" }, top: { type: "string", default: "30" }, out: { type: "string" } },
+  options: { until: { type: "string" }, nodes: { type: "string" }, runs: { type: "string", default: "500" }, under: { type: "string" }, depth: { type: "string", default: "3" }, top: { type: "string", default: "30" }, out: { type: "string" } },
 });
 const workload = positionals[0] ?? "node";
 
@@ -55,6 +58,13 @@ function run(): string {
     const r = simulate(scenario, { sinks: [{ wantsLines: false, write() {} }], keepRecords: false });
     return `node-110-pods ${until}: ${r.run.events} events`;
   }
+  if (workload === "cluster") {
+    const until = values.until ?? "60m";
+    const size = { ...CLUSTER_SIZE, nodes: Number(values.nodes ?? CLUSTER_SIZE.nodes) };
+    const { scenario } = loadScenarioText(clusterScenarioYaml(size, until), "cluster.yaml");
+    const r = simulate(scenario, { sinks: [{ wantsLines: false, write() {} }], keepRecords: false });
+    return `cluster ${size.nodes}x${size.podsPerNode} ${until}: ${r.run.events} events`;
+  }
   if (workload === "explore") {
     const y = parseYaml(EXPLORE_BENCH_SCENARIO, "bench-explore.yaml");
     if (!y.ok) throw new Error("the explore bench's scenario does not parse");
@@ -68,7 +78,7 @@ function run(): string {
     const r = exploreSync({ source: { file: file! }, runs: Number(values.runs), strategy: "pct", keepGoing: true, shrink: false, outDir: null });
     return `hunt ${id}: ${r.runs.length} pct runs (${r.failures} failing), ${r.runs.reduce((n, x) => n + x.events, 0)} kernel events`;
   }
-  throw new Error(`unknown workload ${workload}: node, steady, explore or hunt`);
+  throw new Error(`unknown workload ${workload}: node, steady, cluster, explore or hunt`);
 }
 
 function profile(): Profile {

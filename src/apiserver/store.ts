@@ -1,12 +1,15 @@
 // Models the etcd3 storage and the watch cache's event window (apiserver/pkg/storage/etcd3, cacher/watch_cache.go).
 //
-// The whole store is one immutable value, changed only by copy-on-write edits (objects.ts) that
-// share every unchanged subtree. Every object in it is deep-frozen, so the objects handed to
-// clients and watchers are the stored ones and a model that mutates one throws a TypeError at once. resourceVersion is a global counter (etcd's
+// The store is a frozen state value, replaced on every write. Every pod in it is deep-frozen and
+// made by copy-on-write edits (objects.ts) that share every unchanged subtree, so the objects
+// handed to clients and watchers are the stored ones and a model that mutates one throws a
+// TypeError at once. The table of pods itself is the one exception: it is updated in place, as a
+// copy of it per write costs O(pods) (a cluster's 11,000 pods made every status patch copy 11,000
+// entries); nobody keeps an older state to read its pods. resourceVersion is a global counter (etcd's
 // revision): every write bumps it, and the object written carries it in metadata.resourceVersion.
 import type { Pod } from "../k8s/pod.ts";
 import { podKey } from "../k8s/podutil.ts";
-import { Edit, deepFreeze } from "./objects.ts";
+import { Edit } from "./objects.ts";
 
 /** The event types the watch cache records (watch.Added, Modified, Deleted). */
 export type StoredEventType = "ADDED" | "MODIFIED" | "DELETED";
@@ -22,7 +25,7 @@ export interface StoredEvent {
 export interface StoreState {
   /** The current revision: the resourceVersion of the last write (etcd starts at 1). */
   readonly resourceVersion: number;
-  /** Pods by "namespace/name" (the storage key), each deep-frozen. */
+  /** Pods by "namespace/name" (the storage key), each deep-frozen; the table is updated in place (see the top). */
   readonly pods: Readonly<Record<string, Pod>>;
   /** The retained event window, oldest first (the watch cache's capacity). */
   readonly events: readonly StoredEvent[];
@@ -34,7 +37,7 @@ export interface StoreState {
 export const DEFAULT_WATCH_WINDOW = 100;
 
 export function emptyStore(): StoreState {
-  return deepFreeze({ resourceVersion: 1, pods: {}, events: [], oldestWatchableRv: 1 });
+  return Object.freeze({ resourceVersion: 1, pods: {}, events: Object.freeze([]), oldestWatchableRv: 1 });
 }
 
 /** Pods sorted by key, as etcd returns a range: a total order that never depends on insertion. */
@@ -66,13 +69,13 @@ export function writePod(state: StoreState, key: string, next: Pod | null, windo
   const type: StoredEventType = next === null ? "DELETED" : prev === null ? "ADDED" : "MODIFIED";
   const event: StoredEvent = Object.freeze({ type, resourceVersion: rv, object, prevObject: prev });
   const events = appendToWindow(state.events, event, windowSize);
-  const pods = new Edit(state.pods as Record<string, Pod>);
-  if (next === null) pods.delete(key);
-  else pods.set(key, object);
-  const out = new Edit(state).set("resourceVersion", rv).set("pods", pods.result()).set("events", events);
+  // In place (see the top). A new key goes last and a deleted one leaves, as a copy would order them.
+  const pods = state.pods as Record<string, Pod>;
+  if (next === null) delete pods[key];
+  else pods[key] = object;
   // Past the window: a watch from before the oldest kept event can no longer resume.
-  if (events.length < state.events.length + 1) out.set("oldestWatchableRv", events[0]!.resourceVersion - 1);
-  return [out.result(), event];
+  const oldestWatchableRv = events.length < state.events.length + 1 ? events[0]!.resourceVersion - 1 : state.oldestWatchableRv;
+  return [Object.freeze({ resourceVersion: rv, pods, events, oldestWatchableRv }), event];
 }
 
 /**
@@ -87,7 +90,7 @@ function appendToWindow(events: readonly StoredEvent[], event: StoredEvent, wind
 
 /** Compaction by a scenario: forget every event up to now, so any older watch gets 410. */
 export function compact(state: StoreState): StoreState {
-  return new Edit(state).set("events", []).set("oldestWatchableRv", state.resourceVersion).result();
+  return Object.freeze({ ...state, events: Object.freeze([]), oldestWatchableRv: state.resourceVersion });
 }
 
 /** The events after `fromRv` that a watch from there must replay, or null if they are gone. */

@@ -71,10 +71,16 @@ export class Watcher implements WatchInterface {
     if (ev !== null) this.enqueue(ev);
   }
 
-  /** Queues one event (an initial ADDED, a replayed one, or an ERROR). */
+  /**
+   * Queues one event (an initial ADDED, a replayed one, or an ERROR). A full buffer closes the
+   * watch only when its oldest event is overdue, i.e. the client has stopped taking events: a burst
+   * written in one instant (a cluster's controllers creating hundreds of pods, a list of more pods
+   * than the buffer holds) is taken by a reading client as cacheWatcher.add's blocking send under
+   * the dispatcher's timeout budget would, and processInterval's initial events bypass the buffer.
+   */
   enqueue(event: WatchEvent): void {
     if (!this.open) return;
-    if (this.queue.length >= this.opts.bufferSize) {
+    if (this.queue.length >= this.opts.bufferSize && (this.queue[0]?.deliverAtMs ?? -1) < this.sim.nowMs) {
       this.terminate("watcher buffer full (unresponsive client)");
       return;
     }

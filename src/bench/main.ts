@@ -8,6 +8,7 @@ import { benchHostile } from "./hostile.ts";
 import { benchHuntSpeed } from "./hunt.ts";
 import { benchKernel, benchPingPong, benchSelect, type BenchLine } from "./kernel.ts";
 import { benchNode } from "./node.ts";
+import { benchCluster } from "./cluster.ts";
 import { benchExplore } from "./explore.ts";
 import { benchStartup } from "./startup.ts";
 import { benchValidateKeys } from "./validate_keys.ts";
@@ -19,6 +20,7 @@ const BENCHES: Record<string, Bench> = {
   "channel-ping-pong": benchPingPong,
   "select-heavy": benchSelect,
   "node-110-pods-1h": benchNode,
+  "cluster-100x110-1h": () => benchCluster(),
   explore: benchExplore,
   "cli-startup": benchStartup,
   "hunt-speed": (args) => benchHuntSpeed(args.forms),

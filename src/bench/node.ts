@@ -38,7 +38,7 @@ interface MemorySample {
  * A full garbage collection, for live-heap samples: the bench runs without --expose-gc (npm run
  * bench), so the flag is set now and the gc function taken from a fresh context. Null if refused.
  */
-function exposeGc(): (() => void) | null {
+export function exposeGc(): (() => void) | null {
   try {
     setFlagsFromString("--expose-gc");
     const gc: unknown = runInNewContext("gc");
@@ -49,7 +49,7 @@ function exposeGc(): (() => void) | null {
 }
 
 /** Counts records and samples memory and wall time as virtual time passes; keeps no record. */
-class MeteredSink implements TraceSink {
+export class MeteredSink implements TraceSink {
   readonly wantsLines = false;
   records = 0;
   readonly samples: MemorySample[] = [];
@@ -167,10 +167,10 @@ export function benchNode(): BenchLine {
   };
 }
 
-function mb(bytes: number): number {
+export function mb(bytes: number): number {
   return Math.round(bytes / MB);
 }
 
-function round2(x: number): number {
+export function round2(x: number): number {
   return Math.round(x * 100) / 100;
 }

@@ -110,3 +110,63 @@ export function nodeScenarioYaml(pods = NODE_PODS, until = "1h"): string {
     "",
   ].join("\n");
 }
+
+/** The cluster line's size: nodes, and pods per node (the kubelet's default maxPods). */
+export interface ClusterSize {
+  nodes: number;
+  podsPerNode: number;
+}
+
+export const CLUSTER_SIZE: ClusterSize = { nodes: 100, podsPerNode: 110 };
+
+/** The cluster line's pods are made by one Deployment per this many nodes (a Deployment's replicas stay in upstream's usual range). */
+const NODES_PER_DEPLOYMENT = 10;
+
+/**
+ * The cluster scenario: `nodes` default nodes and one Deployment per ten nodes, together of nodes ×
+ * podsPerNode replicas (the ReplicaSet controller creates them in slow-start batches, the scheduler
+ * spreads them); each pod is the node line's: two containers with liveness and readiness probes
+ * every 10 s, images present.
+ */
+export function clusterScenarioYaml(size: ClusterSize = CLUSTER_SIZE, until = "1h"): string {
+  const probe = (path: string) => `{ httpGet: { path: ${path}, port: 8080 }, periodSeconds: ${PROBE_PERIOD_SECONDS} }`;
+  const container = (name: string) =>
+    `              - { name: ${name}, image: "example/app:1.0", livenessProbe: ${probe("/healthz")}, readinessProbe: ${probe("/ready")} }`;
+  const nodes: string[] = [];
+  for (let i = 0; i < size.nodes; i++) nodes.push(`  - name: node-${String(i).padStart(3, "0")}`);
+  const deployments: string[] = [];
+  const steps: string[] = [];
+  for (let d = 0; d * NODES_PER_DEPLOYMENT < size.nodes; d++) {
+    const name = `bench-${String(d).padStart(2, "0")}`;
+    const replicas = size.podsPerNode * Math.min(NODES_PER_DEPLOYMENT, size.nodes - d * NODES_PER_DEPLOYMENT);
+    deployments.push(
+      "  - manifest:",
+      "      apiVersion: apps/v1",
+      "      kind: Deployment",
+      `      metadata: { name: ${name} }`,
+      "      spec:",
+      `        replicas: ${replicas}`,
+      `        selector: { matchLabels: { app: ${name} } }`,
+      "        template:",
+      `          metadata: { labels: { app: ${name} } }`,
+      "          spec:",
+      "            containers:",
+      ...CONTAINERS.map(container),
+    );
+    steps.push(`  - { at: 0s, create: ${name} }`);
+  }
+  return [
+    `name: cluster-${size.nodes}x${size.podsPerNode}`,
+    `until: ${until}`,
+    "runtime:",
+    "  images:",
+    '    "example/app:1.0": { present: true }',
+    "nodes:",
+    ...nodes,
+    "pods:",
+    ...deployments,
+    "timeline:",
+    ...steps,
+    "",
+  ].join("\n");
+}

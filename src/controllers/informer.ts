@@ -9,6 +9,7 @@ import { recv, sleep, type Chan, type Proc, type Sim } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import { podKey } from "../k8s/podutil.ts";
 import type { PodsClient, WatchEvent } from "../apiserver/index.ts";
+import { isPodActive } from "./controller_utils.ts";
 
 /** What a controller does with the loop: react to a pod event (the cache already updated), and sync one key. */
 export interface ControllerHandlers {
@@ -16,9 +17,23 @@ export interface ControllerHandlers {
   sync(key: string): Proc<void>;
 }
 
+/** The pods one controller reference owns in the cache, in the cache's order, and how many are active (IsPodActive). */
+export interface OwnedPods {
+  readonly pods: Map<string, Pod>;
+  active: number;
+}
+
+const NO_PODS: OwnedPods = Object.freeze({ pods: new Map<string, Pod>(), active: 0 });
+
 export class ControllerLoop {
   /** The informer's cache, by pod key. */
   readonly pods = new Map<string, Pod>();
+  /**
+   * The cache indexed by controller reference (controller.PodControllerUIDIndex, which the
+   * ReplicaSet controller lists its pods by since 1.27), with the count of active pods kept as pods
+   * come and go, so that a sync that has nothing to do reads no pod list.
+   */
+  private readonly byController = new Map<string, OwnedPods>();
   private readonly queue: string[] = [];
   private readonly wake: Chan<null>;
 
@@ -45,6 +60,7 @@ export class ControllerLoop {
       const w = yield* this.client.watchPods({});
       if (w.err === null) {
         this.pods.clear();
+        this.byController.clear();
         for (;;) {
           const { value, ok } = yield* recv(w.value.resultChan);
           if (!ok) break;
@@ -60,9 +76,39 @@ export class ControllerLoop {
     if (pod === null) return;
     const key = podKey(pod);
     const before = this.pods.get(key);
+    if (before !== undefined) this.unindex(key, before, e.type === "DELETED" || controllerRefKey(pod) !== controllerRefKey(before));
     if (e.type === "DELETED") this.pods.delete(key);
-    else this.pods.set(key, pod);
+    else {
+      this.pods.set(key, pod);
+      this.index(key, pod);
+    }
     this.handlers.observe(e, pod, before);
+  }
+
+  /** The pods the controller reference (kind, namespace, name, uid) owns: read, do not change. */
+  owned(kind: string, namespace: string, name: string, uid: string): OwnedPods {
+    return this.byController.get(`${kind}/${namespace}/${name}/${uid}`) ?? NO_PODS;
+  }
+
+  private index(key: string, pod: Pod): void {
+    const ref = controllerRefKey(pod);
+    if (ref === null) return;
+    let owned = this.byController.get(ref);
+    if (owned === undefined) {
+      owned = { pods: new Map(), active: 0 };
+      this.byController.set(ref, owned);
+    }
+    owned.pods.set(key, pod);
+    if (isPodActive(pod)) owned.active++;
+  }
+
+  /** Takes the pod's old state out of the index: out of its owner's map only when it leaves it (a set keeps its place). */
+  private unindex(key: string, before: Pod, leaves: boolean): void {
+    const ref = controllerRefKey(before);
+    const owned = ref === null ? undefined : this.byController.get(ref);
+    if (owned === undefined) return;
+    if (isPodActive(before)) owned.active--;
+    if (leaves) owned.pods.delete(key);
   }
 
   private *worker(): Proc<void> {
@@ -72,6 +118,12 @@ export class ControllerLoop {
       if (key !== undefined) yield* this.handlers.sync(key);
     }
   }
+}
+
+/** The index key of the pod's controller reference (kind/namespace/name/uid), or null without one. */
+function controllerRefKey(pod: Pod): string | null {
+  const ref = pod.metadata.ownerReferences?.find((r) => r.controller === true);
+  return ref === undefined ? null : `${ref.kind}/${pod.metadata.namespace ?? "default"}/${ref.name}/${ref.uid}`;
 }
 
 /** The key of the pod's controller when it is a `kind` whose UID (`uidOf(key)`) matches the reference's; else undefined. */

@@ -95,10 +95,9 @@ export class ReplicaSetController {
     return controllerKey(pod, "ReplicaSet", (key) => this.rsets.get(key)?.uid);
   }
 
+  /** The pods whose controller reference is this ReplicaSet (the informer's controller index). */
   private ownedPods(rs: ReplicaSet): Pod[] {
-    const out: Pod[] = [];
-    for (const p of this.loop.pods.values()) if (this.ownerOf(p) === keyOf(rs)) out.push(p);
-    return out;
+    return [...this.loop.owned("ReplicaSet", rs.namespace, rs.name, rs.uid).pods.values()];
   }
 
   /** syncReplicaSet: when the expectations are met, manageReplicas on the active pods. */
@@ -111,6 +110,8 @@ export class ReplicaSetController {
     const exp = this.expectations.get(key);
     const satisfied = exp === undefined || (exp.add <= 0 && exp.del <= 0) || this.sim.nowMs - exp.sinceMs > EXPECTATIONS_TIMEOUT_MS;
     if (!satisfied) return;
+    // Nothing to manage: the active pods are as many as wanted (counted by the index, no list read).
+    if (this.loop.owned("ReplicaSet", rs.namespace, rs.name, rs.uid).active === rs.replicas) return;
     const active = this.ownedPods(rs).filter(isPodActive);
     yield* this.manageReplicas(active, rs);
   }

@@ -49,10 +49,12 @@ function tracks(model: TimelineModel): Tracks {
   const tidOf = new Map<string, number>();
   let nextTid = 1;
   for (const lane of model.lanes) {
-    let g = groups.indexOf(lane.group);
+    // In a cluster each node is a process (its goroutines'; its lanes of no goroutine stay "outside").
+    const process = lane.node !== undefined && lane.proc !== null ? lane.node : lane.group;
+    let g = groups.indexOf(process);
     if (g < 0) {
-      g = groups.push(lane.group) - 1;
-      meta.push({ ph: "M", name: "process_name", pid: g + 1, args: { name: lane.group } });
+      g = groups.push(process) - 1;
+      meta.push({ ph: "M", name: "process_name", pid: g + 1, args: { name: process } });
       meta.push({ ph: "M", name: "process_sort_index", pid: g + 1, args: { sort_index: g } });
     }
     pid.set(lane.id, g + 1);
@@ -101,7 +103,7 @@ export function traceEvents(model: TimelineModel): TraceEvent[] {
 
 function podEvents(model: TimelineModel): TraceEvent[] {
   if (model.pods.length === 0) return [];
-  const pid = new Set(model.lanes.map((l) => l.group)).size + PODS_PID_OFFSET;
+  const pid = new Set(model.lanes.map((l) => (l.node !== undefined && l.proc !== null ? l.node : l.group))).size + PODS_PID_OFFSET;
   const out: TraceEvent[] = [
     { ph: "M", name: "process_name", pid, args: { name: "pods (kubectl get)" } },
     { ph: "M", name: "process_sort_index", pid, args: { sort_index: -1 } },

@@ -21,10 +21,27 @@ export const DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024;
 export const MIN_FEASIBLE_NODES_TO_FIND = 100;
 export const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
 
-/** A node as the scheduler's snapshot holds it (framework.NodeInfo): the node and its pods. */
+/**
+ * A node as the scheduler's snapshot holds it (framework.NodeInfo): the node and its pods, and
+ * optionally the sum of its pods' non-zero requests (NodeInfo.NonZeroRequested, which upstream
+ * keeps as pods are added and removed; computed from the pods when absent).
+ */
 export interface NodeInfo {
   readonly node: Node;
   readonly pods: readonly Pod[];
+  readonly nonZeroRequested?: { readonly milliCPU: number; readonly memory: number };
+}
+
+/** NodeInfo.NonZeroRequested: the pods' non-zero requests summed. */
+export function nonZeroRequestedBy(pods: readonly Pod[], opts: ResourceOptions): { milliCPU: number; memory: number } {
+  let milliCPU = 0;
+  let memory = 0;
+  for (const p of pods) {
+    const r = nonZeroRequests(p, opts);
+    milliCPU += r.milliCPU;
+    memory += r.memory;
+  }
+  return { milliCPU, memory };
 }
 
 /** Why a node did not fit: the first failing filter's reason (framework.Status reasons). */
@@ -62,13 +79,9 @@ export function leastRequestedScore(requested: number, capacity: number): number
 /** LeastAllocated over cpu and memory (weight 1 each), with the pod's own requests added. */
 export function leastAllocatedScore(pod: Pod, info: NodeInfo, opts: ResourceOptions): number {
   const want = nonZeroRequests(pod, opts);
-  let cpu = want.milliCPU;
-  let memory = want.memory;
-  for (const p of info.pods) {
-    const r = nonZeroRequests(p, opts);
-    cpu += r.milliCPU;
-    memory += r.memory;
-  }
+  const used = info.nonZeroRequested ?? nonZeroRequestedBy(info.pods, opts);
+  const cpu = want.milliCPU + used.milliCPU;
+  const memory = want.memory + used.memory;
   const a = info.node.allocatable;
   let score = 0;
   let weights = 0;

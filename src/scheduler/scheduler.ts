@@ -17,7 +17,7 @@ import { podKey } from "../k8s/podutil.ts";
 import { formatRFC3339 } from "../apiserver/time.ts";
 import type { PodsClient, WatchEvent } from "../apiserver/index.ts";
 import type { SimCluster } from "../node/cluster.ts";
-import { bestNodes, findNodesThatFit, fitErrorMessage, leastAllocatedScore, type NodeInfo } from "./framework.ts";
+import { bestNodes, findNodesThatFit, fitErrorMessage, leastAllocatedScore, nonZeroRequestedBy, type NodeInfo } from "./framework.ts";
 import { ObjectInformer } from "../controllers/node_informer.ts";
 import type { NodeObject } from "../k8s/node_api.ts";
 import type { Node } from "../k8s/node.ts";
@@ -43,10 +43,24 @@ export function startClusterScheduler(sim: Sim, cluster: SimCluster): Scheduler 
   return s;
 }
 
+/**
+ * One node in the cache: its pods by key, and the NodeInfo the snapshot hands the filters, built
+ * again only after the node's pods changed (upstream's cache updates a NodeInfo as pods come and
+ * go, and the snapshot copies only the nodes whose generation moved).
+ */
+interface CachedNode {
+  readonly pods: Map<string, Pod>;
+  info: NodeInfo | null;
+  /** The Node object `info` was built from (undefined: none seen yet, the scenario's node). */
+  nodeObj?: NodeObject | undefined;
+}
+
 export class Scheduler {
   private readonly client: PodsClient;
-  /** Each node's pods by key (the cache), in the scenario's node order. */
-  private readonly nodePods: Map<string, Map<string, Pod>>;
+  /** Each node's pods (the cache), in the scenario's node order. */
+  private readonly nodePods: Map<string, CachedNode>;
+  /** The node each cached pod is on. */
+  private readonly podNode = new Map<string, string>();
   private readonly nodeList: readonly string[];
   private readonly active = new Map<string, Queued>();
   private readonly unschedulable = new Map<string, Queued>();
@@ -60,7 +74,7 @@ export class Scheduler {
   constructor(private readonly sim: Sim, private readonly cluster: SimCluster) {
     this.client = cluster.api.client(COMPONENT);
     this.nodeList = cluster.nodes.map((n) => n.settings.nodeName);
-    this.nodePods = new Map(this.nodeList.map((n) => [n, new Map()]));
+    this.nodePods = new Map(this.nodeList.map((n) => [n, { pods: new Map(), info: null }]));
     this.retries = sim.chan<Pod>("scheduler/retries", 1024);
     this.nodeInformer = new ObjectInformer(cluster.api, "nodes");
     this.nodeUpdates = sim.chan<null>("scheduler/nodeUpdates", 1);
@@ -105,7 +119,11 @@ export class Scheduler {
   }
 
   private resetCache(): void {
-    for (const pods of this.nodePods.values()) pods.clear();
+    for (const n of this.nodePods.values()) {
+      n.pods.clear();
+      n.info = null;
+    }
+    this.podNode.clear();
     this.active.clear();
     this.unschedulable.clear();
   }
@@ -124,7 +142,7 @@ export class Scheduler {
     if (bound) {
       this.assumed.delete(key);
       const wasThere = this.forget(pod);
-      if (!gone) this.nodePods.get(pod.spec.nodeName!)?.set(key, pod);
+      if (!gone) this.cache(pod.spec.nodeName!, key, pod);
       // AssignedPodDelete: room may have been freed; every unschedulable pod is tried again.
       else if (wasThere) this.moveAllToActive();
       return;
@@ -140,11 +158,24 @@ export class Scheduler {
     this.active.set(podKey(pod), { pod, sinceMs: this.sim.nowMs });
   }
 
+  /** Puts the pod on the node in the cache (a node the scenario does not have is ignored). */
+  private cache(nodeName: string, key: string, pod: Pod): void {
+    const n = this.nodePods.get(nodeName);
+    if (n === undefined) return;
+    n.pods.set(key, pod);
+    n.info = null;
+    this.podNode.set(key, nodeName);
+  }
+
   /** Removes the pod from whichever node holds it in the cache; whether one did. */
   private forget(pod: Pod): boolean {
     const key = podKey(pod);
-    for (const pods of this.nodePods.values()) if (pods.delete(key)) return true;
-    return false;
+    const nodeName = this.podNode.get(key);
+    if (nodeName === undefined) return false;
+    this.podNode.delete(key);
+    const n = this.nodePods.get(nodeName)!;
+    n.info = null;
+    return n.pods.delete(key);
   }
 
   private moveAllToActive(): void {
@@ -172,7 +203,18 @@ export class Scheduler {
 
   /** The nodes as the Node informer shows them (a node without its object yet: as the scenario declares it). */
   private snapshot(): NodeInfo[] {
-    return this.cluster.nodes.map((n) => ({ node: asSchedulerNode(n.settings.node, this.nodeInformer.get(n.settings.nodeName)), pods: [...this.nodePods.get(n.settings.nodeName)!.values()] }));
+    const opts = { sidecars: this.cluster.first.settings.featureGates.SidecarContainers };
+    return this.cluster.nodes.map((n) => {
+      const c = this.nodePods.get(n.settings.nodeName)!;
+      const obj = this.nodeInformer.get(n.settings.nodeName);
+      // Rebuilt when the node's pods change (cache/forget clear it) or its Node object does.
+      if (c.info === null || c.nodeObj !== obj) {
+        const pods = [...c.pods.values()];
+        c.info = { node: asSchedulerNode(n.settings.node, obj), pods, nonZeroRequested: nonZeroRequestedBy(pods, opts) };
+        c.nodeObj = obj;
+      }
+      return c.info;
+    });
   }
 
   private scheduleOne(q: Queued): void {
@@ -199,7 +241,7 @@ export class Scheduler {
     });
     // assume: the cache counts the pod on the node before the binding lands.
     this.assumed.add(key);
-    this.nodePods.get(nodeName)!.set(key, { ...pod, spec: { ...pod.spec, nodeName } });
+    this.cache(nodeName, key, { ...pod, spec: { ...pod.spec, nodeName } });
     this.sim.go(`scheduler/bind/${key}`, () => this.bindingCycle(pod, nodeName), { daemon: true });
   }
 

@@ -455,3 +455,49 @@ describe("the user's kubectl-like actions", () => {
     expect(h.records("apiserver", "Update").map((r) => r.result)).toEqual(["Conflict", "ok"]);
   });
 });
+
+describe("a watch's buffer (cacheWatcher's input channel)", () => {
+  /** Creates `n` pods at one instant, each by its own goroutine (as a slow-start batch does). */
+  function burst(h: ReturnType<typeof apiHarness>, n: number): void {
+    for (let i = 0; i < n; i++) h.sim.go(`creator/${i}`, function* () {
+      must(yield* h.api.client("creator").createPod(podManifest(`p${i}`)));
+    });
+  }
+
+  it("a burst written in one instant, more than the buffer holds, reaches a client that reads: the watch stays open", () => {
+    const h = apiHarness({ watchBuffer: 3 });
+    const seen: string[] = [];
+    h.run(function* () {
+      const w = must(yield* h.api.client("reader").watchPods({}));
+      burst(h, 10);
+      for (let i = 0; i < 10; i++) seen.push((yield* recv(w.resultChan)).value!.object!.metadata.name);
+      w.stop();
+    });
+    expect(seen).toHaveLength(10);
+    expect(h.records("apiserver", "WatchClosed").map((r) => r.reason)).toEqual(["stopped by client"]);
+  });
+
+  it("a list from resourceVersion 0 of more pods than the buffer holds is delivered whole", () => {
+    const h = apiHarness({ watchBuffer: 3 });
+    let added = 0;
+    h.run(function* () {
+      for (let i = 0; i < 8; i++) must(yield* h.api.client("creator").createPod(podManifest(`p${i}`)));
+      const w = must(yield* h.api.client("reader").watchPods({ resourceVersion: "0" }));
+      for (let i = 0; i < 8; i++) if ((yield* recv(w.resultChan)).value!.type === "ADDED") added++;
+      w.stop();
+    });
+    expect(added).toBe(8);
+  });
+
+  it("a client that stops reading is cut off once its buffer is full of events it did not take", () => {
+    const h = apiHarness({ watchBuffer: 3 });
+    h.run(function* () {
+      must(yield* h.api.client("reader").watchPods({}));
+      for (let i = 0; i < 5; i++) {
+        must(yield* h.api.client("creator").createPod(podManifest(`p${i}`)));
+        yield* sleep(1000);
+      }
+    });
+    expect(h.records("apiserver", "WatchClosed").map((r) => r.reason)).toEqual(["watcher buffer full (unresponsive client)"]);
+  });
+});

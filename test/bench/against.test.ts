@@ -105,6 +105,23 @@ describe("bench --against HEAD --tiny --json", () => {
   });
 });
 
+describe("bench --against a tree from before clusters (nodes:)", () => {
+  /** The commit before `nodes:` came (e9a35a2), with this tree's package-lock: its node_modules are linked, not installed. */
+  const BEFORE_CLUSTERS = "dea91ae";
+
+  it("prints cluster-100x110-1h as not applicable, each figure with why, and exits 0", async () => {
+    const ran = await bench(["--against", BEFORE_CLUSTERS, "cluster-100x110-1h", "--tiny", "--no-build", "--json", "--repeat", "1"]);
+    expect(ran.code, ran.stderr).toBe(0);
+    const rows = ran.stdout.trim().split("\n").map((l) => JSON.parse(l) as { name: string; figure?: string; ratio?: number | null; note?: string });
+    const cluster = rows.filter((r) => r.name === "cluster-100x110-1h");
+    expect(cluster.map((r) => r.figure)).toEqual(["speedup (virtual/wall time)", "speedup by CPU time (virtual/CPU)", "peak RSS MB (lower is better)"]);
+    for (const r of cluster) {
+      expect(r.ratio).toBeNull();
+      expect(r.note).toMatch(/^not applicable: the old tree has no clusters \(nodes:\): /);
+    }
+  });
+});
+
 describe("bench --against, interrupted", () => {
   it("stops on SIGINT while building the old tree, with exit 130 and the worktree removed", async () => {
     const ran = await bench(["--against", "HEAD", "--tiny", "--no-build", "kernel"], /dependencies by \S+; npm run build/);

@@ -27,7 +27,7 @@ describe("parseBenchArgs", () => {
     [["--against", "HEAD", "--repeat", "2.5"], /--repeat 2.5: expected a whole number/],
     [["--against", "HEAD", "--repeat", "51"], /--repeat 51/],
     [["nope"], /unknown line "nope": expected one of kernel, channel-ping-pong/],
-    [["--against", "HEAD", "select-heavy"], /unknown line "select-heavy" for --against: expected one of kernel, explore, explore-jobs2, node-110-pods-1h, cli-startup, hunt-speed, hostile-input$/],
+    [["--against", "HEAD", "select-heavy"], /unknown line "select-heavy" for --against: expected one of kernel, explore, explore-jobs2, node-110-pods-1h, cluster-100x110-1h, cli-startup, hunt-speed, hostile-input$/],
     [["--jobs", "2"], /^unknown option --jobs$/],
     [["--forms", "x"], /--forms: "x" is not a race id/],
   ])("refuses %j", (argv, message) => {

@@ -73,12 +73,14 @@ describe("kubelet-sim run and validate on manifests a cluster would judge", () =
     ]);
   });
 
-  it("a dump of pods on two nodes: exit 2 naming both; --node runs one node's pods, and the replay key carries it", () => {
+  it("a dump of pods on two nodes runs as a cluster of both, said on stderr; --node runs one node's pods, and the replay key carries it", () => {
     const pod = (name: string, node: string) => `- apiVersion: v1\n  kind: Pod\n  metadata: { name: ${name}, namespace: shop }\n  spec: { nodeName: ${node}, containers: [{ name: c, image: "nginx:1.27" }] }\n`;
     const file = write("pods.yaml", `apiVersion: v1\nkind: List\nitems:\n${pod("api", "worker-1")}${pod("db", "worker-2")}`);
-    const refused = run(file);
-    expect(refused.code).toBe(2);
-    expect(refused.err).toContain("the pods are bound to 2 nodes, worker-1 (1 pod), worker-2 (1 pod), and the kubelet is one node: pick the one to run with --node NAME");
+    const both = run(file, { format: ["pods"] });
+    expect(both.code).toBe(0);
+    expect(both.err).toContain("note:   cluster: the pods are bound to 2 nodes: runs as a cluster of 2 nodes, worker-1, worker-2 (nodes:, docs/cluster.md)");
+    expect(both.out).toMatch(/^api +1\/1 +Running .* worker-1$/m);
+    expect(both.out).toMatch(/^db +1\/1 +Running .* worker-2$/m);
     const r = run(file, { node: "worker-2", format: ["pods"] });
     expect(r.code).toBe(0);
     expect(r.err).toContain("note:   skipped Pod api (line 4): bound to node worker-1, not worker-2");

@@ -47,3 +47,46 @@ describe("observedExpectation", () => {
     expect(observedExpectation(e, p, before)).toBe(want);
   });
 });
+
+describe("ControllerLoop.owned: the cache by controller reference, with the active pods counted", () => {
+  it("follows creations, deletions and a pod being deleted, in the cache's order, per owner", async () => {
+    const { apiHarness, must, podManifest } = await import("../apiserver/helpers.ts");
+    const { ControllerLoop } = await import("../../src/controllers/informer.ts");
+    const { sleep } = await import("../../src/sim/index.ts");
+    const h = apiHarness();
+    const client = h.api.client("rs");
+    const loop = new ControllerLoop(h.sim, client, "test", { observe: () => {}, sync: function* () {} });
+    const owned = (name: string, uid: string) => {
+      const o = loop.owned("ReplicaSet", "default", name, uid);
+      return { pods: [...o.pods.keys()], active: o.active };
+    };
+    const seen: Array<ReturnType<typeof owned>> = [];
+    const ownedBy = (name: string, rs: string, uid: string) => {
+      const p = podManifest(name);
+      return { ...p, metadata: { ...p.metadata, ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: rs, uid, controller: true }] } };
+    };
+    h.run(function* () {
+      loop.start();
+      yield* sleep(100);
+      for (const n of ["a", "b", "c"]) must(yield* client.createPod(ownedBy(n, "web", "u1")));
+      must(yield* client.createPod(ownedBy("x", "api", "u2")));
+      must(yield* client.createPod(podManifest("orphan")));
+      yield* sleep(100);
+      seen.push(owned("web", "u1"), owned("api", "u2"), owned("web", "u0"));
+      // b is being deleted (a grace period): still in the cache, no longer active.
+      must(yield* client.deletePod("default", "b", { gracePeriodSeconds: 30 }));
+      yield* sleep(100);
+      seen.push(owned("web", "u1"));
+      must(yield* client.deletePod("default", "a", { gracePeriodSeconds: 0 }));
+      yield* sleep(100);
+      seen.push(owned("web", "u1"));
+    });
+    expect(seen).toEqual([
+      { pods: ["default/a", "default/b", "default/c"], active: 3 },
+      { pods: ["default/x"], active: 1 },
+      { pods: [], active: 0 },
+      { pods: ["default/a", "default/b", "default/c"], active: 2 },
+      { pods: ["default/b", "default/c"], active: 1 },
+    ]);
+  });
+});

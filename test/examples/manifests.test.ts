@@ -19,6 +19,7 @@ describe("examples/manifests", () => {
     expect(FILES).toEqual([
       "cronjob.yaml", "daemonset.yaml", "helm-rendered-nulls.yaml", "job-owned-pod.yaml", "job.yaml", "kubectl-get-pod.yaml",
       "nginx-deployment.yaml", "node-affinity-pod.yaml", "sidecar-probes-pod.yaml", "statefulset.yaml", "static-pod-mirror.yaml",
+      "two-nodes-list.yaml",
     ]);
   });
 
@@ -76,6 +77,16 @@ describe("examples/manifests", () => {
     const r = run(join(DIR, "static-pod-mirror.yaml"), { format: ["events"] });
     expect(r.out).toContain("Name:       kube-scheduler-control-plane\nNamespace:  kube-system\n");
     expect(r.out).toContain("Started container kube-scheduler");
+  });
+  it("nginx-deployment.yaml (replicas 3) runs its three pods, as a cluster of one node; two-nodes-list.yaml runs each pod on its node", () => {
+    const deploy = run(join(DIR, "nginx-deployment.yaml"), { format: ["pods"] });
+    expect(deploy.err).toContain("note:   cluster: Deployment nginx-deployment (3 pods) run by its controller: runs as a cluster of one node, node-1");
+    const running = new Set([...deploy.out.matchAll(/^(nginx-deployment-\S+) +1\/1 +Running/gm)].map((m) => m[1]));
+    expect(running.size).toBe(3);
+    const list = run(join(DIR, "two-nodes-list.yaml"), { format: ["pods"] });
+    expect(list.err).toContain("runs as a cluster of 2 nodes, worker-a, worker-b");
+    expect(list.out).toMatch(/^web-a +1\/1 +Running .* worker-a$/m);
+    expect(list.out).toMatch(/^web-b +1\/1 +Running .* worker-b$/m);
   });
 
   it("runs from the binary, and --print-scenario writes a scenario that runs the same", () => {

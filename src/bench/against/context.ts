@@ -5,7 +5,7 @@
 // warmed, the other process's collector still running) cancels out over the pairs.
 import { join } from "node:path";
 import { HUNT_RUNS } from "../hunt.ts";
-import { KERNEL_SIZE, NODE_PODS, type KernelSize } from "../workloads.ts";
+import { CLUSTER_SIZE, KERNEL_SIZE, NODE_PODS, type ClusterSize, type KernelSize } from "../workloads.ts";
 import { runTimed, type Finished } from "./proc.ts";
 import { Runner } from "./runners.ts";
 
@@ -15,6 +15,8 @@ export interface Sizes {
   kernelBestOf: number;
   nodePods: number;
   nodeUntil: string;
+  cluster: ClusterSize;
+  clusterUntil: string;
   exploreRuns: number;
   huntRuns: number;
   /** hostile-input keeps the fastest of this many runs of each case in one measurement. */
@@ -24,13 +26,13 @@ export interface Sizes {
 }
 
 export const DEFAULT_SIZES: Sizes = {
-  kernel: KERNEL_SIZE, kernelBestOf: 3, nodePods: NODE_PODS, nodeUntil: "1h",
+  kernel: KERNEL_SIZE, kernelBestOf: 3, nodePods: NODE_PODS, nodeUntil: "1h", cluster: CLUSTER_SIZE, clusterUntil: "1h",
   exploreRuns: 1200, huntRuns: HUNT_RUNS, hostileBestOf: 3, startupRoundsPerRepeat: 5,
 };
 
 /** For the harness's own test: every line runs, in seconds; the figures mean nothing. */
 export const TINY_SIZES: Sizes = {
-  kernel: { procs: 10, wakesPerProc: 10 }, kernelBestOf: 1, nodePods: 2, nodeUntil: "1m",
+  kernel: { procs: 10, wakesPerProc: 10 }, kernelBestOf: 1, nodePods: 2, nodeUntil: "1m", cluster: { nodes: 2, podsPerNode: 2 }, clusterUntil: "1m",
   exploreRuns: 4, huntRuns: 2, hostileBestOf: 1, startupRoundsPerRepeat: 1,
 };
 

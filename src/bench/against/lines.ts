@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { AgainstLineName } from "../args.ts";
 import { exploreRate } from "../hunt.ts";
 import { EXPLORE_BENCH_SCENARIO } from "../workloads.ts";
-import { compare, median, type Comparison } from "./compare.ts";
+import { compare, median, unmeasured, type Comparison } from "./compare.ts";
 import { alternately, pairOrder, type LineContext, type Side } from "./context.ts";
 import { huntSpeed } from "./hunt_speed.ts";
 import { runTimed } from "./proc.ts";
@@ -18,6 +18,7 @@ export const LINES: Record<AgainstLineName, AgainstLine> = {
   explore: (ctx) => explore(ctx, 1),
   "explore-jobs2": (ctx) => explore(ctx, 2),
   "node-110-pods-1h": nodeHour,
+  "cluster-100x110-1h": clusterHour,
   "cli-startup": cliStartup,
   "hunt-speed": huntSpeed,
   "hostile-input": hostileInput,
@@ -48,6 +49,30 @@ async function nodeHour(ctx: LineContext): Promise<Comparison[]> {
   return [
     compare("node-110-pods-1h", "speedup (virtual/wall time)", "higher", r.old.map((x) => x.virtualMs / x.wallMs), r.new.map((x) => x.virtualMs / x.wallMs), note),
     compare("node-110-pods-1h", "speedup by CPU time (virtual/CPU)", "higher", r.old.map((x) => x.virtualMs / x.cpuMs), r.new.map((x) => x.virtualMs / x.cpuMs)),
+  ];
+}
+
+/**
+ * The cluster scenario's virtual time over wall and over CPU time, and its peak RSS. A tree from
+ * before `nodes:` cannot run it: its figures are n/a, with why, and the line does not fail.
+ */
+async function clusterHour(ctx: LineContext): Promise<Comparison[]> {
+  const { cluster: size, clusterUntil: until } = ctx.sizes;
+  const name = "cluster-100x110-1h";
+  const figures = [["speedup (virtual/wall time)", "higher"], ["speedup by CPU time (virtual/CPU)", "higher"], ["peak RSS MB (lower is better)", "lower"]] as const;
+  // Whether the old tree has clusters at all: a one-second cluster of one pod asks it cheaply.
+  const first = await (await ctx.old.measurer()).call({ kind: "cluster", size: { nodes: 1, podsPerNode: 1 }, until: "1s" });
+  if ("notApplicable" in first) return figures.map(([figure, better]) => unmeasured(name, figure, better, `not applicable: the old tree has ${first.notApplicable}`));
+  const r = await alternately(ctx, name, async (side) => {
+    const x = await (await side.measurer()).call({ kind: "cluster", size, until });
+    if ("notApplicable" in x) throw new Error(`the ${side.label} tree has ${x.notApplicable}`);
+    return x;
+  });
+  const note = `${size.nodes} nodes × ${size.podsPerNode} pods for ${until} of virtual time; ${r.new[0]!.events.toLocaleString("en-US")} events in the new tree, ${r.old[0]!.events.toLocaleString("en-US")} in the old`;
+  return [
+    compare(name, figures[0][0], "higher", r.old.map((x) => x.virtualMs / x.wallMs), r.new.map((x) => x.virtualMs / x.wallMs), note),
+    compare(name, figures[1][0], "higher", r.old.map((x) => x.virtualMs / x.cpuMs), r.new.map((x) => x.virtualMs / x.cpuMs)),
+    compare(name, figures[2][0], "lower", r.old.map((x) => x.rssPeakMB), r.new.map((x) => x.rssPeakMB), "each tree's measuring process, sampled every 64 Ki records; it has run the other lines before"),
   ];
 }
 

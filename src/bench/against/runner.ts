@@ -8,11 +8,12 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import type * as Library from "../../index.ts";
 import { timeHostileCases, type HostileApi, type HostileTiming } from "../hostile.ts";
-import { bareLoop, kernelLoop, nodeScenarioYaml, type KernelSize } from "../workloads.ts";
+import { bareLoop, clusterScenarioYaml, kernelLoop, nodeScenarioYaml, type ClusterSize, type KernelSize } from "../workloads.ts";
 
 export type Work =
   | { kind: "kernel"; size: KernelSize; bestOf: number }
   | { kind: "node"; pods: number; until: string }
+  | { kind: "cluster"; size: ClusterSize; until: string }
   | { kind: "hostile"; bestOf: number };
 
 export interface KernelResult {
@@ -33,8 +34,11 @@ export interface NodeResult {
   records: number;
 }
 
+/** The cluster run, or why this tree cannot run it (a tree from before `nodes:`). */
+export type ClusterResult = (NodeResult & { rssPeakMB: number }) | { notApplicable: string };
+
 export type Request = { id: number; work: Work };
-export type Reply = { id: number; ok: true; value: KernelResult | NodeResult | HostileTiming[] } | { id: number; ok: false; error: string };
+export type Reply = { id: number; ok: true; value: KernelResult | NodeResult | ClusterResult | HostileTiming[] } | { id: number; ok: false; error: string };
 
 /** The fastest of n runs (the least disturbed by other work), as events per second of wall time and of CPU time. */
 function bestRate(n: number, fn: () => number): { rate: number; cpuRate: number; events: number } {
@@ -71,15 +75,43 @@ function node(lib: typeof Library, work: Extract<Work, { kind: "node" }>): NodeR
   return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, virtualMs: result.run.endMs, events: result.run.events, records };
 }
 
+/**
+ * One run of the cluster scenario, as node() runs the node's, with the RSS sampled every 64 Ki
+ * records. A tree whose scenarios have no `nodes:` (before issue 26) refuses the scenario: that is
+ * "not applicable", not a failure.
+ */
+function cluster(lib: typeof Library, work: Extract<Work, { kind: "cluster" }>): ClusterResult {
+  let scenario;
+  try {
+    scenario = lib.loadScenarioText(clusterScenarioYaml(work.size, work.until), "cluster-bench.yaml").scenario;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (/\bnodes\b/.test(message)) return { notApplicable: `no clusters (nodes:): ${message.split("\n")[0]!.slice(0, 200)}` };
+    throw err;
+  }
+  let records = 0;
+  let rssPeak = process.memoryUsage().rss;
+  const sink = { wantsLines: false, write: () => void ((++records & 0xffff) === 0 && (rssPeak = Math.max(rssPeak, process.memoryUsage().rss))) };
+  const cpuStart = process.cpuUsage();
+  const startMs = performance.now();
+  const result = lib.simulate(scenario, { sinks: [sink], keepRecords: false });
+  const wallMs = performance.now() - startMs;
+  const cpu = process.cpuUsage(cpuStart);
+  if (result.run.verdict !== "until") throw new Error(`the cluster run ended with ${result.run.verdict} at ${result.run.endMs} ms: ${result.run.diagnosis ?? ""}`);
+  rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+  return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, virtualMs: result.run.endMs, events: result.run.events, records, rssPeakMB: rssPeak / (1024 * 1024) };
+}
+
 /** The tree's Quantity is internal (dist/apiserver/...): loaded only when hostile-input asks, so a tree that moved it fails that line alone. */
 async function hostileApi(tree: string, lib: typeof Library): Promise<HostileApi> {
   const q = (await import(pathToFileURL(join(tree, "dist", "apiserver", "validation", "quantity.js")).href)) as Pick<HostileApi, "parseQuantity" | "quantityString">;
   return { checkScenarioText: lib.checkScenarioText, parseQuantity: q.parseQuantity, quantityString: q.quantityString };
 }
 
-async function perform(tree: string, lib: typeof Library, work: Work): Promise<KernelResult | NodeResult | HostileTiming[]> {
+async function perform(tree: string, lib: typeof Library, work: Work): Promise<KernelResult | NodeResult | ClusterResult | HostileTiming[]> {
   if (work.kind === "kernel") return kernel(lib, work);
   if (work.kind === "node") return node(lib, work);
+  if (work.kind === "cluster") return cluster(lib, work);
   return timeHostileCases(await hostileApi(tree, lib), work.bestOf);
 }
 

@@ -4,7 +4,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { track } from "./proc.ts";
 import type { HostileTiming } from "../hostile.ts";
-import type { KernelResult, NodeResult, Reply, Work } from "./runner.ts";
+import type { ClusterResult, KernelResult, NodeResult, Reply, Work } from "./runner.ts";
 
 const RUNNER = join(import.meta.dirname, "runner.ts");
 
@@ -43,6 +43,7 @@ export class Runner {
 
   call(work: Extract<Work, { kind: "kernel" }>): Promise<KernelResult>;
   call(work: Extract<Work, { kind: "node" }>): Promise<NodeResult>;
+  call(work: Extract<Work, { kind: "cluster" }>): Promise<ClusterResult>;
   call(work: Extract<Work, { kind: "hostile" }>): Promise<HostileTiming[]>;
   call(work: Work): Promise<unknown> {
     if (this.exited !== null) return Promise.reject(new Error(this.exited));

@@ -46,6 +46,9 @@ export function checkConflict(used: HostPortInfo, hostIP: string | undefined, pr
 
 /** nodeports.Fits: no wanted host port conflicts with one the other pods use. */
 export function fitsPorts(pod: Pod, otherPods: readonly Pod[]): boolean {
+  // PreFilter: a pod that wants no host port skips the filter (the other pods' ports are not read).
+  const wanted = containerPorts([pod]).filter((p) => (p.hostPort ?? 0) > 0);
+  if (wanted.length === 0) return true;
   const used = usedPorts(otherPods);
-  return containerPorts([pod]).every((p) => !checkConflict(used, p.hostIP, p.protocol, p.hostPort ?? 0));
+  return wanted.every((p) => !checkConflict(used, p.hostIP, p.protocol, p.hostPort ?? 0));
 }

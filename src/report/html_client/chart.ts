@@ -34,7 +34,7 @@ function svg(parent: HTMLElement, id: string): SVGSVGElement {
 
 export class Chart {
   private readonly runs: RunIndex[];
-  private readonly state: ViewState = { pod: null, hiddenGroups: new Set(), narrow: false, showNoisy: false, showArrows: true, selected: null };
+  private readonly state: ViewState = { pod: null, hiddenGroups: new Set(), hiddenNodes: new Set(), narrow: false, showNoisy: false, showArrows: true, selected: null };
   private readonly controls: Controls;
   private readonly details: Details;
   private readonly main: SVGSVGElement;
@@ -169,6 +169,14 @@ export class Chart {
   }
 
   private onClick(target: Element): void {
+    const header = target.closest("[data-node-header]");
+    if (header !== null) {
+      // A node's header folds its lanes away, or unfolds them.
+      const node = header.getAttribute("data-node-header")!;
+      if (!this.state.hiddenNodes.delete(node)) this.state.hiddenNodes.add(node);
+      this.changed();
+      return;
+    }
     const v = target.closest("[data-violation]");
     if (v !== null) {
       this.showViolation(Number(v.getAttribute("data-run")), Number(v.getAttribute("data-violation")), false);

@@ -45,7 +45,11 @@ export function labelMarkup(layout: Layout, runs: readonly RunIndex[], height: n
     }
     for (const b of section.bands) out.push(`<g class="row-label"><text x="6" y="${b.y + 12}">pod ${escapeText(b.pod)}</text></g>`);
     out.push(`<g class="row-label"><text x="6" y="${section.choicesY + 12}" fill="#6b7385">choice points (${model.choices.length}, ${model.deviations} not fifo)</text></g>`);
-    for (const g of section.groups) out.push(`<g class="row-label"><text class="group" x="6" y="${g.y + 12}">${escapeText(g.group)}</text></g>`);
+    for (const n of section.nodes) {
+      const label = `${n.folded > 0 ? "▸" : "▾"} node ${n.node}${n.folded > 0 ? ` (${n.folded} lanes folded)` : ""}`;
+      out.push(`<g class="node-header" data-node-header="${escapeText(n.node)}" data-run="${section.run}"><rect x="0" y="${n.y + 1}" width="${LABEL_W}" height="16" fill="#e8ecf4"/><text class="node" x="4" y="${n.y + 13}">${escapeText(label)}<title>${escapeText(`node ${n.node}: click to ${n.folded > 0 ? "unfold" : "fold"} its lanes`)}</title></text></g>`);
+    }
+    for (const g of section.groups) out.push(`<g class="row-label"><text class="group" x="${section.nodes.length > 0 && g.y > section.nodes[0]!.y ? 14 : 6}" y="${g.y + 12}">${escapeText(g.group)}</text></g>`);
     for (const row of section.lanes) {
       const l = row.lane;
       const room = Math.max(8, Math.floor((LABEL_W - 20) / 6.4));

@@ -6,6 +6,8 @@ export interface ViewState {
   /** Only this pod's records and lanes; null for every pod. */
   pod: string | null;
   hiddenGroups: Set<string>;
+  /** A cluster's nodes whose lanes are folded away under their header. */
+  hiddenNodes: Set<string>;
   /** Only the goroutines a violation involves. */
   narrow: boolean;
   showNoisy: boolean;
@@ -13,7 +15,7 @@ export interface ViewState {
   selected: { run: number; seq: number } | null;
 }
 
-export const ROW = { title: 20, band: 16, choices: 16, group: 16, marks: 16, span: 13, lanePad: 3 } as const;
+export const ROW = { title: 20, band: 16, choices: 16, node: 18, group: 16, marks: 16, span: 13, lanePad: 3 } as const;
 
 export interface LaneRow {
   run: number;
@@ -33,6 +35,8 @@ export interface RunSection {
   bands: { pod: string; y: number }[];
   choicesY: number;
   groups: { group: string; y: number }[];
+  /** A cluster's node headers: each node's lanes follow its header; `folded` lanes are hidden under it. */
+  nodes: { node: string; y: number; folded: number }[];
   lanes: LaneRow[];
 }
 
@@ -89,10 +93,25 @@ export function layout(page: PageData, runs: readonly RunIndex[], state: ViewSta
     const choicesY = y;
     y += ROW.choices;
     const groups: { group: string; y: number }[] = [];
+    const nodes: { node: string; y: number; folded: number }[] = [];
     const lanes: LaneRow[] = [];
+    let node: string | undefined;
     for (const lane of idx.model.lanes) {
       if (!laneShown(idx, lane, state, involved)) continue;
-      if (groups.length === 0 || groups[groups.length - 1]!.group !== lane.group) {
+      if (lane.node !== node) {
+        node = lane.node;
+        if (node !== undefined) {
+          nodes.push({ node, y, folded: 0 });
+          y += ROW.node;
+        }
+      }
+      if (node !== undefined && state.hiddenNodes.has(node)) {
+        nodes[nodes.length - 1]!.folded++;
+        continue;
+      }
+      // A new component header under each node header, even for the component the last node ended with.
+      const last = groups[groups.length - 1];
+      if (last === undefined || last.group !== lane.group || last.y < (nodes[nodes.length - 1]?.y ?? -1)) {
         groups.push({ group: lane.group, y });
         y += ROW.group;
       }
@@ -101,7 +120,7 @@ export function layout(page: PageData, runs: readonly RunIndex[], state: ViewSta
       laneRowMap.set(`${run}:${lane.id}`, row);
       y += row.h;
     }
-    sections.push({ run, y: titleY ?? bands[0]?.y ?? choicesY, titleY, bands, choicesY, groups, lanes });
+    sections.push({ run, y: titleY ?? bands[0]?.y ?? choicesY, titleY, bands, choicesY, groups, nodes, lanes });
     y += 8;
   });
   return { sections, height: Math.max(y, 60), laneRow: laneRowMap };

@@ -2,6 +2,10 @@
 // name starts with ("podworker/default/web" is in "podworker"), and a lane per component for the
 // records no goroutine wrote (timer callbacks: a container's exit, a grace period's SIGKILL) and one
 // for the checker's verdicts. Without the kernel's view, one lane per record component.
+// In a cluster, a node's goroutines are named after it ("node-b/podworker/default/web"): each such
+// lane says its node, is grouped by the component after the node's name, and the node's lanes come
+// together, after the lanes of no node (the scenario, the apiserver, the scheduler, the
+// controllers), in the order the nodes first appear. A one-node run has no lane with a node.
 import { byString, type TraceRecord } from "../records.ts";
 import type { KernelView, ProcInfo } from "./kernel_view.ts";
 
@@ -18,6 +22,8 @@ export interface Lane {
   end: ProcInfo["end"];
   /** Not the kubelet's own: the scenario's timeline (the user), the apiserver, the containers, the checker. */
   outside: boolean;
+  /** In a cluster, the node whose process this lane is (absent for every lane of a one-node run). */
+  node?: string;
 }
 
 /** Groups top to bottom: who asks, the apiserver, the kubelet's loops from the top down, the runtime side. */
@@ -55,9 +61,12 @@ export function buildLanes(records: readonly TraceRecord[], kernel: KernelView |
   const laneOfSeq = new Int32Array(maxSeq + 1).fill(-1);
   const drafts: Omit<Lane, "id">[] = [];
   const procDraft = new Map<number, number>();
+  const nodes = clusterNodes(records, kernel);
   for (const p of kernel?.procs ?? []) {
     procDraft.set(p.id, drafts.length);
-    drafts.push({ name: p.name, group: groupOf(p.name), proc: p.id, startMs: p.startMs, endMs: p.endMs, end: p.end, outside: p.group !== "kubelet" && !p.group.startsWith("kubelet@") });
+    const node = nodes.size === 0 ? undefined : nodeOfProc(p.name, nodes);
+    const group = groupOf(node === undefined ? p.name : p.name.slice(node.length + 1));
+    drafts.push({ name: p.name, group, proc: p.id, startMs: p.startMs, endMs: p.endMs, end: p.end, outside: p.group !== "kubelet" && !p.group.startsWith("kubelet@"), ...(node === undefined ? {} : { node }) });
   }
   const outsideDraft = new Map<string, number>();
   const draftOfSeq = new Int32Array(maxSeq + 1).fill(-1);
@@ -69,17 +78,21 @@ export function buildLanes(records: readonly TraceRecord[], kernel: KernelView |
       draftOfSeq[rec.seq] = d;
       continue;
     }
-    const name = kernel === undefined || rec.component === CHECK_COMPONENT ? rec.component : `${rec.component} (no goroutine)`;
+    // A node's records of no goroutine (a container's exit on that node) stay with the node.
+    const node = kernel !== undefined && typeof rec.node === "string" && nodes.has(rec.node) ? rec.node : undefined;
+    const plain = kernel === undefined || rec.component === CHECK_COMPONENT ? rec.component : `${rec.component} (no goroutine)`;
+    const name = node === undefined ? plain : `${node}/${plain}`;
     let o = outsideDraft.get(name);
     if (o === undefined) {
       o = drafts.length;
       outsideDraft.set(name, o);
       const group = kernel === undefined ? rec.component : rec.component === CHECK_COMPONENT ? "checker" : "outside";
-      drafts.push({ name, group, proc: null, startMs: 0, endMs: null, end: null, outside: kernel !== undefined || rec.component === CHECK_COMPONENT });
+      drafts.push({ name, group, proc: null, startMs: 0, endMs: null, end: null, outside: kernel !== undefined || rec.component === CHECK_COMPONENT, ...(node === undefined ? {} : { node }) });
     }
     draftOfSeq[rec.seq] = o;
   }
-  const order = drafts.map((_, i) => i).sort((a, b) => compareDrafts(drafts[a]!, drafts[b]!, kernel !== undefined) || a - b);
+  const nodeRank = new Map([...nodes].map((n, i) => [n, i]));
+  const order = drafts.map((_, i) => i).sort((a, b) => compareNodes(drafts[a]!, drafts[b]!, nodeRank) || compareDrafts(drafts[a]!, drafts[b]!, kernel !== undefined) || a - b);
   const idOfDraft = new Int32Array(drafts.length);
   const lanes = order.map((d, id) => {
     idOfDraft[d] = id;
@@ -89,6 +102,35 @@ export function buildLanes(records: readonly TraceRecord[], kernel: KernelView |
   const laneOfProc = new Map<number, number>();
   for (const [proc, d] of procDraft) laneOfProc.set(proc, idOfDraft[d]!);
   return { lanes, laneOfSeq, laneOfProc };
+}
+
+/**
+ * The nodes of a cluster run, in the order their processes were spawned: the values of the records'
+ * `node` field that name some goroutine's prefix ("node-b/..."). Empty for a one-node run.
+ */
+function clusterNodes(records: readonly TraceRecord[], kernel: KernelView | undefined): Set<string> {
+  const named = new Set<string>();
+  for (const rec of records) if (typeof rec.node === "string") named.add(rec.node);
+  const out = new Set<string>();
+  if (named.size === 0) return out;
+  for (const p of kernel?.procs ?? []) {
+    const slash = p.name.indexOf("/");
+    if (slash > 0 && named.has(p.name.slice(0, slash))) out.add(p.name.slice(0, slash));
+  }
+  return out;
+}
+
+function nodeOfProc(name: string, nodes: ReadonlySet<string>): string | undefined {
+  const slash = name.indexOf("/");
+  return slash > 0 && nodes.has(name.slice(0, slash)) ? name.slice(0, slash) : undefined;
+}
+
+/** The lanes of no node first (the checker's aside: it stays last), then each node's, nodes in order. */
+function compareNodes(a: Omit<Lane, "id">, b: Omit<Lane, "id">, rank: ReadonlyMap<string, number>): number {
+  if (a.group === "checker" || b.group === "checker") return 0;
+  const ra = a.node === undefined ? -1 : rank.get(a.node)!;
+  const rb = b.node === undefined ? -1 : rank.get(b.node)!;
+  return ra - rb;
 }
 
 /** Goroutine lanes by group then spawn order; then the lanes of no goroutine; the checker last. */

@@ -3,6 +3,12 @@
 // run-to-completion pod's exit 0 after a while), an `until` long enough for the pods to start and
 // settle, and one expectation per pod: Ready, or Succeeded for a pod that runs to completion (a
 // Job's, a Job-owned pod's, a run-once pod's). What it assumed is said in a few lines.
+//
+// A file a cluster is needed for runs as one (`nodes:`, docs/cluster.md): pods bound to more than
+// one node run on the nodes they name, and a workload that asks for more than one pod (replicas,
+// or a Job's parallelism or completions) gets its controller, on the nodes the pods name or else on
+// default nodes node-1, node-2, ... enough for every pod at 110 (the kubelet's maxPods) a node.
+// Every other file is one node, built exactly as before.
 import { formatPath, type LocatedIssue } from "../errors.ts";
 import { formatDuration, parseDuration } from "../../sim/duration.ts";
 import { locate } from "../positions.ts";
@@ -13,6 +19,8 @@ import { API_VERSIONS, unservedApiVersion } from "./api_versions.ts";
 import type { ManifestObject } from "./documents.ts";
 import { expandObject, skipReason, type Expanded } from "./expand.ts";
 import { kubeletMinor } from "./entries.ts";
+import { replicasOf } from "./controllers.ts";
+import { jobCountsOf } from "./batch.ts";
 import { Locator } from "./locator.ts";
 
 export interface BuiltScenario {
@@ -48,8 +56,8 @@ export function scenarioFromManifests(objects: readonly ManifestObject[], skippe
   const errors = [...objects.flatMap((o) => apiVersionErrors(o, minor, false)), ...skipped.flatMap((o) => apiVersionErrors(o, minor, true))];
   const expandWith = (nodeName: string): Made[] => objects.map((o) => ({ o, e: expandObject(o.value, { minor, nodeName, source: undefined, fromManifestFile: true }) }));
   let made = expandWith(opts.nodeName ?? DEFAULT_NODE_NAME);
-  const choice = chooseNode(made, opts.nodeName, file);
-  errors.push(...choice.errors);
+  const clusterNodes = clusterOf(made, opts.nodeName);
+  const choice = clusterNodes === null ? chooseNode(made, opts.nodeName) : { name: clusterNodes[0]! };
   if (choice.name !== (opts.nodeName ?? DEFAULT_NODE_NAME)) made = expandWith(choice.name);
   const elsewhere = made.filter(({ e }) => opts.nodeName !== undefined && e.node !== null && e.node !== opts.nodeName);
   const kept = made.filter((m) => !elsewhere.includes(m));
@@ -77,7 +85,7 @@ export function scenarioFromManifests(objects: readonly ManifestObject[], skippe
     seed: 1,
     until: formatDuration(untilMs),
     kubelet: { version },
-    ...(opts.nodeName === undefined ? {} : { node: { name: opts.nodeName } }),
+    ...(clusterNodes !== null ? { nodes: clusterNodes.map((name) => ({ name })) } : opts.nodeName === undefined ? {} : { node: { name: opts.nodeName } }),
     pods,
     timeline,
     expect,
@@ -87,7 +95,7 @@ export function scenarioFromManifests(objects: readonly ManifestObject[], skippe
     ...lines,
     `every pod created at 0s; containers run until stopped${completes ? ", a run-to-completion pod's exit 0 (after 5s unless its command sleeps)" : ""}; init containers exit 0 after 1s; images pull in 1s`,
     `until ${formatDuration(untilMs)}; expected: each pod Ready${completes ? " (a run-to-completion pod Succeeded)" : ""}`,
-    ...(opts.nodeName === undefined ? [] : [`node: the kubelet runs as node ${opts.nodeName} (--node)`]),
+    ...(clusterNodes !== null ? [clusterLine(clusterNodes, made, opts.nodeName)] : opts.nodeName === undefined ? [] : [`node: the kubelet runs as node ${opts.nodeName} (--node)`]),
     ...elsewhere.map(({ o, e }) => `skipped ${o.kind} ${o.name} (line ${o.line}): bound to node ${e.node}, not ${opts.nodeName}`),
     ...skipped.map((s) => `skipped ${s.kind} ${s.name} (line ${s.line}): ${skipReason(s.value)}`),
   ];
@@ -115,24 +123,61 @@ function servedVersion(kind: string, minor: number): string | undefined {
   return (API_VERSIONS[kind] ?? []).filter((v) => (v.since ?? 0) <= minor && (v.removedIn ?? Infinity) > minor).at(-1)?.apiVersion;
 }
 
-/**
- * The node to run as: --node's; else the one node the pods are bound to (entries.ts adopts it);
- * else node-1. Pods bound to several nodes, with no --node, are an error: one kubelet runs one node.
- */
-function chooseNode(made: readonly Made[], chosen: string | undefined, file: string): { name: string; errors: LocatedIssue[] } {
-  const bound = made.filter(({ e }) => e.node !== null && e.pod !== null);
+/** The nodes the pods are bound to (spec.nodeName, a mirror pod's node), sorted, with their pod counts. */
+function boundNodes(made: readonly Made[]): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const { e } of bound) counts.set(e.node!, (counts.get(e.node!) ?? 0) + 1);
-  const nodes = [...counts.keys()].sort();
-  if (chosen !== undefined) return { name: chosen, errors: [] };
-  if (nodes.length <= 1) return { name: nodes[0] ?? DEFAULT_NODE_NAME, errors: [] };
-  const second = bound.find(({ e }) => e.node === nodes[1])!;
-  const where = locate(second.o.ref.doc, second.o.ref.lc, [...second.o.prefix, "spec", "nodeName"]);
-  const list_ = nodes.map((n) => `${n} (${counts.get(n)} pod${counts.get(n) === 1 ? "" : "s"})`).join(", ");
-  return {
-    name: DEFAULT_NODE_NAME,
-    errors: [{ file, ...where, path: formatPath([...second.o.prefix, "spec", "nodeName"]), message: `the pods are bound to ${nodes.length} nodes, ${list_}, and the kubelet is one node: pick the one to run with --node NAME (node.name in a scenario)` }],
-  };
+  for (const { e } of made) if (e.node !== null && e.pod !== null) counts.set(e.node, (counts.get(e.node) ?? 0) + 1);
+  return new Map([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** The node to run as: --node's; else the one node the pods are bound to (entries.ts adopts it); else node-1. */
+function chooseNode(made: readonly Made[], chosen: string | undefined): { name: string } {
+  return { name: chosen ?? [...boundNodes(made).keys()][0] ?? DEFAULT_NODE_NAME };
+}
+
+/** The kubelet's default maxPods: default nodes are added at one per this many pods. */
+const PODS_PER_DEFAULT_NODE = 110;
+
+/**
+ * How many pods an object asks a cluster for: a Deployment's, ReplicaSet's or StatefulSet's
+ * replicas, a NonIndexed Job's parallelism or completions (whichever is larger); 1 for the rest.
+ */
+function podsWanted({ o, e }: Made): number {
+  if (e.pod === null || e.errors.length > 0) return 0;
+  if (e.kind === "Deployment" || e.kind === "ReplicaSet" || e.kind === "StatefulSet") return replicasOf(o.value);
+  if (e.kind === "Job" && !(isObj(o.value.spec) && o.value.spec.completionMode === "Indexed")) {
+    const j = jobCountsOf(o.value);
+    return Math.max(1, j.parallelism, j.completions ?? 0);
+  }
+  return 1;
+}
+
+/**
+ * The cluster's nodes when the file needs a cluster (see the top of the file), else null. With
+ * --node, only a workload of several pods makes one, of that node alone (the pods bound elsewhere
+ * are skipped as before).
+ */
+function clusterOf(made: readonly Made[], chosen: string | undefined): string[] | null {
+  const many = made.some((m) => podsWanted(m) > 1);
+  if (chosen !== undefined) return many ? [chosen] : null;
+  const named = [...boundNodes(made).keys()];
+  if (named.length >= 2 || (many && named.length === 1)) return named;
+  if (!many) return null;
+  const pods = made.reduce((n, m) => n + podsWanted(m), 0);
+  const count = Math.max(1, Math.ceil(pods / PODS_PER_DEFAULT_NODE));
+  return Array.from({ length: count }, (_, i) => `node-${i + 1}`);
+}
+
+/** The note saying why the file runs as a cluster, and on which nodes. */
+function clusterLine(nodes: readonly string[], made: readonly Made[], chosen: string | undefined): string {
+  const workloads = made.filter((m) => podsWanted(m) > 1).map((m) => `${m.o.kind} ${m.o.name} (${podsWanted(m)} pods)`);
+  const bound = boundNodes(made);
+  const why = [
+    ...(bound.size >= 2 && chosen === undefined ? [`the pods are bound to ${bound.size} nodes`] : []),
+    ...(workloads.length > 0 ? [`${workloads.join(", ")} run by ${workloads.length === 1 ? "its controller" : "their controllers"}`] : []),
+  ].join("; ");
+  const where = nodes.length === 1 ? `one node, ${nodes[0]}` : `${nodes.length} nodes, ${nodes.join(", ")}`;
+  return `cluster: ${why}: runs as a cluster of ${where} (nodes:, docs/cluster.md)`;
 }
 
 function entryOf(o: ManifestObject, e: Expanded): Raw {

@@ -166,10 +166,16 @@ describe("a multi-node dump, mirror pods, Rollouts", () => {
   const bound = (name: string, node: string) => `- apiVersion: v1\n  kind: Pod\n  metadata: { name: ${name} }\n  spec: { nodeName: ${node}, containers: [{ name: c, image: "nginx:1.27" }] }\n`;
   const list = `apiVersion: v1\nkind: List\nitems:\n${bound("a", "worker-1")}${bound("b", "worker-2")}${bound("c", "worker-2")}`;
 
-  it("pods bound to two nodes: an error that names them, until --node picks one", () => {
-    expect(errors(list, "l.yaml")).toEqual([
-      "l.yaml:11:21: items[1].spec.nodeName: the pods are bound to 2 nodes, worker-1 (1 pod), worker-2 (2 pods), and the kubelet is one node: pick the one to run with --node NAME (node.name in a scenario)",
-    ]);
+  it("pods bound to two nodes run as a cluster of those nodes, each pod on its own; --node still picks one", () => {
+    expect(errors(list, "l.yaml")).toEqual([]);
+    const cluster = loadScenarioText(list, "l.yaml");
+    expect(cluster.scenario.nodes?.map((n) => n.node.name)).toEqual(["worker-1", "worker-2"]);
+    expect(cluster.built!.assumptions).toContain("cluster: the pods are bound to 2 nodes: runs as a cluster of 2 nodes, worker-1, worker-2 (nodes:, docs/cluster.md)");
+    const ran = simulate(cluster.scenario, { scenarioFile: "l.yaml" });
+    const nodeOf: Record<string, string> = {};
+    for (const rec of ran.records ?? []) if (rec.kind === "PodView" && rec.phase === "Running") nodeOf[String(rec.pod)] = String(rec.node);
+    expect(nodeOf).toEqual({ "default/a": "worker-1", "default/b": "worker-2", "default/c": "worker-2" });
+    expect(ran.ok).toBe(true);
     const { scenario, built } = loadScenarioText(list, "l.yaml", { nodeName: "worker-2" });
     expect([scenario.kubelet.nodeName, scenario.pods.map((p) => p.key)]).toEqual(["worker-2", ["default/b", "default/c"]]);
     expect(built!.assumptions).toContain("skipped Pod a (line 4): bound to node worker-1, not worker-2");
@@ -193,5 +199,37 @@ describe("a multi-node dump, mirror pods, Rollouts", () => {
     expect(errors(byRef, "r.yaml")[0]).toMatch(/^r\.yaml:2:7: kind: Rollout has no pod here: its pods come from the Deployment checkout that spec\.workloadRef names/);
     const crd = "apiVersion: example.com/v1\nkind: WebApp\nmetadata: { name: w }\nspec: { template: { spec: { containers: [] } } }\n";
     expect(errors(crd, "c.yaml")[0]).toMatch(/a custom resource \(example\.com\/v1 WebApp\): it has a pod template, but kubelet-sim does not know what its controller makes of it/);
+  });
+});
+
+describe("a plain manifest file that needs a cluster runs as one (docs/manifests.md)", () => {
+  const deployment = (replicas: number) =>
+    `apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: web }\nspec:\n  replicas: ${replicas}\n  selector: { matchLabels: { app: web } }\n  template:\n    metadata: { labels: { app: web } }\n    spec: { containers: [{ name: c, image: "nginx:1.27" }] }\n`;
+  const running = (scenario: Scenario) => Object.values(finalPods(scenario)).filter((s) => s.startsWith("Running")).length;
+
+  it.each([
+    [3, ["node-1"]],
+    [1, undefined],
+    [0, undefined],
+    [111, ["node-1", "node-2"]],
+  ])("a Deployment of replicas %d: nodes %j", (replicas, nodes) => {
+    const { scenario, built } = loadScenarioText(deployment(replicas), "d.yaml");
+    expect(scenario.nodes?.map((n) => n.node.name)).toEqual(nodes);
+    expect(built!.assumptions.some((a) => a.startsWith("cluster: Deployment web"))).toBe(nodes !== undefined);
+  });
+
+  it("replicas 3 runs three pods, by the ReplicaSet controller", () => {
+    expect(running(loadScenarioText(deployment(3), "d.yaml").scenario)).toBe(3);
+  });
+
+  it("a NonIndexed Job of completions 3 is run by the Job controller; an Indexed one stays one pod on one node", () => {
+    const job = (extra: string) => `apiVersion: batch/v1\nkind: Job\nmetadata: { name: j }\nspec:\n  completions: 3\n${extra}  template:\n    spec: { restartPolicy: Never, containers: [{ name: c, image: busybox, command: [sh, -c, "sleep 1"] }] }\n`;
+    expect(loadScenarioText(job(""), "j.yaml").scenario.nodes?.length).toBe(1);
+    expect(loadScenarioText(job("  completionMode: Indexed\n"), "j.yaml").scenario.nodes).toBeUndefined();
+  });
+
+  it("--node with a Deployment of 3: a cluster of that one node", () => {
+    const { scenario } = loadScenarioText(deployment(3), "d.yaml", { nodeName: "w-1" });
+    expect(scenario.nodes?.map((n) => n.node.name)).toEqual(["w-1"]);
   });
 });
