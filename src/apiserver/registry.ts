@@ -64,7 +64,8 @@ export class PodRegistry {
   /** A write of another kind (a Node, a Lease) takes the next revision of etcd's one counter. */
   bumpRevision(): number {
     const rv = this.state.resourceVersion + 1;
-    this.state = new Edit(this.state).set("resourceVersion", rv).result();
+    // A shallow copy: the pod table is updated in place (store.ts) and must stay extensible.
+    this.state = Object.freeze({ ...this.state, resourceVersion: rv });
     return rv;
   }
 
