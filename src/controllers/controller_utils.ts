@@ -3,6 +3,39 @@
 // deletes surplus pods (getPodsRankedByRelatedPodsOnSameNode gives the ranks).
 import type { Pod } from "../k8s/pod.ts";
 import { parseRFC3339 } from "../apiserver/time.ts";
+import { wait, type Proc, type Sim } from "../sim/index.ts";
+
+/** SlowStartInitialBatchSize. */
+export const SLOW_START_INITIAL_BATCH_SIZE = 1;
+
+/**
+ * slowStartBatch (replica_set.go; the DaemonSet and Job controllers run the same loop inline):
+ * batches of 1, 2, 4... calls of `create(i)` for i = 0..count-1, each batch's calls as goroutines
+ * `<name>/create` at once; a batch with a failure ends the run of batches. Returns how many
+ * succeeded.
+ */
+export function* slowStartBatch(sim: Sim, name: string, count: number, create: (i: number) => Proc<boolean>): Proc<number> {
+  let next = 0;
+  let successes = 0;
+  let batchSize = Math.min(count, SLOW_START_INITIAL_BATCH_SIZE);
+  while (batchSize > 0) {
+    const wg = sim.waitGroup(`${name}/slowStartBatch`);
+    let failed = 0;
+    wg.add(batchSize);
+    for (let b = 0; b < batchSize; b++) {
+      const i = next++;
+      sim.go(`${name}/create`, function* () {
+        if (yield* create(i)) successes++;
+        else failed++;
+        wg.done();
+      }, { daemon: true });
+    }
+    yield* wait(wg);
+    if (failed > 0) break;
+    batchSize = Math.min(2 * batchSize, count - next);
+  }
+  return successes;
+}
 
 /** The annotation that orders a ReplicaSet's deletions (PodDeletionCost, beta since 1.22). */
 export const POD_DELETION_COST = "controller.kubernetes.io/pod-deletion-cost";

@@ -10,7 +10,7 @@
 // Simplified, as replicaset.ts: the DaemonSet lives in the controller (no object, status or
 // revisions: no rolling update); the template's own required node affinity is replaced by the pin
 // (the manifest expansion pins the first pod to the first node); the nodes are the scenario's.
-import { wait, type Proc, type Sim } from "../sim/index.ts";
+import type { Proc, Sim } from "../sim/index.ts";
 import { ControllerLoop, controllerKey, observedExpectation } from "./informer.ts";
 import type { Pod } from "../k8s/pod.ts";
 import type { Node } from "../k8s/node.ts";
@@ -18,7 +18,8 @@ import { podKey } from "../k8s/podutil.ts";
 import type { PodsClient, WatchEvent } from "../apiserver/index.ts";
 import { generateName } from "../scenario/manifest/names.ts";
 import { findMatchingUntoleratedTaint } from "../k8s/scheduling/taints.ts";
-import { EXPECTATIONS_TIMEOUT_MS, SLOW_START_INITIAL_BATCH_SIZE, BURST_REPLICAS } from "./replicaset.ts";
+import { EXPECTATIONS_TIMEOUT_MS, BURST_REPLICAS } from "./replicaset.ts";
+import { slowStartBatch } from "./controller_utils.ts";
 
 const COMPONENT = "daemonset-controller";
 
@@ -155,31 +156,8 @@ export class DaemonSetController {
       const r = yield* this.client.deletePod(st.set.namespace, p.metadata.name);
       if (r.err !== null) st.expectDel--;
     }
-    const ok = yield* this.slowStartBatch(toCreate, (node) => this.createPod(st, node));
+    const ok = yield* slowStartBatch(this.sim, "daemonset", toCreate.length, (i) => this.createPod(st, toCreate[i]!));
     st.expectAdd -= toCreate.length - ok;
-  }
-
-  private *slowStartBatch(nodes: readonly string[], create: (node: string) => Proc<boolean>): Proc<number> {
-    let next = 0;
-    let successes = 0;
-    let batchSize = Math.min(nodes.length, SLOW_START_INITIAL_BATCH_SIZE);
-    while (batchSize > 0) {
-      const wg = this.sim.waitGroup("daemonset/slowStartBatch");
-      let failed = 0;
-      wg.add(batchSize);
-      for (let b = 0; b < batchSize; b++) {
-        const node = nodes[next++]!;
-        this.sim.go("daemonset/create", function* () {
-          if (yield* create(node)) successes++;
-          else failed++;
-          wg.done();
-        }, { daemon: true });
-      }
-      yield* wait(wg);
-      if (failed > 0) break;
-      batchSize = Math.min(2 * batchSize, nodes.length - next);
-    }
-    return successes;
   }
 
   private *createPod(st: State, nodeName: string): Proc<boolean> {

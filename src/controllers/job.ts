@@ -12,14 +12,15 @@
 // counted from the pods the controller saw (no job-tracking finalizers); one worker; Indexed
 // completion mode, podFailurePolicy, successPolicy, activeDeadlineSeconds and suspend are not
 // modelled (the scenario refuses an Indexed Job in a cluster).
-import { sleep, wait, type Proc, type Sim } from "../sim/index.ts";
+import { sleep, type Proc, type Sim } from "../sim/index.ts";
 import { ControllerLoop, controllerKey, observedExpectation } from "./informer.ts";
 import type { Pod } from "../k8s/pod.ts";
 import { podKey } from "../k8s/podutil.ts";
 import type { PodsClient, WatchEvent } from "../apiserver/index.ts";
 import { generateName } from "../scenario/manifest/names.ts";
 import { activePodsWithRanksLess, isPodActive } from "./controller_utils.ts";
-import { EXPECTATIONS_TIMEOUT_MS, SLOW_START_INITIAL_BATCH_SIZE } from "./replicaset.ts";
+import { EXPECTATIONS_TIMEOUT_MS } from "./replicaset.ts";
+import { slowStartBatch } from "./controller_utils.ts";
 
 const COMPONENT = "job-controller";
 export const DEFAULT_JOB_POD_FAILURE_BACKOFF_MS = 10_000;
@@ -186,7 +187,7 @@ export class JobController {
     st.expectAdd = diff;
     st.expectSinceMs = this.sim.nowMs;
     this.sim.emit(COMPONENT, "CreatingPods", { job: key, active: active.length, succeeded, failed: st.failed.size, creating: diff });
-    const ok = yield* this.slowStartBatch(diff, () => this.createPod(st));
+    const ok = yield* slowStartBatch(this.sim, "job", diff, () => this.createPod(st));
     st.expectAdd -= diff - ok;
   }
 
@@ -206,29 +207,6 @@ export class JobController {
     // A finished Job's remaining pods are deleted.
     for (const p of active) st.deletedByController.add(p.metadata.uid ?? podKey(p));
     for (const p of active) yield* this.client.deletePod(st.job.namespace, p.metadata.name);
-  }
-
-  private *slowStartBatch(count: number, create: () => Proc<boolean>): Proc<number> {
-    let remaining = count;
-    let successes = 0;
-    let batchSize = Math.min(remaining, SLOW_START_INITIAL_BATCH_SIZE);
-    while (batchSize > 0) {
-      const wg = this.sim.waitGroup("job/slowStartBatch");
-      let failed = 0;
-      wg.add(batchSize);
-      for (let b = 0; b < batchSize; b++) {
-        this.sim.go("job/create", function* () {
-          if (yield* create()) successes++;
-          else failed++;
-          wg.done();
-        }, { daemon: true });
-      }
-      yield* wait(wg);
-      if (failed > 0) break;
-      remaining -= batchSize;
-      batchSize = Math.min(2 * batchSize, remaining);
-    }
-    return successes;
   }
 
   private *createPod(st: JobState): Proc<boolean> {

@@ -10,18 +10,16 @@
 // --concurrent-replicaset-syncs=5. Pod names are GenerateName's, the five characters drawn from the
 // owner's identity and a creation count (scenario/manifest/names.ts) instead of at random; the first
 // pod takes the name the scenario planned for the workload's pod, so expectations can name it.
-import { wait, type Proc, type Sim } from "../sim/index.ts";
+import type { Proc, Sim } from "../sim/index.ts";
 import { ControllerLoop, controllerKey, observedExpectation } from "./informer.ts";
 import type { Pod } from "../k8s/pod.ts";
 import type { PodsClient, WatchEvent } from "../apiserver/index.ts";
 import { generateName } from "../scenario/manifest/names.ts";
-import { activePodsWithRanksLess, isPodActive } from "./controller_utils.ts";
+import { activePodsWithRanksLess, isPodActive, slowStartBatch } from "./controller_utils.ts";
 
 const COMPONENT = "replicaset-controller";
 /** BurstReplicas: at most this many creations or deletions per sync. */
 export const BURST_REPLICAS = 500;
-/** SlowStartInitialBatchSize. */
-export const SLOW_START_INITIAL_BATCH_SIZE = 1;
 /** ExpectationsTimeout: expectations older than this are taken as satisfied. */
 export const EXPECTATIONS_TIMEOUT_MS = 5 * 60_000;
 
@@ -123,7 +121,7 @@ export class ReplicaSetController {
       const n = Math.min(-diff, BURST_REPLICAS);
       this.expectations.set(key, { add: n, del: 0, sinceMs: this.sim.nowMs });
       this.sim.emit(COMPONENT, "TooFewReplicas", { replicaSet: key, need: rs.replicas, have: active.length, creating: n });
-      const ok = yield* this.slowStartBatch(n, (i) => this.createPod(rs, i));
+      const ok = yield* slowStartBatch(this.sim, "replicaset", n, (i) => this.createPod(rs, i));
       // Creations that were never attempted or failed will not be observed.
       const exp = this.expectations.get(key);
       if (exp !== undefined) exp.add -= n - ok;
@@ -138,35 +136,6 @@ export class ReplicaSetController {
         if (r.err !== null && exp !== undefined) exp.del--;
       }
     }
-  }
-
-  /**
-   * slowStartBatch: batches of 1, 2, 4... creations run at once; a batch with a failure ends the
-   * run of batches. Returns how many succeeded.
-   */
-  private *slowStartBatch(count: number, create: (i: number) => Proc<boolean>): Proc<number> {
-    let remaining = count;
-    let successes = 0;
-    let batchSize = Math.min(remaining, SLOW_START_INITIAL_BATCH_SIZE);
-    let i = 0;
-    while (batchSize > 0) {
-      const wg = this.sim.waitGroup("replicaset/slowStartBatch");
-      let failed = 0;
-      wg.add(batchSize);
-      for (let b = 0; b < batchSize; b++) {
-        const index = i++;
-        this.sim.go("replicaset/create", function* () {
-          if (yield* create(index)) successes++;
-          else failed++;
-          wg.done();
-        }, { daemon: true });
-      }
-      yield* wait(wg);
-      if (failed > 0) break;
-      remaining -= batchSize;
-      batchSize = Math.min(2 * batchSize, remaining);
-    }
-    return successes;
   }
 
   private *createPod(rs: ReplicaSet, _index: number): Proc<boolean> {
