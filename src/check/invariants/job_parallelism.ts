@@ -11,6 +11,7 @@
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
 import type { InvariantInfo, InvariantMonitor, RecordReads, Violation } from "./common.ts";
+import { RuntimeContainers } from "./runtime_containers.ts";
 
 const ID = "job-running-at-most-parallelism";
 
@@ -39,33 +40,26 @@ class Monitor implements InvariantMonitor {
     StartContainer: ["pod", "id", "result", "node", "container"],
     ContainerExited: ["pod", "id", "node"],
   };
-  /** Running containers by node and container ID: the pod and since when. */
-  private readonly running = new Map<string, { pod: string; node: string; id: string; container: string; startedAtMs: number }>();
-  private readonly exited = new Set<string>();
+  /** The Jobs' running containers. */
+  private readonly containers = new RuntimeContainers();
 
   constructor(private readonly jobs: readonly JobInfo[]) {}
 
   observe(rec: TraceRecord): Violation | null {
-    if (this.jobs.length === 0 || rec.component !== "runtime" || typeof rec.pod !== "string" || typeof rec.id !== "string") return null;
-    const node = typeof rec.node === "string" ? rec.node : "";
-    const key = `${node}/${rec.id}`;
-    if (rec.kind === "ContainerExited") {
-      this.running.delete(key);
-      this.exited.add(key);
-      return null;
-    }
-    if (rec.kind !== "StartContainer" || rec.result !== "ok" || this.exited.has(key)) return null;
-    const job = this.jobs.find((j) => j.matches(rec.pod as string));
+    if (this.jobs.length === 0) return null;
+    const started = this.containers.follow(rec);
+    if (started === null) return null;
+    const job = this.jobs.find((j) => j.matches(started.pod));
     if (job === undefined) return null;
-    this.running.set(key, { pod: rec.pod, node, id: rec.id, container: String(rec.container), startedAtMs: rec.t });
+    this.containers.keep(started);
     const pods = new Map<string, { node: string; id: string; container: string; startedAtMs: number }>();
-    for (const c of this.running.values()) if (job.matches(c.pod) && !pods.has(c.pod)) pods.set(c.pod, c);
+    for (const c of this.containers.running.values()) if (job.matches(c.pod) && !pods.has(c.pod)) pods.set(c.pod, c);
     if (pods.size <= job.parallelism) return null;
     const list = [...pods].map(([pod, c]) => `${pod}${c.node === "" ? "" : ` on ${c.node}`} (container ${c.container} ${c.id} started at ${c.startedAtMs}ms)`).join(", ");
     return {
       invariant: ID,
       t: rec.t,
-      pod: rec.pod,
+      pod: started.pod,
       message: `Job ${job.key} (parallelism ${job.parallelism}) runs ${pods.size} pods at once: ${list}`,
     };
   }

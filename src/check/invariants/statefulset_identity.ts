@@ -12,6 +12,7 @@
 // API UID. A pod that is Terminating but whose containers have stopped is not running.
 import type { TraceRecord } from "../../sim/index.ts";
 import type { Scenario } from "../../scenario/resolve.ts";
+import { RuntimeContainers } from "./runtime_containers.ts";
 import type { InvariantInfo, InvariantMonitor, RecordReads, Violation } from "./common.ts";
 import { getOrdinal } from "../../controllers/statefulset.ts";
 
@@ -50,9 +51,8 @@ class Monitor implements InvariantMonitor {
     ContainerExited: ["pod", "id", "node"],
   };
   private readonly uidByPod = new Map<string, string>();
-  /** Running containers of identities, by node and container ID. */
-  private readonly running = new Map<string, Running & { pod: string }>();
-  private readonly exited = new Set<string>();
+  /** The identities' running containers, each with its pod's UID when it started. */
+  private readonly containers = new RuntimeContainers<Running & { pod: string; id: string }>();
 
   constructor(private readonly sets: readonly string[]) {}
 
@@ -62,19 +62,11 @@ class Monitor implements InvariantMonitor {
       if (rec.deleted !== true && typeof rec.uid === "string") this.uidByPod.set(rec.pod, rec.uid);
       return null;
     }
-    if (rec.component !== "runtime" || typeof rec.id !== "string") return null;
-    const node = typeof rec.node === "string" ? rec.node : "";
-    const key = `${node}/${rec.id}`;
-    if (rec.kind === "ContainerExited") {
-      this.running.delete(key);
-      this.exited.add(key);
-      return null;
-    }
-    if (rec.kind !== "StartContainer" || rec.result !== "ok" || this.exited.has(key)) return null;
-    if (setOf(this.sets, rec.pod) === undefined) return null;
-    const c = { pod: rec.pod, node, uid: this.uidByPod.get(rec.pod) ?? "", container: String(rec.container), startedAtMs: rec.t };
-    const others = [...this.running.values()].filter((o) => o.pod === c.pod && (o.node !== c.node || (o.uid !== "" && c.uid !== "" && o.uid !== c.uid)));
-    this.running.set(key, c);
+    const started = this.containers.follow(rec);
+    if (started === null || setOf(this.sets, started.pod) === undefined) return null;
+    const c = { ...started, uid: this.uidByPod.get(started.pod) ?? "" };
+    const others = [...this.containers.running.values()].filter((o) => o.pod === c.pod && (o.node !== c.node || (o.uid !== "" && c.uid !== "" && o.uid !== c.uid)));
+    this.containers.keep(c);
     if (others.length === 0) return null;
     const where = (r: Running) => `${r.node === "" ? "" : `on ${r.node} `}(uid ${r.uid || "?"})`;
     return {
