@@ -17,9 +17,15 @@ export interface NodesClient {
   updateNodeStatus(node: NodeObject): Proc<ApiResult<NodeObject>>;
   /** PATCH nodes/<name>/status (the kubelet's nodeutil.PatchNodeStatus): the status replaces the stored one. */
   patchNodeStatus(name: string, status: NodeObject["status"]): Proc<ApiResult<NodeObject>>;
+  /** PATCH nodes/<name> of spec.unschedulable (kubectl cordon and uncordon: a strategic merge patch, no resourceVersion). */
+  patchNodeUnschedulable(name: string, unschedulable: boolean): Proc<ApiResult<NodeObject>>;
+  /** DELETE nodes/<name> (kubectl delete node). */
+  deleteNode(name: string): Proc<ApiResult<NodeObject>>;
   getLease(namespace: string, name: string): Proc<ApiResult<Lease>>;
   createLease(lease: Lease): Proc<ApiResult<Lease>>;
   updateLease(lease: Lease): Proc<ApiResult<Lease>>;
+  /** DELETE leases/<name> (the garbage collector's deletion of a dependent whose owner is gone). */
+  deleteLease(namespace: string, name: string): Proc<ApiResult<Lease>>;
 }
 
 const NODES = "/api/v1/nodes";
@@ -67,6 +73,21 @@ export class NodesActorClient implements NodesClient {
     })) as ApiResult<NodeObject>;
   }
 
+  *patchNodeUnschedulable(name: string, unschedulable: boolean): Proc<ApiResult<NodeObject>> {
+    return (yield this.req("NodePatch", "PATCH", `${NODES}/${name}`, { nodeName: name, unschedulable }, () => {
+      const cur = this.server.nodes.get("nodes", name);
+      if (cur.value === null) return traced(cur);
+      // {"spec":{"unschedulable":true}}; uncordon's patch removes the field ({"spec":{"unschedulable":null}}).
+      const { unschedulable: _old, ...spec } = cur.value.spec;
+      return traced(this.server.nodes.update("nodes", { ...cur.value, spec: unschedulable ? { ...spec, unschedulable } : spec }));
+    })) as ApiResult<NodeObject>;
+  }
+
+  *deleteNode(name: string): Proc<ApiResult<NodeObject>> {
+    return (yield this.req("NodeDelete", "DELETE", `${NODES}/${name}`, { nodeName: name },
+      () => traced(this.server.nodes.delete("nodes", name)))) as ApiResult<NodeObject>;
+  }
+
   *getLease(namespace: string, name: string): Proc<ApiResult<Lease>> {
     return (yield this.req("LeaseGet", "GET", leasePath(namespace, name), { lease: `${namespace}/${name}` },
       () => traced(this.server.nodes.get("leases", name)))) as ApiResult<Lease>;
@@ -81,6 +102,11 @@ export class NodesActorClient implements NodesClient {
     const { namespace, name } = lease.metadata;
     return (yield this.req("LeaseUpdate", "PUT", leasePath(namespace, name), { lease: `${namespace}/${name}`, renewTime: lease.spec.renewTime },
       () => traced(this.server.nodes.update("leases", lease)))) as ApiResult<Lease>;
+  }
+
+  *deleteLease(namespace: string, name: string): Proc<ApiResult<Lease>> {
+    return (yield this.req("LeaseDelete", "DELETE", leasePath(namespace, name), { lease: `${namespace}/${name}` },
+      () => traced(this.server.nodes.delete("leases", name)))) as ApiResult<Lease>;
   }
 }
 

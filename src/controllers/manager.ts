@@ -26,7 +26,9 @@ export class ControllerManager {
     this.replicaSet = new ReplicaSetController(sim, cluster.api.client("replicaset-controller"), adopt);
     this.job = new JobController(sim, cluster.api.client("job-controller"), adopt, { jobPodReplacementPolicy: atLeast(cluster.scenario.kubelet.version, "1.29") });
     this.statefulSet = new StatefulSetController(sim, cluster.api.client("statefulset-controller"), adopt);
-    this.daemonSet = new DaemonSetController(sim, cluster.api.client("daemonset-controller"), () => cluster.nodes.map((n) => n.settings.node), adopt);
+    // The node lister: a deleted Node (kubectl delete node) runs no daemon pod until it registers again.
+    const listed = () => cluster.nodes.filter((n) => cluster.api.nodes.get("nodes", n.settings.nodeName).err === null);
+    this.daemonSet = new DaemonSetController(sim, cluster.api.client("daemonset-controller"), () => listed().map((n) => n.settings.node), adopt);
   }
 
   /** Whether the scenario's pod (of a cluster) is a workload a controller keeps: a Deployment's, ReplicaSet's, StatefulSet's, Job's or DaemonSet's. */

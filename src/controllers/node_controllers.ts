@@ -10,6 +10,7 @@ import { ObjectInformer } from "./node_informer.ts";
 import { NodeLifecycleController } from "./node_lifecycle.ts";
 import { TaintEvictionController } from "./taint_eviction.ts";
 import { PodGCController } from "./podgc.ts";
+import { GarbageCollector } from "./garbage_collector.ts";
 
 export interface NodeControllers {
   readonly lifecycle: NodeLifecycleController;
@@ -37,5 +38,6 @@ export function startNodeControllers(sim: Sim, cluster: SimCluster): NodeControl
   taintEviction.start();
   lifecycle.start();
   podGC.start();
+  new GarbageCollector(sim, api, nodes, leases).start();
   return { lifecycle, taintEviction, podGC };
 }

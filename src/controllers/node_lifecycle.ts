@@ -82,6 +82,13 @@ export class NodeLifecycleController {
 
   private *monitorNodeHealth(): Proc<void> {
     const nodes = this.nodeInformer.list();
+    // classifyNodes' deleted: a known node no longer listed leaves the controller (kubectl delete node).
+    const deleted: string[] = [];
+    for (const name of this.known) if (this.nodeInformer.get(name) === undefined) deleted.push(name);
+    for (const name of deleted.sort()) {
+      this.known.delete(name);
+      this.sim.emit(COMPONENT, "Event", { object: `node/${name}`, type: "Normal", reason: "RemovingNode", message: `Node ${name} event: Removing Node ${name} from Controller` });
+    }
     for (const node of nodes) {
       if (this.known.has(node.metadata.name)) continue;
       this.known.add(node.metadata.name);

@@ -38,9 +38,17 @@ export interface NodeObject {
   status: { capacity: Readonly<Record<string, string>>; conditions: readonly NodeCondition[] };
 }
 
+/** The owner reference the kubelet puts on its node Lease (pkg/kubelet/util/nodelease.go SetNodeOwnerFunc): its Node. */
+export interface LeaseOwnerReference {
+  apiVersion: "v1";
+  kind: "Node";
+  name: string;
+  uid: string;
+}
+
 /** coordination/v1 Lease: the node's heartbeat in kube-node-lease. */
 export interface Lease {
-  metadata: { name: string; namespace: string; resourceVersion?: string };
+  metadata: { name: string; namespace: string; resourceVersion?: string; ownerReferences?: readonly LeaseOwnerReference[] };
   spec: { holderIdentity: string; leaseDurationSeconds: number; renewTime: string };
 }
 

@@ -13,7 +13,7 @@ import { compileNodePlan, type NodePlan } from "./plan.ts";
 import type { ControllerManager } from "../controllers/manager.ts";
 import { defaultTolerationSeconds } from "../apiserver/admission/default_toleration_seconds.ts";
 import { initialNode, nodeCapacity, readyCondition } from "../kubelet/nodestatus/node_status.ts";
-import { newLease } from "../kubelet/nodestatus/nodelease.ts";
+import { newLease, nodeOwnerReference } from "../kubelet/nodestatus/nodelease.ts";
 import { formatRFC3339 } from "../apiserver/time.ts";
 
 export class SimCluster {
@@ -55,8 +55,9 @@ export class SimCluster {
       const node = initialNode(n.settings, nodeCapacity(n.settings));
       node.metadata.creationTimestamp = formatRFC3339(0);
       node.status.conditions = [readyCondition(undefined, 0, null)];
-      this.api.nodes.create("nodes", node);
-      this.api.nodes.create("leases", newLease(null, n.settings.nodeName, 0));
+      const created = this.api.nodes.create("nodes", node).value!;
+      // Owned by its Node, as the kubelet's SetNodeOwnerFunc makes it: the garbage collector deletes it with the Node.
+      this.api.nodes.create("leases", newLease(null, n.settings.nodeName, 0, nodeOwnerReference(created)));
     }
   }
 

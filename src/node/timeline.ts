@@ -5,7 +5,7 @@ import { sleep, type Proc, type Sim } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import { kubectl, type PodsClient } from "../apiserver/index.ts";
 import { generatePodName } from "../kubelet/config/index.ts";
-import type { Step, TaintNodeStep, UntaintNodeStep } from "../scenario/types/timeline.ts";
+import type { CordonStep, Step, TaintNodeStep, UncordonStep, UntaintNodeStep } from "../scenario/types/timeline.ts";
 import type { NodeTaint } from "../k8s/node_api.ts";
 import type { SimNode } from "./node.ts";
 import type { SimCluster } from "./cluster.ts";
@@ -88,6 +88,14 @@ function* applyStep(sim: Sim, cluster: SimCluster, user: PodsClient, step: Step)
     case "taintNode":
     case "untaintNode":
       yield* taintStep(sim, cluster, step);
+      return;
+    case "cordon":
+    case "uncordon":
+      yield* cordonStep(sim, cluster, step);
+      return;
+    case "deleteNode":
+      // kubectl delete node: the Node object goes; the node's kubelet, runtime and containers stay.
+      yield* traced(sim, "deleteNode", yield* cluster.api.nodeClient("user").deleteNode(step.node));
       return;
     case "watchGone":
       // The apiserver's watch cache moved on: every kubelet's watch ends with 410 Gone.
@@ -222,6 +230,22 @@ function* taintStep(sim: Sim, cluster: SimCluster, step: TaintNodeStep | Untaint
     return;
   }
   yield* traced(sim, step.kind, yield* client.updateNode({ ...node, spec: { ...node.spec, taints } }));
+}
+
+/**
+ * kubectl cordon / uncordon (pkg/drain CordonHelper): GET the Node; when spec.unschedulable is
+ * already as asked, nothing is written ("already cordoned"); else PATCH spec.unschedulable.
+ */
+function* cordonStep(sim: Sim, cluster: SimCluster, step: CordonStep | UncordonStep): Proc<void> {
+  const client = cluster.api.nodeClient("user");
+  const got = yield* client.getNode(step.node);
+  if (got.err !== null) return yield* traced(sim, step.kind, got);
+  const desired = step.kind === "cordon";
+  if ((got.value.spec.unschedulable === true) === desired) {
+    sim.emit("scenario", "StepSkipped", { step: step.kind, node: step.node, why: `node/${step.node} already ${desired ? "cordoned" : "uncordoned"}` });
+    return;
+  }
+  yield* traced(sim, step.kind, yield* client.patchNodeUnschedulable(step.node, desired));
 }
 
 function* traced(sim: Sim, what: string, r: { err: { message: string } | null }): Proc<void> {

@@ -16,6 +16,7 @@ export interface CrossResult {
 }
 
 const API_VERBS = new Set(["create", "delete", "forceDelete", "setImage", "setLabels"]);
+const NODE_STEPS = new Set(["cordon", "uncordon", "deleteNode"]);
 const FILE_VERBS = new Set(["staticAdd", "staticUpdate", "staticRemove"]);
 
 function durationOr(v: unknown, fallback: number): number {
@@ -130,7 +131,8 @@ function checkTimeline(raw: Raw, pods: IndexedPod[], out: CrossResult): void {
       out.issues.push({ path: ["timeline", i, "at"], message: `expected a time within until (${formatDuration(untilMs)}), found ${formatDuration(at)}; the step would never run` });
     }
     for (const action of ACTION_NAMES) {
-      if (step[action] === undefined) continue;
+      // A node step's plain string names a node (crossref_nodes.ts checks it), not a pod.
+      if (step[action] === undefined || NODE_STEPS.has(action)) continue;
       const base = ["timeline", i, action];
       const pod = checkTarget(step[action], base, pods, out);
       if (pod && API_VERBS.has(action) && pod.source === "file") {

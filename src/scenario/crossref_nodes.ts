@@ -47,18 +47,30 @@ function checkBoundPods(raw: Raw, names: readonly string[], issues: PathIssue[])
   });
 }
 
+/** The steps that act on a Node object, which only a cluster has, and why a one-node scenario cannot take them. */
+const NODE_OBJECT_STEPS: ReadonlyMap<string, string> = new Map([
+  ["taintNode", "a one-node scenario has no Node object to taint (write the node's taints under node:)"],
+  ["untaintNode", "a one-node scenario has no Node object to taint (write the node's taints under node:)"],
+  ["cordon", "a one-node scenario has no Node object and no scheduler to keep pods off it"],
+  ["uncordon", "a one-node scenario has no Node object and no scheduler to keep pods off it"],
+  ["deleteNode", "a one-node scenario has no Node object to delete"],
+]);
+
 function checkStepNodes(raw: Raw, names: readonly string[], cluster: boolean, issues: PathIssue[]): void {
   list(raw.timeline).forEach((step, i) => {
     if (!isObj(step)) return;
     for (const action of ACTION_NAMES) {
-      const body = step[action];
-      if (!cluster && isObj(body) && (action === "taintNode" || action === "untaintNode")) {
-        issues.push({ path: ["timeline", i, action], message: `expected nodes: for ${action}: a one-node scenario has no Node object to taint (write the node's taints under node:)` });
+      const raw = step[action];
+      // cordon, uncordon and deleteNode take the node's name as a plain string too.
+      const shorthand = NODE_OBJECT_STEPS.has(action) && typeof raw === "string";
+      const body = shorthand ? { node: raw } : raw;
+      if (!cluster && (isObj(raw) || shorthand) && NODE_OBJECT_STEPS.has(action)) {
+        issues.push({ path: ["timeline", i, action], message: `expected nodes: for ${action}: ${NODE_OBJECT_STEPS.get(action)!}` });
         continue;
       }
       if (!isObj(body) || body.node === undefined || (typeof body.node === "string" && names.includes(body.node))) continue;
       const where = cluster ? `a node in nodes: (${names.join(", ")})` : `the scenario's one node "${names[0]}"`;
-      issues.push({ path: ["timeline", i, action, "node"], message: `expected ${where}, found ${JSON.stringify(body.node)}${typeof body.node === "string" ? suggestion(body.node, names) : ""}` });
+      issues.push({ path: shorthand ? ["timeline", i, action] : ["timeline", i, action, "node"], message: `expected ${where}, found ${JSON.stringify(body.node)}${typeof body.node === "string" ? suggestion(body.node, names) : ""}` });
     }
   });
 }

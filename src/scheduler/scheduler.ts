@@ -70,6 +70,8 @@ export class Scheduler {
   private readonly retries: Chan<Pod>;
   private readonly nodeInformer: ObjectInformer<"nodes">;
   private readonly nodeUpdates: Chan<null>;
+  /** Nodes whose Node object was deleted: no longer in the scheduler's cache. */
+  private readonly removed = new Set<string>();
 
   constructor(private readonly sim: Sim, private readonly cluster: SimCluster) {
     this.client = cluster.api.client(COMPONENT);
@@ -79,7 +81,12 @@ export class Scheduler {
     this.nodeInformer = new ObjectInformer(cluster.api, "nodes");
     this.nodeUpdates = sim.chan<null>("scheduler/nodeUpdates", 1);
     // NodeAdd / NodeUpdate (taints, conditions, unschedulable): the unschedulable pods may fit now.
-    this.nodeInformer.onEvent(() => void this.nodeUpdates.trySend(null));
+    // NodeDelete takes the node out of the cache (kubectl delete node); a Node registered again brings it back.
+    this.nodeInformer.onEvent((type, node) => {
+      if (type === "DELETED") this.removed.add(node.metadata.name);
+      else this.removed.delete(node.metadata.name);
+      this.nodeUpdates.trySend(null);
+    });
   }
 
   *run(): Proc<void> {
@@ -204,7 +211,8 @@ export class Scheduler {
   /** The nodes as the Node informer shows them (a node without its object yet: as the scenario declares it). */
   private snapshot(): NodeInfo[] {
     const opts = { sidecars: this.cluster.first.settings.featureGates.SidecarContainers };
-    return this.cluster.nodes.map((n) => {
+    const nodes = this.removed.size === 0 ? this.cluster.nodes : this.cluster.nodes.filter((n) => !this.removed.has(n.settings.nodeName));
+    return nodes.map((n) => {
       const c = this.nodePods.get(n.settings.nodeName)!;
       const obj = this.nodeInformer.get(n.settings.nodeName);
       // Rebuilt when the node's pods change (cache/forget clear it) or its Node object does.

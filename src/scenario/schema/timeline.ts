@@ -23,6 +23,10 @@ const imageChange = (what: string) =>
 /** In a cluster (`nodes:`), the node a node-level step happens to; the first node when omitted. */
 const onNode = z.string().min(1).optional().describe("In a cluster (`nodes:`), the node this happens to; the first node when omitted.");
 
+/** A cluster step about one node: `cordon: node-b` or `cordon: { node: node-b }`. */
+const nodeOnly = (what: string, description: string) =>
+  stringOrObject("node", obj({ node: z.string().min(1).describe(`The node (of nodes:) to ${what}.`) }), description);
+
 const downtime = (def: string, what: string) =>
   trueOrObject(obj({ downtime: duration(`How long ${what} stays down.`).prefault(def), node: onNode }), `${what} restarts.`);
 
@@ -129,6 +133,23 @@ export const ACTIONS = {
     key: z.string().min(1).describe("The key of the taints to remove."),
     effect: z.enum(["NoSchedule", "PreferNoSchedule", "NoExecute"]).optional().describe("Only the taint of this effect; every effect when omitted."),
   }).describe("In a cluster: remove the node's taints of this key (kubectl taint nodes NODE key[:effect]-)."),
+  cordon: nodeOnly(
+    "cordon",
+    "In a cluster: mark the node unschedulable (kubectl cordon NODE: a PATCH of the Node's spec.unschedulable to true). " +
+      "The scheduler places no new pod there (the node lifecycle controller adds the node.kubernetes.io/unschedulable:NoSchedule " +
+      "taint, which DaemonSet pods tolerate); the pods already running there keep running. A node already cordoned is left as it is.",
+  ),
+  uncordon: nodeOnly(
+    "uncordon",
+    "In a cluster: mark the node schedulable again (kubectl uncordon NODE: spec.unschedulable back to false); the taint comes off " +
+      "and pods waiting for room are tried again.",
+  ),
+  deleteNode: nodeOnly(
+    "delete",
+    "In a cluster: delete the node's Node object (kubectl delete node NODE). Its Lease goes with it (the garbage collector, its owner " +
+      "gone); the pod garbage collector force-deletes the pods bound to it once it has been gone 40 s; its kubelet keeps running, " +
+      "failing its status updates, and registers the Node again only when it restarts.",
+  ),
 } as const;
 
 export const ACTION_NAMES = Object.keys(ACTIONS) as ActionName[];

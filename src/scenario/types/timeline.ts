@@ -36,6 +36,12 @@ export interface ExitContainerStep extends At<"exitContainer"> { pod: string; co
 export interface TaintNodeStep extends At<"taintNode"> { node: string; key: string; value?: string | undefined; effect: "NoSchedule" | "PreferNoSchedule" | "NoExecute" }
 /** In a cluster: remove a node's taints of this key (and effect, when given), as `kubectl taint nodes NODE key[:effect]-`. */
 export interface UntaintNodeStep extends At<"untaintNode"> { node: string; key: string; effect?: "NoSchedule" | "PreferNoSchedule" | "NoExecute" | undefined }
+/** In a cluster: kubectl cordon NODE (spec.unschedulable true). */
+export interface CordonStep extends At<"cordon"> { node: string }
+/** In a cluster: kubectl uncordon NODE (spec.unschedulable false). */
+export interface UncordonStep extends At<"uncordon"> { node: string }
+/** In a cluster: kubectl delete node NODE. */
+export interface DeleteNodeStep extends At<"deleteNode"> { node: string }
 export interface EvictStep extends At<"evict"> { pod: string; gracePeriodSeconds?: number | undefined; reason: string; message: string }
 
 /** A step as the models read it. */
@@ -62,6 +68,9 @@ export type Step =
   | ExitContainerStep
   | EvictStep
   | TaintNodeStep
-  | UntaintNodeStep;
+  | UntaintNodeStep
+  | CordonStep
+  | UncordonStep
+  | DeleteNodeStep;
 
 export type ActionName = Step["kind"];
