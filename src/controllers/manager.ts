@@ -4,7 +4,8 @@
 // owner), Job, StatefulSet and DaemonSet.
 import type { Proc, Sim } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
-import type { ScenarioPod } from "../scenario/resolve.ts";
+import type { Scenario, ScenarioPod } from "../scenario/resolve.ts";
+import { featureGateDefault } from "../scenario/types/kubelet.ts";
 import type { SimCluster } from "../node/cluster.ts";
 import { ReplicaSetController } from "./replicaset.ts";
 import { JobController } from "./job.ts";
@@ -24,7 +25,7 @@ export class ControllerManager {
       for (const n of cluster.nodes) n.adoptBehaviour(template, podKey);
     };
     this.replicaSet = new ReplicaSetController(sim, cluster.api.client("replicaset-controller"), adopt);
-    this.job = new JobController(sim, cluster.api.client("job-controller"), adopt, { jobPodReplacementPolicy: atLeast(cluster.scenario.kubelet.version, "1.29") });
+    this.job = new JobController(sim, cluster.api.client("job-controller"), adopt, { jobPodReplacementPolicy: atLeast(controlPlaneRelease(cluster.scenario), "1.29") });
     this.statefulSet = new StatefulSetController(sim, cluster.api.client("statefulset-controller"), adopt);
     // The node lister: a deleted Node (kubectl delete node) runs no daemon pod until it registers again.
     const listed = () => cluster.nodes.filter((n) => cluster.api.nodes.get("nodes", n.settings.nodeName).err === null);
@@ -66,6 +67,24 @@ export class ControllerManager {
 
 function controllerKind(p: ScenarioPod): string | undefined {
   return p.manifest.metadata.ownerReferences?.find((r) => r.controller === true)?.kind;
+}
+
+/**
+ * The release the control plane (the controllers, the scheduler stand-in) runs: the scenario's
+ * `controlPlane.version`, else the first node's kubelet release (as before the field existed).
+ */
+export function controlPlaneRelease(scenario: Scenario): string {
+  return scenario.controlPlane?.version.version ?? scenario.kubelet.version;
+}
+
+/**
+ * The SidecarContainers feature gate of the control plane (the scheduler's accounting of
+ * restartable init containers): its release's default when `controlPlane:` is given, else the
+ * first node's gate, as before.
+ */
+export function controlPlaneSidecars(scenario: Scenario): boolean {
+  const cp = scenario.controlPlane;
+  return cp === undefined ? scenario.kubelet.featureGates.SidecarContainers : featureGateDefault("SidecarContainers", cp.version.minor);
 }
 
 /** Starts the controllers of a cluster whose scenario has workloads; null when it has none. */

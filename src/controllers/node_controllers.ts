@@ -6,6 +6,7 @@ import type { Proc, Sim } from "../sim/index.ts";
 import type { SimCluster } from "../node/cluster.ts";
 import { kubeletVersion } from "../kubelet/version.ts";
 import { ControllerLoop } from "./informer.ts";
+import { controlPlaneRelease } from "./manager.ts";
 import { ObjectInformer } from "./node_informer.ts";
 import { NodeLifecycleController } from "./node_lifecycle.ts";
 import { TaintEvictionController } from "./taint_eviction.ts";
@@ -21,8 +22,8 @@ export interface NodeControllers {
 export function startNodeControllers(sim: Sim, cluster: SimCluster): NodeControllers | null {
   if (!cluster.isCluster) return null;
   const api = cluster.api;
-  // The control plane runs the first node's release (the scenario has no control-plane version).
-  const version = kubeletVersion(cluster.first.settings.version);
+  // The control plane's release: controlPlane.version, else the first node's.
+  const version = kubeletVersion(controlPlaneRelease(cluster.scenario));
   const nodes = new ObjectInformer(api, "nodes");
   const leases = new ObjectInformer(api, "leases");
   let taintEviction: TaintEvictionController | null = null;

@@ -8,7 +8,7 @@ import { findPod, indexPods, isObj, list, str, type IndexedPod, type Raw } from 
 import { DEFAULT_KUBELET_VERSION } from "./schema/kubelet.ts";
 import { featureGateDefault } from "./types/kubelet.ts";
 import { ACTION_NAMES } from "./schema/timeline.ts";
-import { checkCluster } from "./crossref_nodes.ts";
+import { checkCluster, checkControlPlane } from "./crossref_nodes.ts";
 
 export interface CrossResult {
   issues: PathIssue[];
@@ -41,6 +41,7 @@ export function crossCheck(raw: Raw): CrossResult {
   checkPods(raw, pods, kubelet, out);
   checkNode(raw, kubelet, out);
   checkCluster(raw, kubelet, out.issues);
+  checkControlPlane(raw, kubelet, out.issues, out.warnings);
   checkTimeline(raw, pods, out);
   list(raw.expect).forEach((e, i) => {
     if (!isObj(e)) return;

@@ -5,6 +5,8 @@ import { suggestion } from "./found.ts";
 import type { PathIssue } from "./messages.ts";
 import { isObj, list, str, type Raw } from "./podindex.ts";
 import { ACTION_NAMES } from "./schema/timeline.ts";
+import { DEFAULT_KUBELET_VERSION } from "./schema/kubelet.ts";
+import { parseKubeletVersion, type KubeletVersion } from "../kubelet/version.ts";
 
 /** The node names of the scenario: every `nodes:` entry's, or the one node's (null: unknown). */
 function nodeNames(raw: Raw, kubelet: Raw): string[] | null {
@@ -102,4 +104,41 @@ function checkOwned(p: Raw, i: number, field: string, kind: string, cluster: boo
   } else if (kind === "Job" && isObj(meta.annotations) && meta.annotations["batch.kubernetes.io/job-completion-index"] !== undefined) {
     issues.push({ path: ["pods", i, "manifest", "spec", "completionMode"], message: "expected completionMode NonIndexed in a cluster: its Job controller does not model Indexed Jobs (docs/cluster.md)" });
   }
+}
+
+/**
+ * The version skew policy (kubernetes.io/releases/version-skew-policy): a kubelet must not be newer
+ * than kube-apiserver, and may be up to three minors older from 1.28 (KEP-3935; two before, which is
+ * also why a kubelet older than 1.25 may only be two behind). The reason a kubelet is outside it, or null.
+ */
+export function skewProblem(kubelet: KubeletVersion, controlPlane: KubeletVersion): string | null {
+  if (kubelet.minor > controlPlane.minor) return `newer than the control plane's 1.${controlPlane.minor} (a kubelet must not be newer than kube-apiserver)`;
+  const allowed = controlPlane.minor >= 28 ? 3 : 2;
+  const behind = controlPlane.minor - kubelet.minor;
+  if (behind > allowed) return `${behind} minor releases older than the control plane's 1.${controlPlane.minor} (at most ${allowed} are supported)`;
+  return null;
+}
+
+const versionOf = (v: unknown): KubeletVersion | null => (typeof v === "string" ? parseKubeletVersion(v) : null);
+
+/** `controlPlane:` is a cluster's; each node's kubelet within the version skew policy of it, else a warning. */
+export function checkControlPlane(raw: Raw, kubelet: Raw, issues: PathIssue[], warnings: PathIssue[]): void {
+  const cp = raw.controlPlane;
+  if (cp === undefined) return;
+  if (!Array.isArray(raw.nodes)) {
+    issues.push({ path: ["controlPlane"], atKey: true, message: "expected nodes: for controlPlane: a one-node scenario has no control plane (no scheduler or controllers) but its kubelet" });
+    return;
+  }
+  const cpVersion = isObj(cp) ? versionOf(cp.version) : null;
+  if (cpVersion === null) return;
+  const top = kubelet.version === undefined ? DEFAULT_KUBELET_VERSION : kubelet.version;
+  list(raw.nodes).forEach((n, i) => {
+    if (!isObj(n)) return;
+    const own = isObj(n.kubelet) ? n.kubelet.version : undefined;
+    const v = versionOf(own ?? top);
+    const problem = v === null ? null : skewProblem(v, cpVersion);
+    if (problem === null) return;
+    const path = own !== undefined ? ["nodes", i, "kubelet", "version"] : kubelet.version !== undefined ? ["kubelet", "version"] : ["nodes", i, "name"];
+    warnings.push({ path, message: `node ${JSON.stringify(n.name)}'s kubelet 1.${v!.minor} is outside the supported version skew: ${problem}; it runs anyway` });
+  });
 }

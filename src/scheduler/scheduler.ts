@@ -19,6 +19,7 @@ import type { PodsClient, WatchEvent } from "../apiserver/index.ts";
 import type { SimCluster } from "../node/cluster.ts";
 import { bestNodes, findNodesThatFit, fitErrorMessage, leastAllocatedScore, nonZeroRequestedBy, type NodeInfo } from "./framework.ts";
 import { ObjectInformer } from "../controllers/node_informer.ts";
+import { controlPlaneSidecars } from "../controllers/manager.ts";
 import type { NodeObject } from "../k8s/node_api.ts";
 import type { Node } from "../k8s/node.ts";
 
@@ -70,11 +71,14 @@ export class Scheduler {
   private readonly retries: Chan<Pod>;
   private readonly nodeInformer: ObjectInformer<"nodes">;
   private readonly nodeUpdates: Chan<null>;
+  /** The control plane's SidecarContainers gate: restartable init containers' requests count as the pod's. */
+  private readonly sidecars: boolean;
   /** Nodes whose Node object was deleted: no longer in the scheduler's cache. */
   private readonly removed = new Set<string>();
 
   constructor(private readonly sim: Sim, private readonly cluster: SimCluster) {
     this.client = cluster.api.client(COMPONENT);
+    this.sidecars = controlPlaneSidecars(cluster.scenario);
     this.nodeList = cluster.nodes.map((n) => n.settings.nodeName);
     this.nodePods = new Map(this.nodeList.map((n) => [n, { pods: new Map(), info: null }]));
     this.retries = sim.chan<Pod>("scheduler/retries", 1024);
@@ -210,7 +214,7 @@ export class Scheduler {
 
   /** The nodes as the Node informer shows them (a node without its object yet: as the scenario declares it). */
   private snapshot(): NodeInfo[] {
-    const opts = { sidecars: this.cluster.first.settings.featureGates.SidecarContainers };
+    const opts = { sidecars: this.sidecars };
     const nodes = this.removed.size === 0 ? this.cluster.nodes : this.cluster.nodes.filter((n) => !this.removed.has(n.settings.nodeName));
     return nodes.map((n) => {
       const c = this.nodePods.get(n.settings.nodeName)!;
@@ -229,7 +233,7 @@ export class Scheduler {
     const pod = q.pod;
     const key = podKey(pod);
     const nodes = this.snapshot();
-    const opts = { sidecars: this.cluster.first.settings.featureGates.SidecarContainers };
+    const opts = { sidecars: this.sidecars };
     const fit = findNodesThatFit(pod, nodes, this.nextStartNodeIndex, opts);
     this.nextStartNodeIndex = fit.nextStartNodeIndex;
     if (fit.feasible.length === 0) {

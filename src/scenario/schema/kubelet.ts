@@ -18,7 +18,8 @@ export const DEFAULT_KUBELET_VERSION = "1.30";
 /** The simulated node's name when the scenario names none. */
 export const DEFAULT_NODE_NAME = "node-1";
 
-const version = z
+/** A release "1.19" to "1.35" with an optional patch; `what` names whose ("kubelet", "control plane") in the error. */
+export const releaseVersion = (what: string) => z
   .unknown()
   .transform((value, ctx): { version: string; minor: number; patch: number } => {
     if (typeof value === "number") {
@@ -33,13 +34,15 @@ const version = z
       const found = typeof value === "string" ? `"${value}"` : String(value);
       ctx.addIssue({
         code: "custom",
-        message: `expected a kubelet version from "1.${MIN_KUBELET_MINOR}" to "1.${MAX_KUBELET_MINOR}", optionally with a patch number ("1.22.4", at most .${MAX_KUBELET_PATCH}), found ${found}`,
+        message: `expected a ${what} version from "1.${MIN_KUBELET_MINOR}" to "1.${MAX_KUBELET_MINOR}", optionally with a patch number ("1.22.4", at most .${MAX_KUBELET_PATCH}), found ${found}`,
       });
       return z.NEVER;
     }
     // Written as given (without a leading "v"): "1.22" stays "1.22", the .0 release.
     return { version: (value as string).trim().replace(/^v/, ""), minor: v.minor, patch: v.patch };
-  })
+  });
+
+const version = releaseVersion("kubelet")
   .meta({
     typeName: "string",
     description:

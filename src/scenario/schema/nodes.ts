@@ -3,10 +3,11 @@
 // kubelets at one release, some at another) is one file. Without `nodes:` a scenario is one node.
 import { z } from "zod";
 import { obj } from "./common.ts";
-import { kubeletSchema } from "./kubelet.ts";
+import { kubeletSchema, releaseVersion } from "./kubelet.ts";
 import { nodeShape } from "./node.ts";
 import { runtimeSchema } from "./runtime.ts";
 import type { ClusterNodeParsed } from "../types/node.ts";
+import type { ControlPlaneParsed } from "../types/scenario.ts";
 
 /** Kubernetes' supported maximum is 5,000 nodes; a scenario file holds at most this many. */
 export const MAX_NODES = 5000;
@@ -53,3 +54,17 @@ export const nodesSchema: z.ZodOptional<z.ZodType<ClusterNodeParsed[], unknown>>
   );
 
 export type { ClusterNodeParsed };
+
+/** `controlPlane:` of a cluster: the release its apiserver, scheduler stand-in and controllers follow. */
+export const controlPlaneSchema: z.ZodOptional<z.ZodType<ControlPlaneParsed, unknown>> = obj({
+  version: releaseVersion("control plane").meta({
+    typeName: "string",
+    description:
+      "The release of the cluster's control plane (kube-apiserver, the scheduler stand-in and the controllers): what their " +
+      "release-gated behaviour follows, e.g. the node monitor grace period (50 s from 1.32) or the Job controller's " +
+      "podReplacementPolicy (1.29). Quote it. A kubelet newer than it, or more than three minors older (two before 1.28), " +
+      "is outside the supported version skew: the run goes ahead with a warning.",
+  }),
+})
+  .optional()
+  .describe("In a cluster: the control plane's release. Without it the control plane runs the first node's kubelet release.");

@@ -6,7 +6,7 @@ import { duration, obj } from "./common.ts";
 import { expectationSchema } from "./expect.ts";
 import { kubeletSchema } from "./kubelet.ts";
 import { nodeSchema } from "./node.ts";
-import { nodesSchema } from "./nodes.ts";
+import { controlPlaneSchema, nodesSchema } from "./nodes.ts";
 import { podEntrySchema } from "./pods.ts";
 import { runtimeSchema } from "./runtime.ts";
 import { schedulerSchema } from "./scheduler.ts";
@@ -75,6 +75,7 @@ export const scenarioSchema = obj({
   kubelet: kubeletSchema.prefault({}),
   node: nodeSchema.prefault({}),
   nodes: nodesSchema,
+  controlPlane: controlPlaneSchema,
   runtime: runtimeSchema.prefault({}),
   apiserver: apiserverSchema.prefault({}),
   pods: z

@@ -44,6 +44,11 @@ export interface JobCounts {
   podReplacementPolicy?: "TerminatingOrFailed" | "Failed" | undefined;
 }
 
+/** The release of a cluster's apiserver, scheduler and controllers. */
+export interface ControlPlaneParsed {
+  version: { version: string; minor: number; patch: number };
+}
+
 export interface ParsedScenario {
   name: string;
   description: string;
@@ -54,6 +59,8 @@ export interface ParsedScenario {
   node: NodeParsed;
   /** A cluster's nodes (docs/cluster.md); absent for one node. */
   nodes?: ClusterNodeParsed[] | undefined;
+  /** A cluster's control plane (docs/cluster.md); absent: the first node's kubelet release. */
+  controlPlane?: ControlPlaneParsed | undefined;
   runtime: RuntimeConfig;
   apiserver: ApiserverConfig;
   pods: PodEntryParsed[];
