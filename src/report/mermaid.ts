@@ -32,6 +32,13 @@ export const PARTICIPANT_ORDER = [
   "kuberuntime", "runtime", "pleg", "cache", "sim",
 ] as const;
 
+/**
+ * The kubelet's own lanes. In a cluster each node's are one participant, `kubelet@<node>`, and its
+ * runtime another, `runtime@<node>`: a diagram of three nodes keeps three kubelets apart without
+ * thirty lanes.
+ */
+const KUBELET_LANES: ReadonlySet<string> = new Set(["config", "syncloop", "kubelet", "podworker", "prober", "status", "kuberuntime", "pleg", "cache"]);
+
 /** The participant that stands for everything outside the kubelet: the user, a garbage collector, crictl. */
 const OUTSIDE = "user";
 const DEFAULT_MAX_MESSAGES = 150;
@@ -88,9 +95,9 @@ function apiserverStep(rec: TraceRecord, ctx: Context): Step[] {
   const actor = str(rec, "actor");
   const pod = short(podOf(rec));
   if (rec.kind === "PodView") return podViewNote(rec, ctx);
-  if (rec.kind === "WatchEvent" && actor === "kubelet") return [arrow(rec, "apiserver", "config", "-->>", `watch ${fieldText(rec["type"])} ${pod}`)];
+  if (rec.kind === "WatchEvent" && isKubelet(actor)) return [arrow(rec, "apiserver", "config", "-->>", `watch ${fieldText(rec["type"])} ${pod}`)];
   // The kubelet's own requests are drawn from the status manager's records.
-  if (actor === undefined || actor === "kubelet") return [];
+  if (actor === undefined || isKubelet(actor)) return [];
   const verb: Readonly<Record<string, string>> = { Create: "POST", Update: "PUT", Delete: "DELETE", PatchStatus: "PATCH status" };
   if (verb[rec.kind] === undefined) return [];
   const g = rec["gracePeriodSeconds"];
@@ -98,6 +105,27 @@ function apiserverStep(rec: TraceRecord, ctx: Context): Step[] {
   const grace = g === undefined || g === null ? "" : ` grace ${fieldText(g)}s`;
   const who = actor === "user" ? "" : ` (${actor})`;
   return [arrow(rec, OUTSIDE, "apiserver", failed(rec) ? "-x" : "->>", `${verb[rec.kind]} ${pod}${grace}${who}${outcome(rec)}`)];
+}
+
+/** A kubelet as the apiserver's client: "kubelet", or "kubelet@<node>" in a cluster. */
+const isKubelet = (actor: string | undefined): boolean => actor === "kubelet" || (actor !== undefined && actor.startsWith("kubelet@"));
+
+/**
+ * The node whose kubelet or runtime a record is about, in a cluster: the node of the process that
+ * wrote it, or the kubelet the apiserver answered. None for the apiserver's own views (a PodView
+ * names the pod's node, not a writer) and in a one-node run.
+ */
+function nodeOfRecord(rec: TraceRecord): string | undefined {
+  const actor = str(rec, "actor");
+  if (actor !== undefined && actor.startsWith("kubelet@")) return actor.slice("kubelet@".length);
+  return rec.component === "apiserver" ? undefined : str(rec, "node");
+}
+
+/** A step's kubelet and runtime lanes as the node's participants. */
+function onNode(step: Step, node: string): Step {
+  const lane = (p: string) => (KUBELET_LANES.has(p) ? `kubelet@${node}` : p === "runtime" ? `runtime@${node}` : p);
+  if ("note" in step) return { ...step, note: lane(step.note), ...(step.over === undefined ? {} : { over: lane(step.over) }) };
+  return { ...step, from: lane(step.from), to: lane(step.to) };
 }
 
 function podViewNote(rec: TraceRecord, ctx: Context): Step[] {
@@ -224,7 +252,7 @@ function outsideRecords(kernel: KernelView | undefined): Set<number> {
 /** A violation as a note over the participants of the records it names (all of them when none draws). */
 function violationNote(rec: TraceRecord, links: readonly number[], byRecord: ReadonlyMap<number, Step[]>, order: readonly string[]): Step {
   const names = new Set(links.flatMap((s) => (byRecord.get(s) ?? []).flatMap(stepParticipants)).map(participantId));
-  const covered = order.filter((p) => names.has(p));
+  const covered = order.filter((p) => names.has(participantId(p)));
   const first = covered[0] ?? order[0] ?? OUTSIDE;
   const last = covered[covered.length - 1] ?? order[order.length - 1] ?? first;
   return { ...at(rec), note: first, over: last, text: `❌ ${fieldText(rec["invariant"])} violated: ${fieldText(rec["message"])}`, maxChars: VIOLATION_CHARS };
@@ -244,9 +272,14 @@ export function renderMermaid(records: readonly TraceRecord[], opts: MermaidOpti
   for (const rec of records) {
     if (!linked.has(rec.seq) && opts.pod !== undefined && !podMatches(podOf(rec), opts.pod)) continue;
     let steps = stepsOf(rec, ctx);
+    const node = steps.length === 0 ? undefined : nodeOfRecord(rec);
+    if (node !== undefined) steps = steps.map((st) => onNode(st, node));
     // A record a violation names is drawn even when it is no interaction: a relist that saw
     // nothing is exactly the missing event.
-    if (linked.has(rec.seq)) steps = (steps.length > 0 ? steps : [note(rec, rec.component, phrase(rec))]).map((s) => ({ ...s, text: `⚠ ${s.text}` }));
+    if (linked.has(rec.seq)) {
+      const bare = () => { const n = note(rec, rec.component, phrase(rec)); const on = nodeOfRecord(rec); return on === undefined ? n : onNode(n, on); };
+      steps = (steps.length > 0 ? steps : [bare()]).map((s) => ({ ...s, text: `⚠ ${s.text}` }));
+    }
     if (steps.length > 0) byRecord.set(rec.seq, steps);
   }
   const steps = sortSteps([...byRecord.values()].flat());
@@ -260,12 +293,19 @@ export function renderMermaid(records: readonly TraceRecord[], opts: MermaidOpti
   return lines(records, sortSteps(drawn), steps.length - Math.min(max, steps.length), max).join("\n") + "\n";
 }
 
+/** The participants by name, in the fixed order; a cluster's nodes after it, each node's kubelet then its runtime. */
 function participants(steps: readonly Step[]): string[] {
-  const used = new Set<string>();
-  for (const s of steps) for (const p of stepParticipants(s)) used.add(participantId(p));
+  const used = new Map<string, string>();
+  for (const s of steps) for (const p of stepParticipants(s)) used.set(participantId(p), p);
   const order: string[] = PARTICIPANT_ORDER.filter((p) => used.has(p));
-  for (const p of [...used].sort(byString)) if (!order.includes(p)) order.push(p);
-  return order;
+  const rest = [...used.entries()].filter(([id]) => !order.includes(id)).map(([, name]) => name);
+  const nodeKey = (name: string) => {
+    const at = name.indexOf("@");
+    return at < 0 ? null : `${name.slice(at + 1)}\u0000${name.startsWith("kubelet@") ? 0 : 1}`;
+  };
+  const onNodes = rest.filter((n) => nodeKey(n) !== null).sort((a, b) => byString(nodeKey(a)!, nodeKey(b)!));
+  const others = rest.filter((n) => nodeKey(n) === null).sort((a, b) => byString(participantId(a), participantId(b)));
+  return [...order, ...onNodes, ...others];
 }
 
 function lines(records: readonly TraceRecord[], steps: readonly Step[], omitted: number, max: number): string[] {
@@ -274,10 +314,13 @@ function lines(records: readonly TraceRecord[], steps: readonly Step[], omitted:
   const run = runInfo(records);
   if (run !== undefined) out.push(`    %% kubelet-sim ${mermaidText(`scenario ${run.scenario} seed ${run.seed} strategy ${run.strategy}`)}`);
   // The outside (a user, a garbage collector, crictl) is an actor, not one of the kubelet's loops.
-  for (const p of order) out.push(p === OUTSIDE ? `    actor ${p}` : `    participant ${p}`);
+  // A name that is not an id (kubelet@node-a) is shown through an alias.
+  const declare = (p: string) => (participantId(p) === p ? p : `${participantId(p)} as ${p}`);
+  for (const p of order) out.push(p === OUTSIDE ? `    actor ${p}` : `    participant ${declare(p)}`);
   for (const s of steps) out.push(stepLine(s));
   if (omitted > 0) {
-    const span = order.length > 1 ? `${order[0]},${order[order.length - 1]}` : order[0] ?? "apiserver";
+    const ids = order.map(participantId);
+    const span = ids.length > 1 ? `${ids[0]},${ids[ids.length - 1]}` : ids[0] ?? "apiserver";
     if (order.length === 0) out.push(`    participant ${span}`);
     out.push(`    Note over ${span}: ${mermaidText(`${omitted} more step(s) not shown (maxMessages ${max})`)}`);
   }

@@ -8,6 +8,7 @@ import { skewProblem } from "../../src/scenario/crossref_nodes.ts";
 import { controlPlaneRelease, controlPlaneSidecars } from "../../src/controllers/manager.ts";
 import { nodeMonitorGracePeriodMs } from "../../src/controllers/node_health.ts";
 import { kubeletVersion } from "../../src/kubelet/version.ts";
+import { RACES, raceScenario } from "../../src/races/catalog.ts";
 
 const load = (head: string, nodes = "  - name: node-a\n  - name: node-b\n") => loadScenarioText(`name: cp\n${head}\nnodes:\n${nodes}until: 3m\ntimeline:\n  - { at: 30s, partition: { node: node-b, for: 2m } }\n`, "cp.yaml");
 
@@ -62,5 +63,19 @@ describe("controlPlane.version", () => {
   it("warns at the top-level kubelet version when the nodes share it", () => {
     const loaded = load(`controlPlane: { version: "1.29" }\nkubelet: { version: "1.31" }`);
     expect(loaded.warnings.map((w) => w.path)).toEqual(["kubelet.version", "kubelet.version"]);
+  });
+});
+
+describe("R27's gate is the control plane's", () => {
+  const r27 = raceScenario(RACES.find((r) => r.id === "R27")!, "buggy");
+  const withControlPlane = (version: string) => ({ ...r27, controlPlane: { version: { version, ...kubeletVersion(version) } } });
+
+  it("kubelets at 1.28 under a 1.29 control plane: podReplacementPolicy: Failed is honoured, no violation", () => {
+    expect(r27.kubelet.version).toBe("1.28");
+    expect(simulate(withControlPlane("1.29")).checks.violations).toEqual([]);
+  });
+
+  it("the same scenario with its control plane at 1.28 (explicitly) keeps the race", () => {
+    expect(simulate(withControlPlane("1.28")).checks.violations.map((v) => v.invariant)).toEqual(["job-running-at-most-parallelism"]);
   });
 });
