@@ -1,6 +1,6 @@
 // The scheduling cycle's decisions, as plain functions: pkg/scheduler/schedule_one.go
 // (findNodesThatFitPod, numFeasibleNodesToFind, selectHost) with the default profile's filters in
-// its order (nodename, tainttoleration, nodeaffinity, nodeports, noderesources Fit) and the
+// its order (nodeunschedulable, nodename, tainttoleration, nodeaffinity, nodeports, noderesources Fit) and the
 // NodeResourcesFit score with its default LeastAllocated strategy (noderesources/least_allocated.go,
 // cpu and memory, weight 1 each, over non-zero requests: schedutil.GetNonzeroRequests).
 // Simplified: no other filter or score plugin (volumes, inter-pod affinity, topology spread,
@@ -30,7 +30,14 @@ export interface NodeInfo {
   readonly node: Node;
   readonly pods: readonly Pod[];
   readonly nonZeroRequested?: { readonly milliCPU: number; readonly memory: number };
+  /** The Node's spec.unschedulable (kubectl cordon). */
+  readonly unschedulable?: boolean;
 }
+
+/** nodeunschedulable.ErrReasonUnschedulable */
+export const ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable";
+/** v1.TaintNodeUnschedulable: a pod that tolerates it tolerates spec.unschedulable too. */
+const UNSCHEDULABLE_TAINT: Taint = { key: "node.kubernetes.io/unschedulable", effect: "NoSchedule" };
 
 /** NodeInfo.NonZeroRequested: the pods' non-zero requests summed. */
 export function nonZeroRequestedBy(pods: readonly Pod[], opts: ResourceOptions): { milliCPU: number; memory: number } {
@@ -54,6 +61,8 @@ function untoleratedTaint(pod: Pod, taints: readonly Taint[]): Taint | null {
 
 /** The default profile's filters, in order; the first failure is the node's reason. */
 export function filterNode(pod: Pod, info: NodeInfo, opts: ResourceOptions): FilterResult {
+  // nodeunschedulable.Filter: a cordoned node, unless the pod tolerates the unschedulable taint.
+  if (info.unschedulable === true && untoleratedTaint(pod, [UNSCHEDULABLE_TAINT]) !== null) return { fits: false, reason: ERR_REASON_UNSCHEDULABLE };
   if (!fitsNodeName(pod, info.node)) return { fits: false, reason: NODE_NAME.reason };
   const taint = untoleratedTaint(pod, info.node.taints);
   if (taint !== null) return { fits: false, reason: `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ""}}` };

@@ -222,7 +222,7 @@ export class Scheduler {
       // Rebuilt when the node's pods change (cache/forget clear it) or its Node object does.
       if (c.info === null || c.nodeObj !== obj) {
         const pods = [...c.pods.values()];
-        c.info = { node: asSchedulerNode(n.settings.node, obj), pods, nonZeroRequested: nonZeroRequestedBy(pods, opts) };
+        c.info = { node: asSchedulerNode(n.settings.node, obj), pods, nonZeroRequested: nonZeroRequestedBy(pods, opts), ...(obj?.spec.unschedulable === true ? { unschedulable: true } : {}) };
         c.nodeObj = obj;
       }
       return c.info;
@@ -300,12 +300,11 @@ function before(a: [string, Queued], b: [string, Queued]): boolean {
 }
 
 /**
- * The Node the filters read: the object's taints (spec.unschedulable as NodeUnschedulable's taint
- * node.kubernetes.io/unschedulable:NoSchedule, which a pod may tolerate) over the declared node.
+ * The Node the filters read: the object's labels and taints over the declared node (its
+ * spec.unschedulable is NodeInfo's, which the NodeUnschedulable filter reads).
  */
 export function asSchedulerNode(declared: Node, obj: NodeObject | undefined): Node {
   if (obj === undefined) return declared;
   const taints = (obj.spec.taints ?? []).map((t) => ({ key: t.key, ...(t.value === undefined ? {} : { value: t.value }), effect: t.effect }));
-  if (obj.spec.unschedulable === true && !taints.some((t) => t.key === "node.kubernetes.io/unschedulable")) taints.push({ key: "node.kubernetes.io/unschedulable", effect: "NoSchedule" });
   return { ...declared, labels: obj.metadata.labels, taints };
 }

@@ -56,7 +56,8 @@ timeline:
     expect(of(recs, "Delete", { pod: "default/old" })).toEqual([]);
     expect(of(recs, "KillContainer", { pod: "default/old" })).toEqual([]);
     const fail = of(recs, "Event", { pod: "default/fast", reason: "FailedScheduling" })[0]!;
-    expect(fail["message"]).toContain("untolerated taint {node.kubernetes.io/unschedulable: }");
+    // NodeUnschedulable, the first filter, refuses node-b; node-a lacks the label.
+    expect(fail["message"]).toBe("0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) were unschedulable.");
   });
 
   it("uncordon lifts the taint and the waiting pod is placed on the node", () => {

@@ -40,6 +40,15 @@ describe("filterNode", () => {
     expect(r.fits ? null : r.reason).toBe(reason);
   });
 
+  it.each([
+    ["a cordoned node", pod("p"), "node(s) were unschedulable"],
+    ["a cordoned node, for a pod that tolerates the unschedulable taint (a DaemonSet's)", pod("p", { tolerations: [{ key: "node.kubernetes.io/unschedulable", operator: "Exists", effect: "NoSchedule" }] }), null],
+    ["a cordoned node is refused before a failing node name (NodeUnschedulable is the first filter)", pod("p", { nodeName: "b" }), "node(s) were unschedulable"],
+  ] as const)("NodeUnschedulable: %s", (_what, p, reason) => {
+    const r = filterNode(p, { node: node("a"), pods: [], unschedulable: true }, opts);
+    expect(r.fits ? null : r.reason).toBe(reason);
+  });
+
   it("counts the node's pods: the second 1.5-cpu pod does not fit", () => {
     const r = filterNode(pod("q", {}, "1500m"), { node: node("a"), pods: [pod("p", { nodeName: "a" }, "1500m")] }, opts);
     expect(r).toEqual({ fits: false, reason: "Insufficient cpu" });

@@ -75,7 +75,6 @@ export const scenarioSchema = obj({
   kubelet: kubeletSchema.prefault({}),
   node: nodeSchema.prefault({}),
   nodes: nodesSchema,
-  controlPlane: controlPlaneSchema,
   runtime: runtimeSchema.prefault({}),
   apiserver: apiserverSchema.prefault({}),
   pods: z
@@ -85,6 +84,7 @@ export const scenarioSchema = obj({
     .default([])
     .describe(`The pods the scenario can create: at most ${MAX_PODS}, with at most ${MAX_CONTAINERS} containers in all.`),
   scheduler: schedulerSchema,
+  controlPlane: controlPlaneSchema,
   timeline: z
     .array(stepSchema)
     .max(MAX_STEPS, atMost(MAX_STEPS, "timeline steps"))
