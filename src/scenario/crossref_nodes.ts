@@ -62,11 +62,11 @@ function checkStepNodes(raw: Raw, names: readonly string[], cluster: boolean, is
   list(raw.timeline).forEach((step, i) => {
     if (!isObj(step)) return;
     for (const action of ACTION_NAMES) {
-      const raw = step[action];
+      const value = step[action];
       // cordon, uncordon and deleteNode take the node's name as a plain string too.
-      const shorthand = NODE_OBJECT_STEPS.has(action) && typeof raw === "string";
-      const body = shorthand ? { node: raw } : raw;
-      if (!cluster && (isObj(raw) || shorthand) && NODE_OBJECT_STEPS.has(action)) {
+      const shorthand = NODE_OBJECT_STEPS.has(action) && typeof value === "string";
+      const body = shorthand ? { node: value } : value;
+      if (!cluster && (isObj(value) || shorthand) && NODE_OBJECT_STEPS.has(action)) {
         issues.push({ path: ["timeline", i, action], message: `expected nodes: for ${action}: ${NODE_OBJECT_STEPS.get(action)!}` });
         continue;
       }
