@@ -209,7 +209,8 @@ export class RunContext {
       sinks,
       keepRecords: false,
       hash: opts.hash ?? true,
-      ...(scenario === this.base ? { plan: this.basePlan } : {}),
+      // A run with knobs drawn has a scenario of its own, whose pods are the base's (plan.ts samePods).
+      plan: scenario === this.base ? this.basePlan : compileNodePlan(scenario, undefined, this.basePlan),
     });
     return { result, failure: classifyFailure(scenario, result, extra?.violations ?? []), lines };
   }

@@ -37,8 +37,23 @@ export function setHostIP(pod: Pod, s: APIPodStatus, hostIPs: readonly string[] 
  */
 export function sortPodIPs(podIPs: readonly string[], nodeIPs: readonly string[] = []): string[] {
   // A pure function of strings, asked on every status generation with the same few addresses.
+  // The common case, a pod's one IP with at most one node IP, is looked up without a key string.
+  if (podIPs.length === 1 && nodeIPs.length <= 1) return [...sortedOneIPOf(nodeIPs.length === 0 ? null : nodeIPs[0]!)(podIPs[0]!)];
   return [...sortedPodIPsOf(JSON.stringify([podIPs, nodeIPs]))];
 }
+
+/** sortPodIPs of one pod IP, per node IP (null: none). */
+function sortedOneIPOf(nodeIP: string | null): (podIP: string) => readonly string[] {
+  let f = sortedOneIPByNodeIP.get(nodeIP);
+  if (f === undefined) {
+    if (sortedOneIPByNodeIP.size >= 64) sortedOneIPByNodeIP.clear();
+    const nodeIPs = nodeIP === null ? [] : [nodeIP];
+    sortedOneIPByNodeIP.set(nodeIP, (f = perKey((podIP: string): readonly string[] => sortPodIPsUncached([podIP], nodeIPs), 1024)));
+  }
+  return f;
+}
+
+const sortedOneIPByNodeIP = new Map<string | null, (podIP: string) => readonly string[]>();
 
 const sortedPodIPsOf = perKey((key: string): readonly string[] => {
   const [podIPs, nodeIPs] = JSON.parse(key) as [string[], string[]];

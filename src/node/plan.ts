@@ -39,8 +39,16 @@ export interface NodePlan {
  * a scheduler would bind them; a cluster's come as written, and the scheduler stand-in binds those
  * that name no node (scheduler/scheduler.ts).
  */
-export function compileNodePlan(scenario: Scenario, member: ClusterNode | undefined = scenario.nodes?.[0]): NodePlan {
+export function compileNodePlan(scenario: Scenario, member: ClusterNode | undefined = scenario.nodes?.[0], like?: NodePlan): NodePlan {
   const settings = kubeletSettings(scenario, member);
+  if (like !== undefined && samePods(like, scenario, settings)) {
+    return Object.freeze({
+      ...podsOf(like),
+      scenario,
+      settings: deepFreeze(cloneJSON(settings)),
+      runtimeConfig: deepFreeze(cloneJSON(resolveRuntimeConfig((member ?? scenario).runtime))),
+    });
+  }
   const manifests = new Map<string, Pod>();
   for (const p of scenario.pods) {
     const m = p.manifest as Pod;
@@ -58,6 +66,22 @@ export function compileNodePlan(scenario: Scenario, member: ClusterNode | undefi
     skipStaticPodValidation: skippingValidation(scenario, "file"),
     hasStaticPods: scenario.pods.some((p) => p.source === "file"),
   });
+}
+
+/**
+ * Whether a plan's pod half (manifests, behaviours, validation skips) is this scenario's too: the
+ * same pod objects on a node of the same name, one node or a cluster alike. An exploration's runs
+ * with swarm knobs (explore/knobs.ts applyKnobs) change latencies, faults and the timeline, never
+ * the pods: each run's plan takes the base plan's frozen pods, so the apiserver's per-manifest
+ * work (validation, strategy.ts) is done once, not once per run.
+ */
+function samePods(like: NodePlan, scenario: Scenario, settings: KubeletSettings): boolean {
+  return like.scenario.pods === scenario.pods && like.settings.nodeName === settings.nodeName &&
+    (like.scenario.nodes === undefined) === (scenario.nodes === undefined);
+}
+
+function podsOf(p: NodePlan): Pick<NodePlan, "behaviours" | "manifests" | "skipApiValidation" | "skipStaticPodValidation" | "hasStaticPods"> {
+  return { behaviours: p.behaviours, manifests: p.manifests, skipApiValidation: p.skipApiValidation, skipStaticPodValidation: p.skipStaticPodValidation, hasStaticPods: p.hasStaticPods };
 }
 
 /** What each container does; static pods run under their node-suffixed name. */

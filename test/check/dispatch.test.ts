@@ -107,6 +107,14 @@ describe("every registered invariant declares what it reads", () => {
     expect(monitors.filter((m) => m.reads === undefined || m.kinds !== undefined).map((m) => m.id)).toEqual([]);
   });
 
+  // The dispatch table is kept across runs while the declarations are the same objects: a monitor
+  // that built its `reads` per instance made every run of an exploration compile the table again.
+  it("in one object shared by every monitor it makes, so the dispatch table is compiled once", () => {
+    const { scenario } = loadScenarioFile(join(ROOT, "scenarios/default.yaml"));
+    const fresh = INVARIANTS.filter((i) => i.make(scenario).reads !== i.make(scenario).reads).map((i) => i.id);
+    expect(fresh).toEqual([]);
+  });
+
   // Every bundled scenario (the races under their buggy and their fixed kubelet), a fifo run and a
   // pct run, every record built: a strict checker with every invariant reports no undeclared read.
   const files = bundledScenarios();

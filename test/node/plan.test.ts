@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { simulate } from "../../src/simulate.ts";
 import { compileNodePlan } from "../../src/node/plan.ts";
 import { loadScenarioText, type Scenario } from "../../src/scenario/index.ts";
+import { RunContext } from "../../src/explore/context.ts";
+import { makePlan } from "../../src/explore/plan.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const load = (file: string): Scenario => loadScenarioText(readFileSync(join(ROOT, file), "utf8"), file).scenario;
@@ -26,6 +28,31 @@ describe("a node's compiled plan", () => {
       expect(shared).toEqual([fresh[2], fresh[0], fresh[1], fresh[0]]);
     });
   }
+
+  // An exploration's runs with swarm knobs: each run's scenario is the base with latencies,
+  // faults and steps drawn, and its plan takes the base plan's pods (compileNodePlan's `like`).
+  it("of a run with knobs, built like the base plan, shares its pods and runs as a fresh plan does", () => {
+    const ctx = new RunContext(makePlan({ source: { file: join(ROOT, "scenarios/races/hunt/r10-hunt.yaml") }, strategy: "pct", seed: 5 }));
+    const base = compileNodePlan(ctx.base);
+    for (const index of [0, 1, 2]) {
+      const { scenario, knobs } = ctx.scenarioFor(index);
+      expect(knobs).not.toBeNull();
+      const like = compileNodePlan(scenario, undefined, base);
+      const fresh = compileNodePlan(scenario);
+      expect(like.scenario).toBe(scenario);
+      expect(like.manifests).toBe(base.manifests);
+      expect(like.behaviours).toBe(base.behaviours);
+      expect([...like.manifests]).toEqual([...fresh.manifests]);
+      expect(like.behaviours).toEqual(fresh.behaviours);
+      expect(like.runtimeConfig).toEqual(fresh.runtimeConfig);
+      expect(like.settings).toEqual(fresh.settings);
+      const run = (plan: typeof like) => simulate(scenario, { seed: 7 + index, strategy: pct, plan }).run.traceHash;
+      expect(run(like)).toBe(run(fresh));
+    }
+    // Other pods: compiled afresh.
+    const other = load("scenarios/basics/01-pod-starts.yaml");
+    expect(compileNodePlan(other, undefined, base).manifests).not.toBe(base.manifests);
+  });
 
   it("is frozen, and refuses to build another scenario's node", () => {
     const scenario = load("scenarios/basics/01-pod-starts.yaml");

@@ -58,6 +58,7 @@ class Monitor implements InvariantMonitor {
   }
 
   private overdue(nowMs: number): Violation | null {
+    if (this.deletions.size === 0) return null; // no deletion under way: nothing to judge
     for (const [uid, d] of this.deletions) {
       if (d.reported || d.shortened === null || nowMs <= d.deadlineMs + this.allowanceMs) continue;
       const running = this.containers.runningOf(d.pod, uid);

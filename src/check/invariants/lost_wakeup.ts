@@ -111,6 +111,7 @@ class Monitor implements InvariantMonitor {
   /** The first update past its deadline at `nowMs`, reported once and forgotten. */
   private overdue(nowMs: number): Violation | null {
     for (const w of this.workers.values()) {
+      if (w.updates.length === 0) continue; // the usual case: nothing pending to judge
       const i = w.updates.findIndex((u) => u.anchorMs !== null && nowMs > u.anchorMs + this.boundMs);
       if (i < 0) continue;
       const u = w.updates[i]!;

@@ -49,6 +49,8 @@ const READS: RecordReads = {
   relist: ["durationMs", "err", "node"],
 };
 
+const NO_PODS: ReadonlySet<string> = new Set();
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
   readonly reads = READS;
@@ -122,9 +124,10 @@ class Monitor implements InvariantMonitor {
 
   private onRelist(rec: TraceRecord): Violation | null {
     const beganMs = rec.t - (typeof rec.durationMs === "number" ? rec.durationMs : 0);
-    const failed = this.failedInspection.get(rec.node) ?? new Set<string>();
+    const failed = this.failedInspection.get(rec.node) ?? NO_PODS;
     this.failedInspection.delete(rec.node);
-    if (rec.err !== undefined) return null;
+    // Most relists owe nothing (this runs at every relist of every node).
+    if (rec.err !== undefined || this.owed.size === 0) return null;
     for (const [id, o] of this.owed) {
       if (o.node !== rec.node || o.atMs >= beganMs || failed.has(o.pod)) continue;
       this.owed.delete(id);

@@ -43,13 +43,16 @@ function setOf(sets: readonly string[], pod: string): string | undefined {
   return sets.find((s) => s.startsWith(`${ns}/`) && getOrdinal(s.slice(ns.length + 1), name) >= 0);
 }
 
+/** What observe reads (the dispatch and lazy records go by it: check/dispatch.ts); one object for every run, so the dispatch table compiled from it is kept. */
+const READS: RecordReads = {
+  PodView: ["pod", "deleted", "uid"],
+  StartContainer: ["pod", "id", "result", "container", "node"],
+  ContainerExited: ["pod", "id", "node"],
+};
+
 class Monitor implements InvariantMonitor {
   readonly id = ID;
-  readonly reads: RecordReads = {
-    PodView: ["pod", "deleted", "uid"],
-    StartContainer: ["pod", "id", "result", "container", "node"],
-    ContainerExited: ["pod", "id", "node"],
-  };
+  readonly reads: RecordReads = READS;
   private readonly uidByPod = new Map<string, string>();
   /** The identities' running containers, each with its pod's UID when it started. */
   private readonly containers = new RuntimeContainers<Running & { pod: string; id: string }>();

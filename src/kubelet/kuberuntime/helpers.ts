@@ -32,7 +32,8 @@ export function getStableKey(pod: Pod, container: Container): string {
  * replace turned a container named "sc-1" into "ssc-1" and "c-10" into the name plus "0".
  */
 export function replaceContainerID(message: string, containerID: string, name: string): string {
-  if (containerID === "") return message;
+  // Most messages do not name the container at all: no pattern to build then.
+  if (containerID === "" || !message.includes(containerID)) return message;
   const escaped = containerID.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return message.replace(new RegExp(`(?<![\\w.-])${escaped}(?![\\w.-])`, "g"), () => name);
 }

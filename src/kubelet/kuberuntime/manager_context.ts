@@ -49,5 +49,6 @@ export interface ManagerContext {
 
 /** One trace record of the runtime manager; `pod` first when the step is about a pod. */
 export function trace(m: ManagerContext, kind: string, pod: Pod | null, fields: Record<string, unknown> = {}): void {
-  m.sim.emit(TRACE_COMPONENT, kind, pod === null ? fields : { pod: podKey(pod), ...fields });
+  // Object.assign copies the fields in their order, as a spread would, at less cost in V8.
+  m.sim.emit(TRACE_COMPONENT, kind, pod === null ? fields : Object.assign({ pod: podKey(pod) }, fields));
 }
