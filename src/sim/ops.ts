@@ -17,6 +17,7 @@ export const OP_GOSCHED = 8;
 export const OP_WLOCK = 9;
 export const OP_CALL = 10;
 export const OP_THEN = 11;
+export const OP_GEN = 12;
 
 /**
  * A side channel for play mode (src/play/where.ts): when set, told of each operation as it is built,
@@ -61,12 +62,34 @@ export function callOp(latencyMs: number, label: string, handler: CallHandler, r
 }
 
 /**
- * A plain operation (not a call) followed by `next`, run on its resume value when the process is
- * next stepped: a call's stage that waits on a channel (a stop that returns once the process exited).
+ * An operation followed by `next`, run by the kernel on the operation's result when the process
+ * is next stepped, before its own code resumes: what `next` returns is the result the process (or
+ * the continuation below this one) resumes with, or a further operation to wait on first. `op` may
+ * be any operation: a plain one (a call's stage that waits on a channel), a call, whose result is
+ * the one its last stage gives, or another `thenOp`. So a chain of functions that each map the
+ * result of the one below (prober.go's probe -> runProbeWithRetries -> runProbe -> ExecSync) is
+ * one operation and one yield, instead of a generator frame per level resumed one by one. A throw
+ * in `next` is thrown into the process's code where it yielded, as it would be from a `yield*`.
  */
 export function thenOp(op: Op, next: (value: unknown) => unknown): Op {
-  if (op.code === OP_CALL || op.code === OP_THEN) throw new Error("thenOp: the operation must be a plain one, not a call");
   return new Op(OP_THEN, 0, op, next, "");
+}
+
+/**
+ * A generator run as a stage of the current process, as `yield*` would run it: for a callee
+ * written as a generator (a test double) where the caller builds operations. No scheduling point
+ * is added: the kernel resumes the generator at once, up to its first operation.
+ */
+export function genOp<T>(gen: Proc<T>): Op {
+  return new Op(OP_GEN, 0, gen, null, "");
+}
+
+/**
+ * An operation or an answer given at once (no virtual time passes), as a generator: the bridge from
+ * a builder (`Op | T`) to a caller that uses `yield*`. `const r = yield* awaitOp(build())`.
+ */
+export function* awaitOp<T>(x: Op | T): Proc<T> {
+  return x instanceof Op ? ((yield x) as T) : x;
 }
 
 /** The receive operation itself, for a call's stage (`thenOp(recvOp(ch), ...)`); models use `recv`. */

@@ -44,7 +44,8 @@ export function perform(k: KernelOps, p: Process, op: Op): boolean {
     case OP_CALL:
       return doCall(k, p, op);
     case OP_THEN:
-      p.then = op.value as (value: unknown) => unknown;
+      // resume() enters continuations before the kernel sees an operation; this is for a retry.
+      p.conts.push(op.value as (value: unknown) => unknown);
       return perform(k, p, op.target as Op);
     case OP_POINT:
       return true;

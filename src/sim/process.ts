@@ -6,6 +6,9 @@ import type { Timer } from "./timer.ts";
 
 export type Proc<T = void> = Generator<Op, T, unknown>;
 
+/** A continuation on the process's stack: a function of the result below it, or a generator run as a stage. */
+export type Cont = ((value: unknown) => unknown) | Proc<unknown>;
+
 export const READY = 0;
 export const RUNNING = 1;
 export const BLOCKED = 2; // on a channel, select, mutex or wait group
@@ -37,8 +40,11 @@ export class Process {
   call: CallHandler | null = null;
   /** The latency timer of a call with a cancellation channel: stopped when the channel fired first. */
   callTimer: Timer | null = null;
-  /** A call's stage after a plain operation (ops.ts thenOp): run on that operation's resume value. */
-  then: ((value: unknown) => unknown) | null = null;
+  /**
+   * What runs before the process's own code resumes, innermost last: continuations (ops.ts thenOp)
+   * and generators run as stages (ops.ts genOp). Empty for a process that yields plain operations.
+   */
+  readonly conts: Cont[] = [];
   /** When this process started waiting for a mutex (Go's starvation mode looks at it). */
   lockSinceMs = -1;
   /** What the process waits on, for deadlock diagnoses ("chan receive podUpdates"). */

@@ -1,8 +1,9 @@
 // Running a process up to its next operation: first the pending stage of a call it is in (ops.ts
-// callOp and thenOp), whose result resumes the process's own code unless it is a further
-// operation to wait on; then the process's code itself, one generator resumption.
-import { Op, type SelectResult } from "./ops.ts";
-import type { Process } from "./process.ts";
+// callOp), then the continuations it waits under (ops.ts thenOp, genOp), innermost first, each of
+// which may give a further operation to wait on; then the process's code itself, one generator
+// resumption.
+import { Op, OP_GEN, OP_THEN, type SelectResult } from "./ops.ts";
+import type { Cont, Proc, Process } from "./process.ts";
 
 /** What resume() returns when the process's code returned. */
 export const DONE_RESULT = Symbol("done");
@@ -20,19 +21,18 @@ export function resume(p: Process): unknown {
     // An operation that failed (a bad duration) throws into the caller; the call is over.
     p.call = null;
     p.callTimer = null;
-    p.then = null;
-    return yielded(p.gen.throw(err));
+    return unwind(p, undefined, true, err);
   }
   if (p.call !== null) {
-    value = completeCall(p, value);
-    if (value instanceof Op) return value;
-  } else if (p.then !== null) {
-    const then = p.then;
-    p.then = null;
-    value = then(value);
-    if (value instanceof Op) return value;
+    try {
+      value = completeCall(p, value);
+    } catch (e) {
+      return unwind(p, undefined, true, e);
+    }
+    if (value instanceof Op) return enter(p, value);
   }
-  return yielded(p.gen.next(value));
+  if (p.conts.length !== 0) return unwind(p, value, false, null);
+  return yielded(p, p.gen.next(value));
 }
 
 /** A call's latency has passed (or its cancellation fired): its handler runs now, on the callee's state. */
@@ -50,6 +50,62 @@ function completeCall(p: Process, value: unknown): unknown {
   return handler(cancelled);
 }
 
-function yielded(r: IteratorResult<Op, unknown>): unknown {
-  return r.done === true ? DONE_RESULT : r.value;
+/**
+ * Hands a result (or a throw: `failed`) down the continuation stack: a function maps it (and may
+ * give an operation to wait on first), a generator run as a stage is resumed with it (a throw is
+ * thrown into it, as into a `yield*` frame; a function is skipped). The process's own code gets
+ * what is left.
+ */
+function unwind(p: Process, value: unknown, failed: boolean, err: unknown): unknown {
+  const conts = p.conts;
+  while (conts.length !== 0) {
+    const top = conts[conts.length - 1]!;
+    if (typeof top === "function") {
+      conts.pop();
+      if (failed) continue;
+      try {
+        value = top(value);
+      } catch (e) {
+        failed = true;
+        err = e;
+        continue;
+      }
+      if (value instanceof Op) return enter(p, value);
+      continue;
+    }
+    let r: IteratorResult<Op, unknown>;
+    try {
+      r = failed ? top.throw(err) : top.next(value);
+    } catch (e) {
+      conts.pop();
+      failed = true;
+      err = e;
+      continue;
+    }
+    failed = false;
+    if (r.done !== true) return enter(p, r.value);
+    conts.pop();
+    value = r.value;
+  }
+  return yielded(p, failed ? p.gen.throw(err) : p.gen.next(value));
+}
+
+function yielded(p: Process, r: IteratorResult<Op, unknown>): unknown {
+  if (r.done === true) return DONE_RESULT;
+  const op = r.value;
+  return op.code === OP_THEN || op.code === OP_GEN ? enter(p, op) : op;
+}
+
+/**
+ * The operation the kernel performs for `op`: a continuation's operation is pushed and its inner
+ * operation performed; a generator stage is pushed and run at once up to its first operation.
+ */
+function enter(p: Process, op: Op): unknown {
+  while (op.code === OP_THEN) {
+    p.conts.push(op.value as Cont);
+    op = op.target as Op;
+  }
+  if (op.code !== OP_GEN) return op;
+  p.conts.push(op.target as Proc<unknown>);
+  return unwind(p, undefined, false, null);
 }
