@@ -169,6 +169,9 @@ export class SimRuntime implements RuntimeService, ImageManagerService, Containe
     const op = ExecSync(this.core, containerId, cmd, timeoutSeconds, purpose);
     return op instanceof CriError ? op : ((yield op) as ExecSyncResponse | CriError);
   }
+  ExecSyncOp(containerId: string, cmd: readonly string[], timeoutSeconds: number, purpose: ExecPurpose = null): Op | CriError {
+    return ExecSync(this.core, containerId, cmd, timeoutSeconds, purpose);
+  }
   GetContainerEvents(): Chan<ContainerEventResponse> {
     return this.core.subscribeContainerEvents();
   }
@@ -202,6 +205,9 @@ export class SimRuntime implements RuntimeService, ImageManagerService, Containe
   *probe(containerId: string, probeType: ProbeType, timeoutMs: number): Proc<NetworkOutcome> {
     const op = networkRequest(this.core, containerId, { probe: probeType }, timeoutMs);
     return op instanceof Op ? ((yield op) as NetworkOutcome) : op;
+  }
+  probeOp(containerId: string, probeType: ProbeType, timeoutMs: number): Op | NetworkOutcome {
+    return networkRequest(this.core, containerId, { probe: probeType }, timeoutMs);
   }
   *httpHook(containerId: string, hook: HookType, timeoutMs: number): Proc<NetworkOutcome> {
     const op = networkRequest(this.core, containerId, { hook }, timeoutMs);

@@ -1,7 +1,7 @@
 // Models staging/src/k8s.io/cri-api/pkg/apis/services.go (RuntimeService, ImageManagerService) as
 // kernel processes: every method is a generator the caller runs with `yield*`, taking virtual
 // time, and returns its value or a CriError (never throws: a throw in a process is a panic).
-import type { Chan, Proc } from "../sim/index.ts";
+import type { Chan, Op, Proc } from "../sim/index.ts";
 import type {
   AuthConfig, Container, ContainerConfig, ContainerEventResponse, ContainerFilter, ContainerStatus,
   ExecSyncResponse, Image, ImageFilter, ImageSpec, PodSandbox, PodSandboxConfig, PodSandboxFilter,
@@ -28,6 +28,12 @@ export interface RuntimeService {
   UpdateContainerResources(containerId: string): Proc<null | CriError>;
   /** Simplified: `purpose` says what the command is for, so the container's program can answer. */
   ExecSync(containerId: string, cmd: readonly string[], timeoutSeconds: number, purpose?: ExecPurpose): Proc<ExecSyncResponse | CriError>;
+  /**
+   * Not part of the CRI: ExecSync as the one kernel operation that performs it (sim/ops.ts), or
+   * its error at once, for a caller that maps the result with continuations (the prober).
+   * Absent (fakes): callers run ExecSync.
+   */
+  ExecSyncOp?(containerId: string, cmd: readonly string[], timeoutSeconds: number, purpose?: ExecPurpose): Op | CriError;
   /** A stream of container events (the Evented PLEG's GetContainerEvents). */
   GetContainerEvents(): Chan<ContainerEventResponse>;
   /**
@@ -60,5 +66,7 @@ export interface ImageManagerService {
  */
 export interface ContainerNetwork {
   probe(containerId: string, probeType: ProbeType, timeoutMs: number): Proc<NetworkOutcome>;
+  /** probe as the one kernel operation that performs it, or its outcome at once (refused). Absent (fakes): callers run probe. */
+  probeOp?(containerId: string, probeType: ProbeType, timeoutMs: number): Op | NetworkOutcome;
   httpHook(containerId: string, hook: HookType, timeoutMs: number): Proc<NetworkOutcome>;
 }

@@ -76,6 +76,15 @@ export function thenOp(op: Op, next: (value: unknown) => unknown): Op {
 }
 
 /**
+ * `next` on an operation's result, or at once on an answer given without an operation: the step
+ * of a builder (`Op | T`) that maps what the level below returns. `next` may itself give an
+ * operation (a retry); the caller yields whatever is an Op and has its answer otherwise.
+ */
+export function andThen<T, U>(x: Op | T, next: (value: T) => Op | U): Op | U {
+  return x instanceof Op ? thenOp(x, next as (value: unknown) => unknown) : next(x);
+}
+
+/**
  * A generator run as a stage of the current process, as `yield*` would run it: for a callee
  * written as a generator (a test double) where the caller builds operations. No scheduling point
  * is added: the kernel resumes the generator at once, up to its first operation.

@@ -8,11 +8,13 @@
 // an Unhealthy event through recordContainerEvent, a warning a ProbeWarning event, as upstream.
 // Simplified: probe-level terminationGracePeriodSeconds is not read.
 import type { Container, Pod, PodStatus, Probe } from "../../k8s/pod.ts";
-import type { Proc, Sim } from "../../sim/index.ts";
+import { andThen, awaitOp, genOp, type Op, type Proc, type Sim } from "../../sim/index.ts";
 import { formatPod } from "../container/helpers.ts";
 import { ParseContainerID } from "../container/runtime.ts";
 import type { ProbeOutcome, ProbeType } from "./worker_core.ts";
 import type { ContainerNetwork, RuntimeService } from "../../cri/services.ts";
+import type { ExecSyncResponse } from "../../cri/api.ts";
+import type { NetworkOutcome } from "../../cri/exec_ops.ts";
 import { CriError } from "../../cri/errors.ts";
 import { containerFieldPath, type EventRecorder, type EventType } from "../kuberuntime/events.ts";
 import { proberEra, type ProberEra } from "./era.ts";
@@ -46,6 +48,11 @@ export interface ProbeRequest {
 /** Runs one probe attempt against a container; takes virtual time. */
 export interface ProbeRunner {
   runProbe(req: ProbeRequest): Proc<ProbeRunResult>;
+  /**
+   * The attempt as the one kernel operation that runs it, or its answer at once when no virtual
+   * time passes; the Prober uses it when given (runners written as generators, fakes, omit it).
+   */
+  runProbeOp?(req: ProbeRequest): Op | ProbeRunResult;
 }
 
 /** maxProbeRetries: attempts made while the probe errors (not while it fails). */
@@ -76,8 +83,13 @@ export class Prober {
     this.recorder?.Eventf(pod, eventType, reason, message, containerFieldPath(pod, container));
   }
 
-  /** probe: the result of one probe of the container, or "error" when it could not be determined. */
-  *probe(probeType: ProbeType, pod: Pod, status: PodStatus, container: Container, containerID: string): Proc<ProbeOutcome> {
+  /**
+   * probe: the result of one probe of the container, or "error" when it could not be determined.
+   * Returned as the one kernel operation that runs the probe (the CRI call or network request,
+   * its retries and the mapping of its answer to a result are continuations on it), or at once
+   * when no virtual time passes. The worker yields the operation once.
+   */
+  probeOp(probeType: ProbeType, pod: Pod, status: PodStatus, container: Container, containerID: string): Op | ProbeOutcome {
     const spec = probeSpec(container, probeType);
     // A container without this probe is healthy.
     if (spec === undefined) return "Success";
@@ -85,13 +97,22 @@ export class Prober {
     const uid = pod.metadata.uid ?? "";
     this.sim.emit("prober", "ProbeRun", { pod: ref, uid, container: container.name, containerID, probeType });
     const req: ProbeRequest = { probeType, pod, podStatus: status, container, containerID, probe: spec, timeoutMs: (spec.timeoutSeconds ?? 1) * 1000 };
-    const r = yield* this.runProbeWithRetries(req, maxProbeRetries);
+    return andThen(this.runProbeWithRetries(req, maxProbeRetries), (r) => this.probeResult(req, ref, uid, r));
+  }
+
+  /** probe as a generator, for callers that run it with `yield*`. */
+  *probe(probeType: ProbeType, pod: Pod, status: PodStatus, container: Container, containerID: string): Proc<ProbeOutcome> {
+    return yield* awaitOp(this.probeOp(probeType, pod, status, container, containerID));
+  }
+
+  /** The rest of probe once the answer is in: the result, its record and its event. */
+  private probeResult(req: ProbeRequest, ref: string, uid: string, r: ProbeRunResult): ProbeOutcome {
     // Timeouts count as failures: exec timeouts since ExecProbeTimeout (1.20; runProbe makes them errors before), network ones always.
     const outcome: ProbeOutcome = r.answer === "error" ? "error" : r.answer === "success" || r.answer === "warning" ? "Success" : "Failure";
     // The ProbeRun fields again, then the answer, written out rather than spread (the spread cost a
     // probe more than the rest of its record's building did).
-    this.sim.emit("prober", "ProbeResult", { pod: ref, uid, container: container.name, containerID, probeType, result: outcome, answer: r.answer, output: r.output });
-    this.recordProbeEvent(probeType, pod, container, r);
+    this.sim.emit("prober", "ProbeResult", { pod: ref, uid, container: req.container.name, containerID: req.containerID, probeType: req.probeType, result: outcome, answer: r.answer, output: r.output });
+    this.recordProbeEvent(req.probeType, req.pod, req.container, r);
     return outcome;
   }
 
@@ -115,25 +136,23 @@ export class Prober {
   }
 
   /** runProbeWithRetries: retries only while the probe errors; a failure is an answer. */
-  private *runProbeWithRetries(req: ProbeRequest, retries: number): Proc<ProbeRunResult> {
-    let r: ProbeRunResult = { answer: "error", output: "" };
-    for (let i = 0; i < retries; i++) {
-      r = yield* this.runProbe(req);
-      if (r.answer !== "error") return r;
-    }
-    return r;
+  private runProbeWithRetries(req: ProbeRequest, retries: number): Op | ProbeRunResult {
+    // The loop of upstream, as a continuation per attempt: attempt i's answer decides attempt i+1.
+    const attempt = (i: number): Op | ProbeRunResult =>
+      andThen(this.runProbe(req), (r: ProbeRunResult) => (r.answer !== "error" || i + 1 >= retries ? r : attempt(i + 1)));
+    return retries > 0 ? attempt(0) : { answer: "error", output: "" };
   }
 
-  private *runProbe(req: ProbeRequest): Proc<ProbeRunResult> {
+  private runProbe(req: ProbeRequest): Op | ProbeRunResult {
     const p = req.probe;
     if (p.exec === undefined && p.httpGet === undefined && p.tcpSocket === undefined && p.grpc === undefined) {
       return { answer: "error", output: `missing probe handler for ${formatPod(req.pod)}:${req.container.name}` };
     }
-    const r = yield* this.runner.runProbe(req);
+    const run = this.runner.runProbeOp !== undefined ? this.runner.runProbeOp(req) : genOp(this.runner.runProbe(req));
     // Before 1.20 the remote runtime handed an exec timeout back as the raw gRPC error, and exec.go
     // as an error: retried, then discarded (a timing-out liveness probe never restarted anything).
-    if (!this.era.execTimeoutIsFailure && r.execTimeoutError !== undefined) return { answer: "error", output: r.execTimeoutError };
-    return r;
+    if (this.era.execTimeoutIsFailure) return run;
+    return andThen(run, (r: ProbeRunResult) => (r.execTimeoutError !== undefined ? { answer: "error", output: r.execTimeoutError } : r));
   }
 }
 
@@ -164,24 +183,45 @@ export function probeSpec(container: Container, probeType: ProbeType): Probe | u
 /**
  * A ProbeRunner on the simulated runtime: exec probes through the CRI's ExecSync (a deadline error
  * is a timeout, any other CRI error means the probe could not run), network probes (HTTP, TCP,
- * gRPC) through the container network.
+ * gRPC) through the container network. Each attempt is the runtime's one operation with the
+ * mapping of its answer as a continuation (runtimes without op builders, fakes, run as generators).
  */
-export function criProbeRunner(runtime: Pick<RuntimeService, "ExecSync">, network: Pick<ContainerNetwork, "probe">): ProbeRunner {
+export function criProbeRunner(
+  runtime: Pick<RuntimeService, "ExecSync" | "ExecSyncOp">,
+  network: Pick<ContainerNetwork, "probe" | "probeOp">,
+): ProbeRunner {
+  const runProbeOp = (req: ProbeRequest): Op | ProbeRunResult => {
+    const id = runtimeIDOf(req.containerID);
+    if (req.probe.exec !== undefined) {
+      const timeoutSeconds = Math.max(1, Math.ceil(req.timeoutMs / 1000));
+      const cmd = req.probe.exec.command ?? [];
+      const purpose = { probe: req.probeType };
+      const exec = runtime.ExecSyncOp !== undefined
+        ? runtime.ExecSyncOp(id, cmd, timeoutSeconds, purpose)
+        : genOp(runtime.ExecSync(id, cmd, timeoutSeconds, purpose));
+      return andThen(exec, execProbeResult);
+    }
+    const request = network.probeOp !== undefined ? network.probeOp(id, req.probeType, req.timeoutMs) : genOp(network.probe(id, req.probeType, req.timeoutMs));
+    return andThen(request, networkProbeResult);
+  };
   return {
+    runProbeOp,
     *runProbe(req: ProbeRequest): Proc<ProbeRunResult> {
-      const id = runtimeIDOf(req.containerID);
-      if (req.probe.exec !== undefined) {
-        const timeoutSeconds = Math.max(1, Math.ceil(req.timeoutMs / 1000));
-        const r = yield* runtime.ExecSync(id, req.probe.exec.command ?? [], timeoutSeconds, { probe: req.probeType });
-        if (r instanceof CriError) {
-          // ≥1.20 (ExecProbeTimeout): exec.go returns probe.Failure with the command's (empty) output.
-          if (r.code === "DeadlineExceeded") return { answer: "timeout", output: "", execTimeoutError: r.message };
-          return { answer: "error", output: r.message };
-        }
-        return { answer: r.exitCode === 0 ? "success" : "failure", output: r.stdout + r.stderr };
-      }
-      const o = yield* network.probe(id, req.probeType, req.timeoutMs);
-      return { answer: o.result, output: o.output };
+      return yield* awaitOp(runProbeOp(req));
     },
   };
+}
+
+/** exec.go's reading of ExecSync's answer. */
+function execProbeResult(r: ExecSyncResponse | CriError): ProbeRunResult {
+  if (r instanceof CriError) {
+    // ≥1.20 (ExecProbeTimeout): exec.go returns probe.Failure with the command's (empty) output.
+    if (r.code === "DeadlineExceeded") return { answer: "timeout", output: "", execTimeoutError: r.message };
+    return { answer: "error", output: r.message };
+  }
+  return { answer: r.exitCode === 0 ? "success" : "failure", output: r.stdout + r.stderr };
+}
+
+function networkProbeResult(o: NetworkOutcome): ProbeRunResult {
+  return { answer: o.result, output: o.output };
 }

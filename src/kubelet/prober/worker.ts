@@ -7,7 +7,7 @@
 // the pod object it was created with (a snapshot): later updates of the pod never reach it.
 // Simplified: metrics are not kept.
 import type { Container, ContainerStatus, Pod, PodStatus, Probe } from "../../k8s/pod.ts";
-import { recvCase, select, sleep, type Chan, type Proc, type SelectCase, type Sim } from "../../sim/index.ts";
+import { Op, recvCase, select, sleep, type Chan, type Proc, type SelectCase, type Sim } from "../../sim/index.ts";
 import {
   doProbeFinish,
   doProbePrepare,
@@ -149,7 +149,10 @@ export class Worker {
     }
     this.state = prepared.state;
     if (prepared.resultOps.length > 0) yield* this.apply(prepared.resultOps);
-    const outcome = yield* this.m.prober.probe(this.probeType, this.pod, status!, this.container, this.state.containerID);
+    // The probe is one operation (the runtime's call, its retries and the reading of its answer
+    // as continuations): one yield, one resumption, instead of a generator frame per level.
+    const probe = this.m.prober.probeOp(this.probeType, this.pod, status!, this.container, this.state.containerID);
+    const outcome = probe instanceof Op ? ((yield probe) as ProbeOutcome) : probe;
     const out = this.withEraHold(doProbeFinish(this.coreSpec, prepared.state, prepared.resultOps, outcome), prepared.state, outcome);
     this.state = out.newState;
     if (out.resultOps.length > prepared.resultOps.length) yield* this.apply(out.resultOps.slice(prepared.resultOps.length));
