@@ -9,7 +9,7 @@ import type { TimedEntry } from "./heap.ts";
 class Bucket<E> {
   readonly items: E[] = [];
   head = 0;
-  constructor(readonly dueMs: number) {}
+  constructor(public dueMs: number) {}
 }
 
 export class TimerQueue<E extends TimedEntry> {
@@ -21,6 +21,11 @@ export class TimerQueue<E extends TimedEntry> {
   /** The bucket of the earliest instant (times[0]), null when empty. */
   private first: Bucket<E> | null = null;
   private count = 0;
+  /**
+   * The last bucket emptied, kept for the next new instant: a steady run empties one instant and
+   * opens another at about every step, and reusing the bucket spares its object and array.
+   */
+  private spare: Bucket<E> | null = null;
 
   get size(): number {
     return this.count;
@@ -30,7 +35,7 @@ export class TimerQueue<E extends TimedEntry> {
     const last = this.last;
     let b = last !== null && last.dueMs === e.dueMs ? last : this.buckets.get(e.dueMs);
     if (b === undefined) {
-      b = new Bucket<E>(e.dueMs);
+      b = this.newBucket(e.dueMs);
       this.buckets.set(e.dueMs, b);
       pushTime(this.times, e.dueMs);
       if (this.first === null || e.dueMs < this.first.dueMs) this.first = b;
@@ -57,8 +62,19 @@ export class TimerQueue<E extends TimedEntry> {
       popTime(this.times);
       if (this.last === b) this.last = null;
       this.first = this.times.length === 0 ? null : this.buckets.get(this.times[0]!)!;
+      b.items.length = 0;
+      b.head = 0;
+      this.spare = b;
     }
     return e;
+  }
+
+  private newBucket(dueMs: number): Bucket<E> {
+    const b = this.spare;
+    if (b === null) return new Bucket<E>(dueMs);
+    this.spare = null;
+    b.dueMs = dueMs;
+    return b;
   }
 }
 
