@@ -80,7 +80,6 @@ export class Chan<T> {
    */
   enqueueRecv(w: Waiter): void {
     if (this.recvq === NO_WAITERS) this.recvq = new Deque<Waiter>(4);
-    dropDeadTail(this.recvq);
     if (this.recvq.length >= this.recvSweepAt) this.recvSweepAt = sweep(this.recvq);
     this.recvq.pushBack(w);
   }
@@ -88,7 +87,6 @@ export class Chan<T> {
   /** Queues a blocked sender; swept like enqueueRecv. */
   enqueueSend(w: Waiter): void {
     if (this.sendq === NO_WAITERS) this.sendq = new Deque<Waiter>(4);
-    dropDeadTail(this.sendq);
     if (this.sendq.length >= this.sendSweepAt) this.sendSweepAt = sweep(this.sendq);
     this.sendq.pushBack(w);
   }
@@ -194,15 +192,6 @@ export class Chan<T> {
       this.waker.wake(s.proc, undefined);
     }
   }
-}
-
-/**
- * Drops the dead waiters at the back of a queue: most often the same select loop's case from its
- * last iteration (a worker's stop channel, whose select fired on the ticker instead), so a queue
- * that only such a loop waits on stays one long instead of growing to the next sweep.
- */
-function dropDeadTail(q: Deque<Waiter>): void {
-  for (let w = q.back(); w !== undefined && !w.live; w = q.back()) q.popBack();
 }
 
 /** Drops the dead waiters of a queue; returns the length at which to sweep next. */

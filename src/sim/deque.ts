@@ -34,20 +34,6 @@ export class Deque<T> {
     this.count++;
   }
 
-  /** The last element (undefined when empty). */
-  back(): T | undefined {
-    return this.count === 0 ? undefined : this.buf[(this.head + this.count - 1) & (this.buf.length - 1)];
-  }
-
-  popBack(): T | undefined {
-    if (this.count === 0) return undefined;
-    const i = (this.head + this.count - 1) & (this.buf.length - 1);
-    const v = this.buf[i];
-    this.buf[i] = undefined;
-    this.count--;
-    return v;
-  }
-
   popFront(): T | undefined {
     if (this.count === 0) return undefined;
     const v = this.buf[this.head];

@@ -216,35 +216,3 @@ describe("select", () => {
     expect(h.lines()).toEqual(["0:selected", "1:b-send-index-1"]);
   });
 });
-
-describe("a select loop's abandoned cases", () => {
-  it("do not pile up on a channel nobody sends to (a worker's stop channel), and a later send still reaches the loop", () => {
-    const h = harness();
-    const stop = h.sim.chan<null>("stop", 1);
-    const tick = h.sim.chan<number>("tick");
-    let ticks = 0;
-    let longest = 0;
-    const queueLength = (): number => (stop as unknown as { recvq: { length: number } }).recvq.length;
-    h.sim.go("loop", function* () {
-      for (;;) {
-        const c = yield* select([recvCase(stop), recvCase(tick)]);
-        if (c.index === 0) break;
-        ticks++;
-      }
-      h.log("stopped");
-    });
-    h.sim.go("ticker", function* () {
-      for (let i = 0; i < 40; i++) {
-        yield* sleep(1);
-        longest = Math.max(longest, queueLength());
-        yield* send(tick, i);
-      }
-      stop.trySend(null);
-    });
-    h.run();
-    expect(ticks).toBe(40);
-    expect(h.lines()).toEqual(["40:stopped"]);
-    // Each iteration's abandoned case is dropped when the next one queues: one waiter, not up to the sweep's 16.
-    expect(longest).toBe(1);
-  });
-});

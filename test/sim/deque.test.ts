@@ -9,7 +9,6 @@ describe("Deque", () => {
       fc.record({ k: fc.constant("pushBack" as const), v: fc.integer() }),
       fc.record({ k: fc.constant("pushFront" as const), v: fc.integer() }),
       fc.record({ k: fc.constant("popFront" as const) }),
-      fc.record({ k: fc.constant("popBack" as const) }),
       fc.record({ k: fc.constant("removeAt" as const), i: fc.nat() }),
     );
     fc.assert(
@@ -20,7 +19,6 @@ describe("Deque", () => {
           if (o.k === "pushBack") (d.pushBack(o.v), model.push(o.v));
           else if (o.k === "pushFront") (d.pushFront(o.v), model.unshift(o.v));
           else if (o.k === "popFront") expect(d.popFront()).toBe(model.shift());
-          else if (o.k === "popBack") (expect(d.back()).toBe(model[model.length - 1]), expect(d.popBack()).toBe(model.pop()));
           else if (model.length > 0) {
             const i = o.i % model.length;
             expect(d.removeAt(i)).toBe(model.splice(i, 1)[0]);
