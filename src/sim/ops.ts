@@ -69,7 +69,8 @@ export function callOp(latencyMs: number, label: string, handler: CallHandler, r
  * the one its last stage gives, or another `thenOp`. So a chain of functions that each map the
  * result of the one below (prober.go's probe -> runProbeWithRetries -> runProbe -> ExecSync) is
  * one operation and one yield, instead of a generator frame per level resumed one by one. A throw
- * in `next` is thrown into the process's code where it yielded, as it would be from a `yield*`.
+ * in `next` is a panic of the process, as a call handler's is (the process's own `try` does not
+ * see it); an operation's error (a bad duration) skips `next` and is thrown into the process.
  */
 export function thenOp(op: Op, next: (value: unknown) => unknown): Op {
   return new Op(OP_THEN, 0, op, next, "");

@@ -24,11 +24,8 @@ export function resume(p: Process): unknown {
     return unwind(p, undefined, true, err);
   }
   if (p.call !== null) {
-    try {
-      value = completeCall(p, value);
-    } catch (e) {
-      return unwind(p, undefined, true, e);
-    }
+    // A handler that throws is the callee's bug, a panic: the caller's own code never sees it.
+    value = completeCall(p, value);
     if (value instanceof Op) return enter(p, value);
   }
   if (p.conts.length !== 0) return unwind(p, value, false, null);
@@ -51,10 +48,11 @@ function completeCall(p: Process, value: unknown): unknown {
 }
 
 /**
- * Hands a result (or a throw: `failed`) down the continuation stack: a function maps it (and may
- * give an operation to wait on first), a generator run as a stage is resumed with it (a throw is
- * thrown into it, as into a `yield*` frame; a function is skipped). The process's own code gets
- * what is left.
+ * Hands a result (or an error: `failed`) down the continuation stack: a function maps it (and may
+ * give an operation to wait on first), a generator run as a stage is resumed with it. An error (an
+ * operation's, as a bad duration, or a generator stage's throw) is thrown into the innermost
+ * generator, as into a `yield*` frame, skipping the functions. The process's own code gets what
+ * is left.
  */
 function unwind(p: Process, value: unknown, failed: boolean, err: unknown): unknown {
   const conts = p.conts;
@@ -63,13 +61,8 @@ function unwind(p: Process, value: unknown, failed: boolean, err: unknown): unkn
     if (typeof top === "function") {
       conts.pop();
       if (failed) continue;
-      try {
-        value = top(value);
-      } catch (e) {
-        failed = true;
-        err = e;
-        continue;
-      }
+      // A continuation that throws is a panic, as a call's handler that throws.
+      value = top(value);
       if (value instanceof Op) return enter(p, value);
       continue;
     }
