@@ -7,8 +7,10 @@
 import type { TimedEntry } from "./heap.ts";
 
 class Bucket<E> {
+  /** items[head, tail): the entries still queued; popped slots are cleared, so a reuse overwrites. */
   readonly items: E[] = [];
   head = 0;
+  tail = 0;
   constructor(public dueMs: number) {}
 }
 
@@ -40,7 +42,7 @@ export class TimerQueue<E extends TimedEntry> {
       pushTime(this.times, e.dueMs);
       if (this.first === null || e.dueMs < this.first.dueMs) this.first = b;
     }
-    b.items.push(e);
+    b.items[b.tail++] = e;
     this.last = b;
     this.count++;
   }
@@ -57,13 +59,14 @@ export class TimerQueue<E extends TimedEntry> {
     b.items[b.head] = undefined as unknown as E;
     b.head++;
     this.count--;
-    if (b.head === b.items.length) {
+    if (b.head === b.tail) {
       this.buckets.delete(b.dueMs);
       popTime(this.times);
       if (this.last === b) this.last = null;
       this.first = this.times.length === 0 ? null : this.buckets.get(this.times[0]!)!;
-      b.items.length = 0;
+      // Kept for the next new instant with its array: the slots are cleared, only the indices reset.
       b.head = 0;
+      b.tail = 0;
       this.spare = b;
     }
     return e;
