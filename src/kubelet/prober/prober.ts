@@ -6,6 +6,9 @@
 // failure, timeout (no answer within timeoutSeconds) or error (the probe could not run: container
 // gone, CRI error). criProbeRunner adapts the simulated runtime. A failed or errored probe records
 // an Unhealthy event through recordContainerEvent, a warning a ProbeWarning event, as upstream.
+// The levels keep upstream's steps and names but are not generators: each returns the probe's one
+// kernel operation with its own part as a continuation on it (sim/ops.ts andThen), or its answer
+// at once when no virtual time passes, so the worker yields once per probe.
 // Simplified: probe-level terminationGracePeriodSeconds is not read.
 import type { Container, Pod, PodStatus, Probe } from "../../k8s/pod.ts";
 import { andThen, awaitOp, genOp, type Op, type Proc, type Sim } from "../../sim/index.ts";
