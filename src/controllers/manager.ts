@@ -21,9 +21,7 @@ export class ControllerManager {
 
   constructor(sim: Sim, private readonly cluster: SimCluster) {
     // The workload's containers do what the scenario says of its pod, on whichever node runs it.
-    const adopt = (template: string, podKey: string) => {
-      for (const n of cluster.nodes) n.adoptBehaviour(template, podKey);
-    };
+    const adopt = (template: string, podKey: string) => cluster.adopted.adopt(template, podKey);
     this.replicaSet = new ReplicaSetController(sim, cluster.api.client("replicaset-controller"), adopt);
     this.job = new JobController(sim, cluster.api.client("job-controller"), adopt, { jobPodReplacementPolicy: atLeast(controlPlaneRelease(cluster.scenario), "1.29") });
     this.statefulSet = new StatefulSetController(sim, cluster.api.client("statefulset-controller"), adopt);

@@ -3,6 +3,7 @@
 // passes straight in).
 import type { Rng } from "../sim/index.ts";
 import { CRI_METHODS, type CriMethod } from "./methods.ts";
+import type { BehaviourTemplates } from "./program.ts";
 
 /** A fixed duration (minMs === maxMs) or a seeded uniform range, in virtual ms. */
 export interface RangeMs {
@@ -77,6 +78,8 @@ export interface RuntimeOptions {
    * 128 StartError.
    */
   failedStartStaysCreated: boolean;
+  /** A cluster's table of workload replicas' templates (node/adopted_behaviours.ts); none on one node. */
+  templates?: BehaviourTemplates;
 }
 
 export const DEFAULT_RUNTIME_OPTIONS: RuntimeOptions = {

@@ -146,9 +146,9 @@ export function ListContainers(rt: RuntimeCore, filter: ContainerFilter | null):
   return rt.call<Container[]>(
     { method: "ListContainers", pod: null, container: null },
     null,
-    () => {
+    () => rt.store.containerListings.list(rt.store.generation, filter, () => {
       const out: Container[] = [];
-      for (const c of rt.store.containers.values()) {
+      for (const c of rt.store.containersByLabel.candidates(filter?.labelSelector)) {
         if (filter?.id !== undefined && c.id !== filter.id) continue;
         if (filter?.state !== undefined && c.state !== filter.state) continue;
         if (filter?.podSandboxId !== undefined && c.sandboxId !== filter.podSandboxId) continue;
@@ -156,7 +156,7 @@ export function ListContainers(rt: RuntimeCore, filter: ContainerFilter | null):
         out.push(toContainer(c));
       }
       return out;
-    },
+    }),
     (list) => ({ count: list.length }),
   );
 }

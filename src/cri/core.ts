@@ -50,7 +50,18 @@ export class RuntimeCore {
     this.behaviours.set(`${podKey}/${containerName}`, behaviour);
   }
 
+  /**
+   * A container's program: its latest template's that scripts the container, else its own pod's,
+   * else the default (as if each adoption had copied the template's programs over the pod's own).
+   */
   behaviourFor(podKey: string, containerName: string): ContainerBehaviour {
+    const templates = this.options.templates?.templatesOf(podKey);
+    if (templates !== undefined) {
+      for (let i = templates.length - 1; i >= 0; i--) {
+        const b = this.behaviours.get(`${templates[i]}/${containerName}`);
+        if (b !== undefined) return b;
+      }
+    }
     return this.behaviours.get(`${podKey}/${containerName}`) ?? [DEFAULT_PROGRAM];
   }
 

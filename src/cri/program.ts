@@ -132,3 +132,11 @@ export function naturalEnd(p: ContainerProgram): { afterMs: number; code: number
   if (oomMs <= exitMs) return { afterMs: oomMs, code: EXIT_CODE_SIGKILL, reason: "OOMKilled" };
   return { afterMs: exitMs, code: (p.run as { code: number }).code, reason: "" };
 }
+
+/**
+ * Where a pod's containers take their programs from when the pod is a workload's replica: the
+ * pods whose programs it runs (its templates), the last adopted first (node/adopted_behaviours.ts).
+ */
+export interface BehaviourTemplates {
+  templatesOf(podKey: string): readonly string[] | undefined;
+}

@@ -143,16 +143,16 @@ export function ListPodSandbox(rt: RuntimeCore, filter: PodSandboxFilter | null)
   return rt.call<PodSandbox[]>(
     { method: "ListPodSandbox", pod: null, container: null },
     null,
-    () => {
+    () => rt.store.sandboxListings.list(rt.store.generation, filter, () => {
       const out: PodSandbox[] = [];
-      for (const s of rt.store.sandboxes.values()) {
+      for (const s of rt.store.sandboxesByLabel.candidates(filter?.labelSelector)) {
         if (filter?.id !== undefined && s.id !== filter.id) continue;
         if (filter?.state !== undefined && s.state !== filter.state) continue;
         if (!matchLabels(s.config.labels, filter?.labelSelector)) continue;
         out.push(podSandboxView(s));
       }
       return out;
-    },
+    }),
     (list) => ({ count: list.length }),
   );
 }

@@ -9,8 +9,10 @@ import type { Chan } from "../sim/index.ts";
 import type { TimedEntry } from "../sim/heap.ts";
 import { parseImageName } from "../k8s/image.ts";
 import { perKey } from "../k8s/memo.ts";
-import type { ContainerConfig, ContainerState, PodSandboxConfig, PodSandboxState } from "./api.ts";
+import type { Container, ContainerConfig, ContainerState, PodSandbox, PodSandboxConfig, PodSandboxState } from "./api.ts";
 import type { ContainerProgram } from "./program.ts";
+import { LabelIndex } from "./label_index.ts";
+import { ListingCache } from "./listing_cache.ts";
 
 export interface SandboxRecord {
   readonly id: string;
@@ -70,6 +72,12 @@ export class RuntimeStore {
   readonly containers = new CountedMap<string, ContainerRecord>(() => this.touch());
   /** By normalized image name. */
   readonly images = new CountedMap<string, ImageRecord>(() => this.touch());
+  /** The listings' indexes by label (a host-side cache, label_index.ts: the same records, in order). */
+  readonly sandboxesByLabel = new LabelIndex(this.sandboxes);
+  readonly containersByLabel = new LabelIndex(this.containers);
+  /** The whole-node listings' last answers (a host-side cache, listing_cache.ts: the same views, in order). */
+  readonly sandboxListings = new ListingCache<PodSandbox>();
+  readonly containerListings = new ListingCache<Container>();
   /** containerd's name reservations: sandbox and container names to the ID holding them. */
   readonly reservedNames = new Map<string, string>();
   /** Pull attempts per image, for failures scripted to hit only the first N pulls. */
@@ -129,22 +137,30 @@ export class RuntimeStore {
   }
 }
 
-/** A Map that reports every change of its entries. */
+/** A Map that reports every change of its entries, and counts them in `version` (label_index.ts). */
 class CountedMap<K, V> extends Map<K, V> {
+  version = 0;
   constructor(private readonly onChange: () => void) {
     super();
   }
   override set(key: K, value: V): this {
+    this.version++;
     this.onChange();
     return super.set(key, value);
   }
   override delete(key: K): boolean {
     const had = super.delete(key);
-    if (had) this.onChange();
+    if (had) {
+      this.version++;
+      this.onChange();
+    }
     return had;
   }
   override clear(): void {
-    if (this.size > 0) this.onChange();
+    if (this.size > 0) {
+      this.version++;
+      this.onChange();
+    }
     super.clear();
   }
 }

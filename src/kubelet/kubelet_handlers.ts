@@ -126,6 +126,9 @@ export class KubeletHandlers implements SyncHandler {
     const { podManager, deps, runtimeCache, sim } = this.kl;
     const allPods = podManager.GetPods();
     const workingPods = this.podWorkers.SyncKnownPods(allPods);
+    // Upstream's allPodsByUID, built once and read twice (orphaned statuses, orphaned runtime pods).
+    const allPodUIDs = new Set<string>();
+    for (const p of allPods) allPodUIDs.add(p.metadata.uid!);
     const possiblyRunning = new Set<string>();
     for (const [uid, sync] of workingPods) if (sync.State !== "terminated") possiblyRunning.add(uid);
     const err = yield* runtimeCache.ForceUpdateIfOlder(sim.nowMs);
@@ -133,7 +136,7 @@ export class KubeletHandlers implements SyncHandler {
     const [runningRuntimePods, listErr] = yield* runtimeCache.GetPods();
     if (listErr !== null) return listErr;
     deps.probeManager.CleanupPods(possiblyRunning);
-    deps.statusManager.RemoveOrphanedStatuses(new Set(allPods.map((p) => p.metadata.uid!)));
+    deps.statusManager.RemoveOrphanedStatuses(allPodUIDs);
     for (const desired of this.filterOutInactivePods(allPods)) {
       if (workingPods.has(desired.metadata.uid!)) continue;
       const [pod, mirrorPod, wasMirror] = podManager.GetPodAndMirrorPod(desired);
@@ -141,7 +144,6 @@ export class KubeletHandlers implements SyncHandler {
       this.kl.emit("RestartPodNotKnownToWorkers", pod, { static: IsStaticPod(pod) });
       this.podWorkers.UpdatePod({ UpdateType: SyncPodCreate, Pod: pod, MirrorPod: mirrorPod });
     }
-    const allPodUIDs = new Set(allPods.map((p) => p.metadata.uid!));
     for (const runningPod of runningRuntimePods) {
       const known = workingPods.get(runningPod.id);
       if (this.podWorkers.orphansDrivenByHousekeeping) {

@@ -9,6 +9,8 @@ export class PodManager {
   private readonly mirrorPodByUID = new Map<string, Pod>();
   private readonly podByFullName = new Map<string, Pod>();
   private readonly mirrorPodByFullName = new Map<string, Pod>();
+  /** podByUID's keys sorted, kept until a UID is added or removed (GetPods runs at every housekeeping and resync). */
+  private sortedUIDs: string[] | null = null;
 
   /** AddPod and UpdatePod are the same operation upstream (updatePodsInternal). */
   AddPod(pod: Pod): void {
@@ -23,6 +25,7 @@ export class PodManager {
       this.mirrorPodByFullName.set(fullName, pod);
       return;
     }
+    if (!this.podByUID.has(uid)) this.sortedUIDs = null;
     this.podByUID.set(uid, pod);
     this.podByFullName.set(fullName, pod);
   }
@@ -35,7 +38,7 @@ export class PodManager {
       if (this.mirrorPodByFullName.get(fullName)?.metadata.uid === uid) this.mirrorPodByFullName.delete(fullName);
       return;
     }
-    this.podByUID.delete(uid);
+    if (this.podByUID.delete(uid)) this.sortedUIDs = null;
     if (this.podByFullName.get(fullName)?.metadata.uid === uid) this.podByFullName.delete(fullName);
   }
 
@@ -49,7 +52,8 @@ export class PodManager {
 
   /** GetPods: the desired (non-mirror) pods, sorted by UID so iteration never depends on insertion. */
   GetPods(): Pod[] {
-    return [...this.podByUID.keys()].sort().map((uid) => this.podByUID.get(uid)!);
+    this.sortedUIDs ??= [...this.podByUID.keys()].sort();
+    return this.sortedUIDs.map((uid) => this.podByUID.get(uid)!);
   }
 
   /** GetMirrorPodByPod: the mirror pod of a static pod, if the apiserver has one. */

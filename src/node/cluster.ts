@@ -9,6 +9,7 @@ import { ApiServer } from "../apiserver/index.ts";
 import type { Scenario } from "../scenario/resolve.ts";
 import { SimNode } from "./node.ts";
 import { nodeSim } from "./node_sim.ts";
+import { AdoptedBehaviours } from "./adopted_behaviours.ts";
 import { compileNodePlan, type NodePlan } from "./plan.ts";
 import type { ControllerManager } from "../controllers/manager.ts";
 import { defaultTolerationSeconds } from "../apiserver/admission/default_toleration_seconds.ts";
@@ -19,6 +20,8 @@ import { formatRFC3339 } from "../apiserver/time.ts";
 export class SimCluster {
   readonly nodes: readonly SimNode[];
   readonly api: ApiServer;
+  /** Which template each workload replica runs as, for every node's runtime (adopted_behaviours.ts). */
+  readonly adopted = new AdoptedBehaviours();
   /** The controllers, when the scenario has workloads (controllers/manager.ts; set by simulate). */
   controllers: ControllerManager | null = null;
   private readonly byName: ReadonlyMap<string, SimNode>;
@@ -39,7 +42,7 @@ export class SimCluster {
         skipValidation: plans[0]!.skipApiValidation,
         admitPod: defaultTolerationSeconds,
       });
-      this.nodes = plans.map((p, index) => new SimNode(nodeSim(sim, p.settings.nodeName), scenario, p, { api: this.api, index }));
+      this.nodes = plans.map((p, index) => new SimNode(nodeSim(sim, p.settings.nodeName), scenario, p, { api: this.api, index, templates: this.adopted }));
       first = this.nodes[0]!;
       this.registerNodes();
     }

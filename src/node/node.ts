@@ -14,6 +14,7 @@ import { HEARTBEAT_CLIENT_TIMEOUT_MS, NodeStatusReporter } from "../kubelet/node
 import { NodeLeaseController } from "../kubelet/nodestatus/nodelease.ts";
 import { compileNodePlan, type NodePlan } from "./plan.ts";
 import type { KubeletSettings } from "./settings.ts";
+import type { BehaviourTemplates } from "../cri/program.ts";
 
 export const STATIC_POD_PATH = "/etc/kubernetes/manifests";
 
@@ -23,6 +24,8 @@ export interface ClusterMembership {
   readonly api?: ApiServer;
   /** The node's place in `nodes:` (its pod CIDR is 10.244.<index>.0/24). */
   readonly index: number;
+  /** The cluster's workload replicas' templates, which the node's runtime reads (adopted_behaviours.ts). */
+  readonly templates?: BehaviourTemplates;
 }
 
 export class SimNode {
@@ -63,6 +66,7 @@ export class SimNode {
       failedStartStaysCreated: this.settings.variants.dockerFailedStartStaysCreated === true,
       // In a cluster each node has its own pod CIDR (10.244.<i>.0/24, as kind gives them) and its own IDs.
       ...(member === undefined ? {} : { podSubnetPrefix: `10.244.${member.index}`, idPrefix: `${this.settings.nodeName}-` }),
+      ...(member?.templates === undefined ? {} : { templates: member.templates }),
     });
     this.manifestDir = plan.hasStaticPods ? new ManifestDir(sim, STATIC_POD_PATH) : null;
     // The runtime knows what each container does.
@@ -154,12 +158,6 @@ export class SimNode {
       ...(e.type === "DELETED" ? { deleted: true } : {}),
       ...(this.inCluster ? { node: pod.spec.nodeName ?? "" } : {}),
     });
-  }
-
-  /** The runtime runs pod `podKey`'s containers as the scenario says pod `templateKey`'s run (a workload's replicas). */
-  adoptBehaviour(templateKey: string, podKey: string): void {
-    if (templateKey === podKey) return;
-    for (const b of this.plan.behaviours) if (b.podKey === templateKey) this.runtime.setBehaviour(podKey, b.container, b.behaviour);
   }
 
   /** A pod as the scenario declares it, bound to this node as the scheduler would (frozen). */

@@ -15,29 +15,44 @@ export function kubeletGroup(nodeName: string): string {
   return `kubelet@${nodeName}`;
 }
 
-/** The kernel as the processes of node `nodeName` see it (see the top of this file). */
+/**
+ * The kernel as the processes of node `nodeName` see it (see the top of this file): a plain object
+ * with the kernel's methods bound to it, its fields read (and written) through to it, and four
+ * methods of its own. Not a Proxy: every kernel call of every node's kubelet (emit, go, chan, now)
+ * went through a trap that looked the name up twice; a plain object's properties are as fast as
+ * the kernel's own.
+ */
 export function nodeSim(sim: Sim, nodeName: string): Sim {
   const prefix = `${nodeName}/`;
   const group = (g: string | undefined): string | undefined => (g === "kubelet" ? kubeletGroup(nodeName) : g === undefined || g === "" ? g : `${g}@${nodeName}`);
-  const overrides: Partial<Record<keyof Sim, unknown>> = {
+  const view = forwarding(sim);
+  Object.assign(view, {
     go: (name: string, body: Parameters<Sim["go"]>[1], opts: SpawnOptions = {}) =>
       sim.go(prefix + name, body, { ...opts, ...(opts.group === undefined ? {} : { group: group(opts.group) }) }),
     emit: (component: string, kind: string, fields?: Readonly<Record<string, unknown>>) => sim.emit(component, kind, { node: nodeName, ...fields }),
     rng: (stream: string) => sim.rng(prefix + stream),
     killGroup: (g: string) => sim.killGroup(group(g)!),
-  };
-  const bound = new Map<PropertyKey, unknown>();
-  return new Proxy(sim, {
-    get(target, prop) {
-      if (Object.hasOwn(overrides, prop)) return overrides[prop as keyof Sim];
-      const v = Reflect.get(target, prop, target);
-      if (typeof v !== "function") return v;
-      let f = bound.get(prop);
-      if (f === undefined) {
-        f = (v as (...a: unknown[]) => unknown).bind(target);
-        bound.set(prop, f);
-      }
-      return f;
-    },
   });
+  return view as unknown as Sim;
+}
+
+/** An object whose every method is `target`'s bound to it and whose every field and getter reads `target`'s now. */
+function forwarding(target: object): Record<string, unknown> {
+  const view: Record<string, unknown> = {};
+  for (const name of Object.keys(target)) {
+    Object.defineProperty(view, name, {
+      get: () => (target as Record<string, unknown>)[name],
+      set: (v: unknown) => void ((target as Record<string, unknown>)[name] = v),
+      enumerable: true,
+    });
+  }
+  for (let proto = Object.getPrototypeOf(target) as object | null; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (name === "constructor" || Object.hasOwn(view, name)) continue; // a subclass's member comes first
+      const d = Object.getOwnPropertyDescriptor(proto, name)!;
+      if (d.get !== undefined) Object.defineProperty(view, name, { get: () => d.get!.call(target) });
+      else if (typeof d.value === "function") view[name] = (d.value as (...a: unknown[]) => unknown).bind(target);
+    }
+  }
+  return view;
 }

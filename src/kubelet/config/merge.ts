@@ -84,6 +84,14 @@ export function merge(state: PodStorageState, source: string, change: PodUpdate,
 
 interface Acc { add: Pod[]; update: Pod[]; del: Pod[]; reconcile: Pod[]; rejected: Pod[] }
 
+/**
+ * The input pod each stored pod was last the outcome of (updatePodsFunc). Whatever the branch, the
+ * outcome of an input equals it semantically and in status, so the same input object sent again
+ * (a SET repeats every pod of the node at each change of one) finds nothing to do: checkAndUpdatePod
+ * would keep the stored pod as it is. A fact about two frozen objects, shared by every storage.
+ */
+const outcomeOf = new WeakMap<Pod, Pod>();
+
 /** The closure updatePodsFunc: annotate, compare with what the source had, file each pod under its op. */
 function updatePodsFunc(newPods: readonly Pod[], oldPods: ReadonlyMap<string, Pod>, pods: Map<string, Pod>,
   source: string, ctx: MergeContext, acc: Acc): void {
@@ -92,32 +100,43 @@ function updatePodsFunc(newPods: readonly Pod[], oldPods: ReadonlyMap<string, Po
   for (const input of filtered) {
     const uid = input.metadata.uid ?? "";
     const existing = oldPods.get(uid);
-    // The common cases, a pod the source sent again unchanged or with a new status only, are
-    // decided on the input itself: the source annotation is a local one, which no comparison reads
-    // and a reconcile does not copy (it takes the status alone), so checkAndUpdatePod gives the
-    // same result for the input as for its annotated copy, which is then not produced.
-    if (existing !== undefined && !podsDifferSemantically(existing, input)) {
-      const r = checkAndUpdatePod(existing, input);
-      pods.set(uid, r.existing);
-      if (r.needReconcile) acc.reconcile.push(r.existing);
+    if (existing !== undefined && outcomeOf.get(existing) === input) {
+      pods.set(uid, existing);
       continue;
     }
-    // Annotate the pod with the source before any comparison.
-    const ref = produce(input, (d) => {
-      d.metadata.annotations = { ...(d.metadata.annotations ?? {}), [ConfigSourceAnnotationKey]: source };
-    });
-    if (existing !== undefined) {
-      const r = checkAndUpdatePod(existing, ref);
-      pods.set(uid, r.existing);
-      if (r.needUpdate) acc.update.push(r.existing);
-      else if (r.needReconcile) acc.reconcile.push(r.existing);
-      else if (r.needGracefulDelete) acc.del.push(r.existing);
-      continue;
-    }
-    const added = recordFirstSeenTime(ref, ctx.nowMs);
-    pods.set(uid, added);
-    acc.add.push(added);
+    const stored = fileUnder(input, uid, existing, pods, source, ctx, acc);
+    if (Object.isFrozen(input) && Object.isFrozen(stored)) outcomeOf.set(stored, input);
   }
+}
+
+/** One pod of updatePodsFunc's loop: the pod stored for it. */
+function fileUnder(input: Pod, uid: string, existing: Pod | undefined, pods: Map<string, Pod>, source: string, ctx: MergeContext, acc: Acc): Pod {
+  // The common cases, a pod the source sent again unchanged or with a new status only, are
+  // decided on the input itself: the source annotation is a local one, which no comparison reads
+  // and a reconcile does not copy (it takes the status alone), so checkAndUpdatePod gives the
+  // same result for the input as for its annotated copy, which is then not produced.
+  if (existing !== undefined && !podsDifferSemantically(existing, input)) {
+    const r = checkAndUpdatePod(existing, input);
+    pods.set(uid, r.existing);
+    if (r.needReconcile) acc.reconcile.push(r.existing);
+    return r.existing;
+  }
+  // Annotate the pod with the source before any comparison.
+  const ref = produce(input, (d) => {
+    d.metadata.annotations = { ...(d.metadata.annotations ?? {}), [ConfigSourceAnnotationKey]: source };
+  });
+  if (existing !== undefined) {
+    const r = checkAndUpdatePod(existing, ref);
+    pods.set(uid, r.existing);
+    if (r.needUpdate) acc.update.push(r.existing);
+    else if (r.needReconcile) acc.reconcile.push(r.existing);
+    else if (r.needGracefulDelete) acc.del.push(r.existing);
+    return r.existing;
+  }
+  const added = recordFirstSeenTime(ref, ctx.nowMs);
+  pods.set(uid, added);
+  acc.add.push(added);
+  return added;
 }
 
 /** filterInvalidPods: the second pod with a full name already seen in this change is dropped. */

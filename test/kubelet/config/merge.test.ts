@@ -177,3 +177,26 @@ describe("isAnnotationMapEqual", () => {
     expect(isAnnotationMapEqual(existing, candidate)).toBe(want);
   });
 });
+
+describe("a pod object sent again (a SET repeats every pod of the node)", () => {
+  it("is classified and stored as an equal new object is, at every step", () => {
+    const v0 = validPod("foo");
+    const v1 = validPod("foo", "new", (p) => { p.status = { message: "m" }; });
+    const v2 = validPod("foo", "new", (p) => { p.status = { message: "m" }; p.spec.containers[0]!.image = "other"; });
+    const v3 = validPod("foo", "new", (p) => { p.spec.containers[0]!.image = "other"; p.metadata.deletionTimestamp = "2025-01-01T00:00:30Z"; p.metadata.deletionGracePeriodSeconds = 30; });
+    const bar = validPod("bar");
+    const steps = [[v0], [v0], [v1], [v1, bar], [v1, bar], [v2, bar], [v2], [v0], [v0], [v3], [v3], [v1]];
+    const fresh = (p: Pod): Pod => freeze(JSON.parse(JSON.stringify(p)) as Pod, true);
+    const trail = (copy: (p: Pod) => Pod): string[] => {
+      let state = emptyPodStorage();
+      const out: string[] = [];
+      for (const pods of steps) {
+        const r = merge(state, TestSource, upd("SET", ...pods.map(copy)), ctx);
+        state = r.state;
+        out.push(JSON.stringify([incrementalNotifications(r, false), [...state.pods.get(TestSource)!.values()]]));
+      }
+      return out;
+    };
+    expect(trail((p) => p)).toEqual(trail(fresh));
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { MemorySink, Sim, sleep } from "../../src/sim/index.ts";
+import { nodeSim } from "../../src/node/node_sim.ts";
+
+describe("a node's view of the kernel", () => {
+  it("names the node's goroutines, groups and random streams after it, and its records carry its name", () => {
+    const sink = new MemorySink();
+    const sim = new Sim({ seed: 1, strategy: { name: "fifo" }, sinks: [sink] });
+    const view = nodeSim(sim, "node-b");
+    const p = view.go("syncLoop", function* () {
+      yield* sleep(5);
+      view.emit("kubelet", "Tick", { n: 1 });
+    }, { group: "kubelet" });
+    expect(p.name).toBe("node-b/syncLoop");
+    const fresh = new Sim({ seed: 1, strategy: { name: "fifo" } });
+    expect(view.rng("cri").streamName).toBe("node-b/cri");
+    expect(view.rng("cri").below(1 << 30)).toBe(fresh.rng("node-b/cri").below(1 << 30));
+    sim.run();
+    const tick = sink.records.find((r) => r.kind === "Tick")!;
+    expect(tick).toMatchObject({ node: "node-b", n: 1, t: 5 });
+  });
+
+  it("reads the kernel's fields and getters as they are now and calls its methods on the kernel", () => {
+    const sim = new Sim({ seed: 1, strategy: { name: "fifo" } });
+    const view = nodeSim(sim, "node-b");
+    let seen: [number, boolean] | null = null;
+    sim.go("clock", function* () {
+      yield* sleep(7);
+      seen = [view.nowMs, view.current === sim.current];
+    });
+    expect(view.strategyName).toBe(sim.strategyName);
+    const ch = view.chan<number>("c", 1); // a method taken off the view still runs on the kernel
+    expect(ch.offer(1)).toBe(true);
+    sim.run();
+    expect(seen).toEqual([7, true]);
+    expect(view.nowMs).toBe(sim.nowMs);
+  });
+});
