@@ -1,7 +1,7 @@
 // The guided strategy's knob draws: boundary values. A fresh guided run (and the knobs a kept-knob
 // run draws afresh) starts from the ordinary draw of its seed (knobs.ts, drawKnobs), then each knob
 // that has boundary values takes one of them, uniformly, with probability 1 in BOUNDARY_ONE_IN:
-// a latency at the fastest or the slowest end of its range (or spread over both), a timeline step
+// a latency pinned at the fast end of its range or spread over the whole range, a timeline step
 // as early or as late as it may go, or just before, at or just after another step's instant.
 // Why: a race is two timings meeting (a delete landing while a container is being created, a
 // relist taking longer than a probe's period), and the ends of a range and the points where two
@@ -15,7 +15,10 @@
 import { Rng, streamSeed } from "../sim/rng.ts";
 import { drawKnobs, type Knobs, type KnobSpace, type KnobValue } from "./knobs.ts";
 
-/** Each knob with boundary values takes one with probability 1 in this. */
+/**
+ * Each knob with boundary values takes one with probability 1 in this. Measured against 1 in 2 and
+ * 1 in 6, and against step knobs and range knobs at different rates (docs/exploring.md).
+ */
 export const BOUNDARY_ONE_IN = 3;
 
 /** The stream of the boundary choices, apart from the ordinary draw's (explore-swarm). */
