@@ -1,8 +1,8 @@
 // Compares guided variants on the discovery table: each variant is a directory holding the
-// cells.jsonl a `npm run discovery-table -- --strategies guided --out DIR` wrote (the code changed
+// cells.jsonl (or such a .jsonl file itself) a `npm run discovery-table -- --strategies guided --out DIR` wrote (the code changed
 // between them), set against the random, pct and pos cells of the table in docs (their code is
 // untouched), all capped at --runs (a find past the cap counts as none, as in a capped run):
-//   node --import tsx scripts/discovery-variants.ts --runs 300 --seeds 20 /tmp/dy-a /tmp/dy-b
+//   node --import tsx scripts/discovery-variants.ts --runs 300 --seeds 20 /tmp/dy-a docs/data/discovery/variants/Y-final.jsonl
 // Prints per race the best other strategy's median, each variant's median, and a * where the
 // variant's median is at most half the best other's; then each variant's count of such races.
 import { readFileSync } from "node:fs";
@@ -32,7 +32,11 @@ function median(cells: readonly DiscoveryCell[]): number | null {
 }
 
 const base = read(values.base).filter((c) => c.strategy !== "guided");
-const variants = positionals.map((dir) => ({ name: basename(dir), cells: read(join(dir, "cells.jsonl")).filter((c) => c.strategy === "guided") }));
+// A variant is a directory holding cells.jsonl, or a .jsonl file of cells.
+const variants = positionals.map((p) => ({
+  name: basename(p).replace(/\.jsonl$/, ""),
+  cells: read(p.endsWith(".jsonl") ? p : join(p, "cells.jsonl")).filter((c) => c.strategy === "guided"),
+}));
 // The races every variant measured.
 const races = [...new Set(variants.flatMap((v) => v.cells.map((c) => c.race)))].filter((r) => variants.every((v) => v.cells.some((c) => c.race === r))).sort();
 const show = (m: number | null) => (m === null ? `>${cap}` : String(m));
