@@ -22,6 +22,7 @@ import type { StrategySpec } from "../sim/index.ts";
 import type { ContextRun, RunContext, RunScenario, RunSummary } from "./context.ts";
 import { CoverageSink } from "./coverage.ts";
 import { drawKnobs, type Knobs, type KnobSpace, type KnobValue } from "./knobs.ts";
+import { drawBoundaryKnobs } from "./guided_knobs.ts";
 import { Island } from "./guided_island.ts";
 import { runSeed } from "./seeds.ts";
 
@@ -116,7 +117,7 @@ export class GuidedRunner {
     const space = this.ctx.space !== null && this.ctx.space.defs.length > 0 ? this.ctx.space : null;
     if (island.corpus.length === 0 || rng.below(space === null ? FRESH_ONE_IN_SCHEDULE : FRESH_ONE_IN_KNOBS) === 0) {
       const seed = runSeed(this.ctx.plan.seed, index);
-      return { seed, knobs: this.ctx.space === null ? null : drawKnobs(this.ctx.space, seed), tape: null, how: "fresh", parent: null };
+      return { seed, knobs: this.ctx.space === null ? null : drawBoundaryKnobs(this.ctx.space, seed), tape: null, how: "fresh", parent: null };
     }
     const parent = island.focused() ?? island.pick(rng);
     const weights = MOVES.map((m) => (m === "splice" && island.corpus.length < 2 ? 0 : (space === null ? SCHEDULE_WEIGHTS : KNOB_WEIGHTS)[m]));
@@ -138,7 +139,7 @@ export class GuidedRunner {
         const seed = rng.uint32();
         const from = base.knobs ?? drawKnobs(space!, base.seed);
         const kept = parent.hints.length > 0 ? parent.hints : pickKnobs(space!, island, rng, rng.int(1, 2));
-        const knobs: Record<string, KnobValue> = { ...drawKnobs(space!, seed) };
+        const knobs: Record<string, KnobValue> = { ...drawBoundaryKnobs(space!, seed) };
         for (const i of kept) {
           const id = space!.defs[i]!.id;
           knobs[id] = from[id] ?? null;

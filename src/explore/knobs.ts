@@ -44,6 +44,12 @@ export interface KnobDef {
   draw(rng: Rng): KnobValue;
   /** A small move from a value (the guided strategy's local search); a new draw when absent. */
   nudge?(value: KnobValue, rng: Rng): KnobValue;
+  /**
+   * The knob's boundary values: the ends of its range, and (steps) the shifts that make it meet or
+   * cross another instant. The guided strategy's fresh draws take one of them now and then
+   * (guided_knobs.ts); none when absent.
+   */
+  boundaries?: readonly KnobValue[];
 }
 
 export interface KnobSpace {

@@ -7,7 +7,7 @@
 import type { Rng } from "../sim/rng.ts";
 import { CRI_METHODS } from "../scenario/index.ts";
 import type { Scenario } from "../scenario/index.ts";
-import { applyKnobsRaw, drawKnobs, layoutOf, stepInstants, type KnobDef, type KnobSpace } from "./knobs.ts";
+import { applyKnobsRaw, drawKnobs, layoutOf, stepInstants, type KnobDef, type KnobSpace, type KnobValue } from "./knobs.ts";
 import { autoKnobSpace } from "./swarm_auto.ts";
 import type { RawScenario } from "./raw.ts";
 
@@ -36,9 +36,11 @@ function declaredKnobs(scenario: Scenario, raw: RawScenario): KnobDef[] {
     const a = rng.int(minMs, maxMs);
     return [a, rng.int(a, maxMs)];
   };
+  // A declared range's boundaries: its ends, each alone or both.
+  const ends = (minMs: number, maxMs: number): KnobValue[] => [[minMs, minMs], [maxMs, maxMs], [minMs, maxMs]];
   for (const method of CRI_METHODS) {
     const bounds = swarm.latency[method];
-    if (bounds !== undefined) defs.push({ id: `latency.${method}`, target: { kind: "latency", method }, draw: between(bounds.minMs, bounds.maxMs) });
+    if (bounds !== undefined) defs.push({ id: `latency.${method}`, target: { kind: "latency", method }, draw: between(bounds.minMs, bounds.maxMs), boundaries: ends(bounds.minMs, bounds.maxMs) });
   }
   swarm.faults.forEach((f, index) => defs.push({ id: `fault.${index}`, target: { kind: "fault", index }, draw: (rng) => rng.below(100) < f.percent }));
   if (swarm.jitterMs > 0) {
@@ -46,11 +48,11 @@ function declaredKnobs(scenario: Scenario, raw: RawScenario): KnobDef[] {
     // story (a delete and the create that replaces the pod) and move together.
     for (const atMs of stepInstants(raw)) {
       const maxMs = Math.max(0, Math.min(swarm.jitterMs, scenario.untilMs - 1 - atMs));
-      defs.push({ id: `step@${atMs}`, target: { kind: "step", atMs }, draw: (rng) => rng.int(0, maxMs) });
+      defs.push({ id: `step@${atMs}`, target: { kind: "step", atMs }, draw: (rng) => rng.int(0, maxMs), boundaries: maxMs > 0 ? [maxMs] : [] });
     }
   }
   const api = swarm.apiserverLatency;
-  if (api !== undefined) defs.push({ id: "apiserver.latency", target: { kind: "apiserver" }, draw: between(api.minMs, api.maxMs) });
+  if (api !== undefined) defs.push({ id: "apiserver.latency", target: { kind: "apiserver" }, draw: between(api.minMs, api.maxMs), boundaries: ends(api.minMs, api.maxMs) });
   return defs;
 }
 

@@ -38,7 +38,7 @@ export function logUniform(rng: Rng, lo: number, hi: number): number {
 const factor = (rng: Rng) => 2 ** (rng.int(FACTOR_MIN_QUARTERS, FACTOR_MAX_QUARTERS) / 4);
 
 /** Half the runs: null (as configured); else the configured range scaled by two drawn factors. */
-function scaled(configured: RangeMs): Pick<KnobDef, "draw" | "nudge"> {
+function scaled(configured: RangeMs): Pick<KnobDef, "draw" | "nudge" | "boundaries"> {
   const lowest = Math.round(configured.minMs * 2 ** (FACTOR_MIN_QUARTERS / 4));
   const highest = Math.round(configured.maxMs * 2 ** (FACTOR_MAX_QUARTERS / 4));
   const draw = (rng: Rng): KnobValue => {
@@ -55,16 +55,22 @@ function scaled(configured: RangeMs): Pick<KnobDef, "draw" | "nudge"> {
     const lo = Math.min(highest, Math.max(lowest, Math.round((v[0] as number) * f)));
     return [lo, Math.min(highest, Math.max(lo, Math.round((v[1] as number) * f)))];
   };
-  return { draw, nudge };
+  // The range's ends: every call at the fastest, or calls spread from the fastest to the slowest.
+  // Every call at the slowest (32 times the configured max) was measured too, and left out: it
+  // slowed the finds of R12, R14 and R20 (docs/exploring.md).
+  const boundaries: KnobValue[] = [[lowest, lowest], [lowest, highest]];
+  return { draw, nudge, boundaries };
 }
 
 const nudgeFactor = (rng: Rng) => 2 ** ((rng.below(2) === 0 ? -1 : 1) * rng.int(1, 4) / 4);
 
 /** Half the runs: null; else 0 to a log-uniform bound, for a delay configured at 0. */
-function fromZero(loMs: number, hiMs: number): Pick<KnobDef, "draw" | "nudge"> {
+function fromZero(loMs: number, hiMs: number): Pick<KnobDef, "draw" | "nudge" | "boundaries"> {
   const draw = (rng: Rng): KnobValue => (rng.below(2) === 0 ? null : [0, logUniform(rng, loMs, hiMs)]);
   const nudge = (v: KnobValue, rng: Rng): KnobValue => (Array.isArray(v) ? [0, Math.min(hiMs, Math.max(loMs, Math.round((v[1] as number) * nudgeFactor(rng))))] : draw(rng));
-  return { draw, nudge };
+  // The widest range, and every delay at its longest (0, the shortest, is the configured value).
+  const boundaries: KnobValue[] = [[0, hiMs], [hiMs, hiMs]];
+  return { draw, nudge, boundaries };
 }
 
 const around = (configured: RangeMs, zeroLoMs: number, zeroHiMs: number) =>
@@ -85,11 +91,13 @@ export function autoKnobSpace(scenario: Scenario, raw: RawScenario, layout: Time
     defs.push({ id: "runtime.containerEventDelay", target: { kind: "eventDelay" }, ...around(scenario.runtime.containerEventDelay, 1, 1000) });
   }
   const spanMs = Math.max(1000, Math.floor(scenario.untilMs / 4));
-  for (const atMs of stepInstants(raw)) {
+  const instants = stepInstants(raw);
+  for (const atMs of instants) {
     defs.push({
       id: `step@${atMs}`,
       target: { kind: "step", atMs },
       draw: (rng) => shift(rng, atMs, spanMs),
+      boundaries: stepBoundaries(atMs, spanMs, instants),
       // A nudge moves the shift by up to an eighth of the span either way, keeping the step after 0s.
       nudge: (v, rng) => {
         const by = logUniform(rng, 10, Math.max(10, Math.floor(spanMs / 8))) * (rng.below(2) === 0 ? -1 : 1);
@@ -101,6 +109,25 @@ export function autoKnobSpace(scenario: Scenario, raw: RawScenario, layout: Time
     defs.push(watchKnob("watchDelay", 4, scenario.untilMs), watchKnob("watchDrop", 4, scenario.untilMs), watchKnob("watchGone", 8, scenario.untilMs));
   }
   return { kind: "auto", defs, layout };
+}
+
+/**
+ * A step's boundary shifts: as early as it may go (1ms) and as late (the span), and, for every
+ * other instant of the timeline within reach, the shifts that land it 1ms before, at, and 1ms after
+ * that instant (two actions of the story meeting or crossing). Distinct and never 0, in order.
+ */
+export function stepBoundaries(atMs: number, spanMs: number, instants: readonly number[]): number[] {
+  const lowest = -(atMs - 1);
+  const out = new Set<number>([atMs > 1 ? lowest : 0, spanMs]);
+  for (const other of instants) {
+    if (other === atMs) continue;
+    for (const d of [-1, 0, 1]) {
+      const by = other + d - atMs;
+      if (by >= lowest && by <= spanMs) out.add(by);
+    }
+  }
+  out.delete(0);
+  return [...out].sort((a, b) => a - b);
 }
 
 /** A step's shift: a third 0, a third later, a third earlier (never to 0s or before). */

@@ -1,9 +1,10 @@
 // The guided strategy's moves (src/explore/guided.ts): with knobs, a run made from an entry keeps
-// some of the entry's knobs and draws everything else afresh (its own seed, no tape); without
-// knobs, the entry's tape is flipped, spliced or replayed under a new seed. Checked on the genomes
+// some of the entry's knobs and draws everything else afresh (its own seed, boundary-value knob
+// draws, no tape); without knobs, the entry's tape is flipped, spliced or replayed under a new seed. Checked on the genomes
 // the runs carry (every run's, as a determinism sample's).
 import { describe, expect, it } from "vitest";
-import { drawKnobs, GuidedRunner, makePlan, RunContext, runSeed, type Genome } from "../../src/explore/index.ts";
+import { GuidedRunner, makePlan, RunContext, runSeed, type Genome } from "../../src/explore/index.ts";
+import { drawBoundaryKnobs } from "../../src/explore/guided_knobs.ts";
 import { TWO_PODS } from "./canary.ts";
 
 const RUNS = 48;
@@ -18,7 +19,7 @@ function genomes(swarm: "auto" | "none"): Genome[] {
 }
 
 describe("guided moves", () => {
-  it("with knobs: fresh runs are pos's, the others keep a parent's knobs and draw the rest from their own seed", () => {
+  it("with knobs: fresh runs are pos's seeds with boundary-value knobs, the others keep a parent's knobs and draw the rest from their own seed", () => {
     const plan = makePlan({ source: { file: TWO_PODS }, strategy: "guided", islands: 1, swarm: "auto", seed: 3 });
     const space = new RunContext(plan).space!;
     const all = genomes("auto");
@@ -30,7 +31,7 @@ describe("guided moves", () => {
     all.forEach((g, i) => {
       if (g.how !== "fresh") return;
       expect(g.seed).toBe(runSeed(3, i));
-      expect(g.knobs).toEqual(drawKnobs(space, g.seed));
+      expect(g.knobs).toEqual(drawBoundaryKnobs(space, g.seed));
     });
     for (const g of kept) {
       const parent = all[g.parent!]!;
@@ -38,7 +39,7 @@ describe("guided moves", () => {
       expect(ids.size).toBeGreaterThan(0);
       expect(g.tape).toBeNull();
       expect(g.seed).not.toBe(parent.seed);
-      const drawn = drawKnobs(space, g.seed);
+      const drawn = drawBoundaryKnobs(space, g.seed);
       for (const def of space.defs) expect(g.knobs![def.id], def.id).toEqual(ids.has(def.id) ? parent.knobs![def.id] : drawn[def.id]);
     }
   });

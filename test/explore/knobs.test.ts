@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyKnobs, applyKnobsRaw, drawKnobs, knobSpaceFor, readRawScenario, redrawKnob, compileRawOrThrow, type KnobSpace } from "../../src/explore/index.ts";
 import { Rng } from "../../src/sim/index.ts";
+import { drawBoundaryKnobs } from "../../src/explore/guided_knobs.ts";
 import { bundledScenarios, ROOT } from "../cli/golden_table.ts";
 
 const manifests = readdirSync(join(ROOT, "examples/manifests")).filter((f) => f.endsWith(".yaml")).map((f) => `examples/manifests/${f}`);
@@ -19,7 +20,8 @@ function sameBothWays(file: string, mode: "declared" | "auto", seeds: number): n
   const space = knobSpaceFor(mode, plainRaw, mode === "auto" ? base : scenario);
   if (space === null) return 0;
   for (let seed = 0; seed < seeds; seed++) {
-    let knobs = drawKnobs(space, seed);
+    // Every third seed: the guided strategy's boundary-value draw, whose values must be valid too.
+    let knobs = seed % 3 === 2 ? drawBoundaryKnobs(space, seed) : drawKnobs(space, seed);
     if (seed % 2 === 1) knobs = redrawKnob(space, knobs, seed % space.defs.length, new Rng("test", String(seed)));
     const patched = applyKnobs(base, space, knobs);
     const compiled = compileRawOrThrow(applyKnobsRaw(plainRaw, space, knobs), file);
