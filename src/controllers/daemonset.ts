@@ -4,7 +4,8 @@
 // its node by node affinity (metadata.name In [node]) and placed by the scheduler, as since 1.12
 // (ScheduleDaemonSetPods); a node is eligible when the template's nodeSelector matches it and
 // every NoSchedule and NoExecute taint is tolerated (with the daemon tolerations the manifest
-// expansion added); a daemon pod that ended is deleted and made again; surplus pods on a node are
+// expansion added), and a pod already there is kept while every NoExecute taint is (an untolerated
+// NoSchedule taint stops none: shouldContinueRunning); a daemon pod that ended is deleted and made again; surplus pods on a node are
 // deleted; creations go in slow-start batches, with expectations. The nodes are the node
 // informer's (its lister, after the watch's delivery delay), and its handlers wake the controller
 // as addNode and updateNode do: a Node added where a DaemonSet should run, and a Node whose labels
@@ -195,7 +196,9 @@ export class DaemonSetController {
     const remove: Pod[] = [];
     for (const node of this.nodeInformer.list().map(daemonNode)) {
       const pods = (byNode.get(node.name) ?? []).filter((p) => !p.metadata.deletionTimestamp);
-      if (!nodeShouldRunDaemonPod(st.set.template, node)) {
+      // podsShouldBeOnNode: an untolerated NoSchedule taint makes no new pod but stops none.
+      const [shouldRun, shouldContinueRunning] = nodeShouldRunAndContinue(st.set.template, node);
+      if (!shouldContinueRunning) {
         remove.push(...pods);
         continue;
       }
@@ -203,7 +206,7 @@ export class DaemonSetController {
       const ended = pods.filter((p) => p.status?.phase === "Failed" || p.status?.phase === "Succeeded");
       remove.push(...ended);
       const live = pods.filter((p) => !ended.includes(p));
-      if (live.length === 0 && ended.length === 0 && (byNode.get(node.name) ?? []).length === 0) create.push(node.name);
+      if (shouldRun && live.length === 0 && ended.length === 0 && (byNode.get(node.name) ?? []).length === 0) create.push(node.name);
       // More than one: keep the oldest.
       if (live.length > 1) remove.push(...[...live].sort((a, b) => (a.metadata.creationTimestamp ?? "") < (b.metadata.creationTimestamp ?? "") ? -1 : 1).slice(1));
     }

@@ -105,6 +105,17 @@ describe("DaemonSet controller", () => {
     expect(placed[0]!.t - 20_000).toBeLessThan(5_000);
   });
 
+  it.each([
+    ["NoSchedule", "keeps the pod running (shouldContinueRunning)", 1],
+    ["NoExecute", "deletes the pod", 0],
+  ])("an untolerated %s taint on a node with a daemon pod %s", (effect, _what, kept) => {
+    const step = `  - { at: 15s, taintNode: { node: node-a, key: maintenance, value: "true", effect: ${effect} } }\n`;
+    const recs = simulate(loadScenarioText(SCENARIO("", step).replace("until: 30s", "until: 60s"), "ds.yaml").scenario).records!;
+    const deletes = recs.filter((r) => r.kind === "Delete" && r["actor"] === "daemonset-controller");
+    expect(deletes).toHaveLength(1 - kept);
+    expect(binds(recs, "node-a")).toHaveLength(1);
+  });
+
   const node = (taints: Node["taints"], labels: Record<string, string> = {}): Node => ({
     name: "n", labels, taints, allocatable: { milliCPU: 1000, memory: 1, ephemeralStorage: 1, allowedPodNumber: 110, scalarResources: {} },
   });
