@@ -142,6 +142,8 @@ export class DaemonSetController {
 
   /** The node informer's handlers: AddFunc (addNode) and UpdateFunc (updateNode); no DeleteFunc, as upstream. */
   private onNode(type: ObjectEventType, obj: NodeObject, old: NodeObject | undefined): void {
+    // No DaemonSet, nothing to enqueue: a cluster of Deployments pays nothing for the handlers.
+    if (this.sets.size === 0) return;
     if (type === "ADDED" || (type === "MODIFIED" && old === undefined)) this.addNode(obj);
     else if (type === "MODIFIED") this.updateNode(old!, obj);
   }
