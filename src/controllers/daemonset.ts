@@ -4,16 +4,26 @@
 // its node by node affinity (metadata.name In [node]) and placed by the scheduler, as since 1.12
 // (ScheduleDaemonSetPods); a node is eligible when the template's nodeSelector matches it and
 // every NoSchedule and NoExecute taint is tolerated (with the daemon tolerations the manifest
-// expansion added); a daemon pod that ended is deleted and made again; surplus pods on a node are
-// deleted; creations go in slow-start batches, with expectations.
+// expansion added), and a pod already there is kept while every NoExecute taint is (an untolerated
+// NoSchedule taint stops none: shouldContinueRunning); a daemon pod that ended is deleted and made again; surplus pods on a node are
+// deleted; creations go in slow-start batches, with expectations. The nodes are the node
+// informer's (its lister, after the watch's delivery delay), and its handlers wake the controller
+// as addNode and updateNode do: a Node added where a DaemonSet should run, and a Node whose labels
+// or taints changed (shouldIgnoreNodeUpdate) so that shouldRun or shouldContinueRunning flips,
+// enqueue the DaemonSet. Upstream registers no DeleteFunc for Nodes: a deleted node's pods go with
+// podgc, whose deletions wake the controller through its pod handlers.
 //
 // Simplified, as replicaset.ts: the DaemonSet lives in the controller (no object, status or
 // revisions: no rolling update); the template's own required node affinity is replaced by the pin
-// (the manifest expansion pins the first pod to the first node); the nodes are the scenario's.
+// (the manifest expansion pins the first pod to the first node); the controller has its own node
+// informer (upstream's is the controller manager's shared one: one watch, the same delays here).
 import type { Proc, Sim } from "../sim/index.ts";
 import { ControllerLoop, controllerKey, observedExpectation } from "./informer.ts";
 import type { Pod } from "../k8s/pod.ts";
 import type { Node } from "../k8s/node.ts";
+import type { NodeObject } from "../k8s/node_api.ts";
+import type { ObjectInformer } from "./node_informer.ts";
+import type { ObjectEventType } from "../apiserver/node_registry.ts";
 import { podKey } from "../k8s/podutil.ts";
 import type { PodsClient, WatchEvent } from "../apiserver/index.ts";
 import { generateName } from "../scenario/manifest/names.ts";
@@ -32,10 +42,38 @@ export interface DaemonSet {
   readonly firstName: string;
 }
 
+/** What the predicates read of a Node: its name, labels and taints. */
+export type DaemonNode = Pick<Node, "name" | "labels" | "taints">;
+
 /** nodeShouldRunDaemonPod's predicates: the nodeSelector, and no untolerated NoSchedule or NoExecute taint. */
-export function nodeShouldRunDaemonPod(template: Pod, node: Node): boolean {
-  for (const [k, v] of Object.entries(template.spec.nodeSelector ?? {})) if (node.labels[k] !== v) return false;
-  return findMatchingUntoleratedTaint(node.taints, template.spec.tolerations ?? [], (t) => t.effect === "NoSchedule" || t.effect === "NoExecute") === null;
+export function nodeShouldRunDaemonPod(template: Pod, node: DaemonNode): boolean {
+  return nodeShouldRunAndContinue(template, node)[0];
+}
+
+/**
+ * NodeShouldRunDaemonPod's two answers: shouldRun (the nodeSelector matches and every NoSchedule
+ * and NoExecute taint is tolerated) and shouldContinueRunning (the nodeSelector matches and every
+ * NoExecute taint is tolerated).
+ */
+export function nodeShouldRunAndContinue(template: Pod, node: DaemonNode): [boolean, boolean] {
+  for (const [k, v] of Object.entries(template.spec.nodeSelector ?? {})) if (node.labels[k] !== v) return [false, false];
+  const tolerations = template.spec.tolerations ?? [];
+  if (findMatchingUntoleratedTaint(node.taints, tolerations, (t) => t.effect === "NoSchedule" || t.effect === "NoExecute") === null) return [true, true];
+  return [false, findMatchingUntoleratedTaint(node.taints, tolerations, (t) => t.effect === "NoExecute") === null];
+}
+
+/** The Node object as the predicates read it. */
+export function daemonNode(obj: NodeObject): DaemonNode {
+  return { name: obj.metadata.name, labels: obj.metadata.labels, taints: obj.spec.taints ?? [] };
+}
+
+/** shouldIgnoreNodeUpdate (since kubernetes/kubernetes#121669): the labels and the taints are unchanged. */
+export function shouldIgnoreNodeUpdate(old: NodeObject, cur: NodeObject): boolean {
+  return sameJSON(old.metadata.labels, cur.metadata.labels) && sameJSON(old.spec.taints ?? [], cur.spec.taints ?? []);
+}
+
+function sameJSON(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** ReplaceDaemonSetPodNodeNameNodeAffinity: the pod pinned to `nodeName`. */
@@ -76,9 +114,10 @@ export class DaemonSetController {
   private readonly sets = new Map<string, State>();
   private readonly loop: ControllerLoop;
 
-  constructor(private readonly sim: Sim, private readonly client: PodsClient, private readonly nodes: () => readonly Node[],
+  constructor(private readonly sim: Sim, private readonly client: PodsClient, private readonly nodeInformer: ObjectInformer<"nodes">,
     private readonly beforeCreate: (templateKey: string, podKey: string) => void = () => {}) {
     this.loop = new ControllerLoop(sim, client, "daemonset", { observe: (e, pod, before) => this.onPod(e, pod, before), sync: (key) => this.syncDaemonSet(key) });
+    nodeInformer.onEvent((type, obj, old) => this.onNode(type, obj, old));
   }
 
   start(): void {
@@ -99,6 +138,31 @@ export class DaemonSetController {
     this.sets.delete(key);
     this.sim.emit(COMPONENT, "DaemonSetDeleted", { daemonSet: key, pods: pods.length });
     for (const p of pods) yield* this.client.deletePod(namespace, p.metadata.name);
+  }
+
+  /** The node informer's handlers: AddFunc (addNode) and UpdateFunc (updateNode); no DeleteFunc, as upstream. */
+  private onNode(type: ObjectEventType, obj: NodeObject, old: NodeObject | undefined): void {
+    // No DaemonSet, nothing to enqueue: a cluster of Deployments pays nothing for the handlers.
+    if (this.sets.size === 0) return;
+    if (type === "ADDED" || (type === "MODIFIED" && old === undefined)) this.addNode(obj);
+    else if (type === "MODIFIED") this.updateNode(old!, obj);
+  }
+
+  /** addNode: every DaemonSet that should run on the new node. */
+  private addNode(obj: NodeObject): void {
+    const node = daemonNode(obj);
+    for (const [key, st] of this.sets) if (nodeShouldRunDaemonPod(st.set.template, node)) this.loop.enqueue(key);
+  }
+
+  /** updateNode: every DaemonSet whose shouldRun or shouldContinueRunning the change flips. */
+  private updateNode(old: NodeObject, cur: NodeObject): void {
+    if (shouldIgnoreNodeUpdate(old, cur)) return;
+    const [was, now] = [daemonNode(old), daemonNode(cur)];
+    for (const [key, st] of this.sets) {
+      const [oldRun, oldContinue] = nodeShouldRunAndContinue(st.set.template, was);
+      const [curRun, curContinue] = nodeShouldRunAndContinue(st.set.template, now);
+      if (oldRun !== curRun || oldContinue !== curContinue) this.loop.enqueue(key);
+    }
   }
 
   private ownerOf(pod: Pod): string | undefined {
@@ -132,9 +196,11 @@ export class DaemonSetController {
     }
     const create: string[] = [];
     const remove: Pod[] = [];
-    for (const node of this.nodes()) {
+    for (const node of this.nodeInformer.list().map(daemonNode)) {
       const pods = (byNode.get(node.name) ?? []).filter((p) => !p.metadata.deletionTimestamp);
-      if (!nodeShouldRunDaemonPod(st.set.template, node)) {
+      // podsShouldBeOnNode: an untolerated NoSchedule taint makes no new pod but stops none.
+      const [shouldRun, shouldContinueRunning] = nodeShouldRunAndContinue(st.set.template, node);
+      if (!shouldContinueRunning) {
         remove.push(...pods);
         continue;
       }
@@ -142,7 +208,7 @@ export class DaemonSetController {
       const ended = pods.filter((p) => p.status?.phase === "Failed" || p.status?.phase === "Succeeded");
       remove.push(...ended);
       const live = pods.filter((p) => !ended.includes(p));
-      if (live.length === 0 && ended.length === 0 && (byNode.get(node.name) ?? []).length === 0) create.push(node.name);
+      if (shouldRun && live.length === 0 && ended.length === 0 && (byNode.get(node.name) ?? []).length === 0) create.push(node.name);
       // More than one: keep the oldest.
       if (live.length > 1) remove.push(...[...live].sort((a, b) => (a.metadata.creationTimestamp ?? "") < (b.metadata.creationTimestamp ?? "") ? -1 : 1).slice(1));
     }

@@ -12,6 +12,7 @@ import { JobController } from "./job.ts";
 import { atLeast } from "../kubelet/version.ts";
 import { StatefulSetController } from "./statefulset.ts";
 import { DaemonSetController } from "./daemonset.ts";
+import { ObjectInformer } from "./node_informer.ts";
 
 export class ControllerManager {
   readonly replicaSet: ReplicaSetController;
@@ -25,9 +26,8 @@ export class ControllerManager {
     this.replicaSet = new ReplicaSetController(sim, cluster.api.client("replicaset-controller"), adopt);
     this.job = new JobController(sim, cluster.api.client("job-controller"), adopt, { jobPodReplacementPolicy: atLeast(controlPlaneRelease(cluster.scenario), "1.29") });
     this.statefulSet = new StatefulSetController(sim, cluster.api.client("statefulset-controller"), adopt);
-    // The node lister: a deleted Node (kubectl delete node) runs no daemon pod until it registers again.
-    const listed = () => cluster.nodes.filter((n) => cluster.api.nodes.get("nodes", n.settings.nodeName).err === null);
-    this.daemonSet = new DaemonSetController(sim, cluster.api.client("daemonset-controller"), () => listed().map((n) => n.settings.node), adopt);
+    // The node informer: a deleted Node (kubectl delete node) runs no daemon pod until it registers again.
+    this.daemonSet = new DaemonSetController(sim, cluster.api.client("daemonset-controller"), new ObjectInformer(cluster.api, "nodes"), adopt);
   }
 
   /** Whether the scenario's pod (of a cluster) is a workload a controller keeps: a Deployment's, ReplicaSet's, StatefulSet's, Job's or DaemonSet's. */
