@@ -3,32 +3,17 @@
 //
 //   node --import tsx scripts/call-frames.ts [--tree DIR]
 //
-// Every generator's next() is counted (patched on the generators' shared prototype before any
-// generator exists, so the yield* delegations call the counted method too). A caller process
+// Every generator's next() is counted (scripts/frame_count.ts, patched on the generators' shared
+// prototype before any generator exists, so the yield* delegations call the counted method too). A caller process
 // whose own frame is the only model frame makes each call in turn; for each call the script
 // prints the generator frames entered below the caller (each next() on one of the call's own
 // generators, when the call starts and every time the caller is resumed until it returns), and
 // how many times the caller's own generator was resumed for it (the step that makes the call
 // counts as one).
-import { parseArgs } from "node:util";
-import { join, resolve } from "node:path";
+import { containerConfig, frames, measuredTree, sandboxConfig } from "./frame_count.ts";
+import { join } from "node:path";
 
-const { values } = parseArgs({ options: { tree: { type: "string" } } });
-const tree = resolve(values.tree ?? join(import.meta.dirname, ".."));
-
-const generatorProto = Object.getPrototypeOf(Object.getPrototypeOf((function* () {})()));
-const originalNext = generatorProto.next as (this: Generator, v?: unknown) => IteratorResult<unknown>;
-let caller: Generator | null = null;
-let counting = false;
-let belowCaller = 0;
-let callerSteps = 0;
-generatorProto.next = function (this: Generator, v?: unknown) {
-  if (counting) {
-    if (this === caller) callerSteps++;
-    else belowCaller++;
-  }
-  return originalNext.call(this, v);
-};
+const tree = measuredTree();
 
 const { Sim } = await import(join(tree, "src/sim/index.ts"));
 const { SimRuntime, uniformLatency } = await import(join(tree, "src/cri/index.ts"));
@@ -39,29 +24,12 @@ const images = { "nginx:1.25": { present: true, pullTime: null, fail: null }, "b
 const rt = new SimRuntime(sim, { images, latency: uniformLatency(10) });
 const api = new ApiServer(sim, {});
 const user = api.client("kubelet");
-const sandboxConfig = {
-  metadata: { name: "web", namespace: "default", uid: "uid-web", attempt: 0 },
-  labels: { "io.kubernetes.pod.name": "web", "io.kubernetes.pod.namespace": "default", "io.kubernetes.pod.uid": "uid-web" },
-  annotations: {},
-};
-const containerConfig = {
-  metadata: { name: "app", attempt: 0 },
-  image: { image: "nginx:1.25" },
-  labels: { "io.kubernetes.container.name": "app", "io.kubernetes.pod.uid": "uid-web" },
-  annotations: { "io.kubernetes.container.restartCount": "0" },
-};
 const pod = { metadata: { name: "web", namespace: "default" }, spec: { nodeName: "node-1", containers: [{ name: "app", image: "nginx:1.25" }] } };
 
 const rows: { call: string; frames: number; steps: number }[] = [];
-/** Counts from the caller's next step, the one that makes the call (the counting starts inside it). */
-function begin(): void {
-  belowCaller = 0;
-  callerSteps = 1;
-  counting = true;
-}
+const begin = (): void => frames.begin();
 function end(call: string): void {
-  counting = false;
-  rows.push({ call, frames: belowCaller, steps: callerSteps });
+  rows.push({ call, ...frames.end() });
 }
 function failIf(what: string, r: unknown): void {
   if (r !== null && typeof r === "object" && "code" in r && "message" in r && !("metadata" in r)) throw new Error(`${what} failed: ${String((r as { message: unknown }).message)}`);
@@ -88,8 +56,8 @@ function* body(): Generator<unknown, void, unknown> {
   begin(); failIf("deletePod", (yield* user.deletePod("default", "web", { gracePeriodSeconds: 0 })).err); end("apiserver deletePod");
 }
 
-caller = body();
-sim.go("caller", () => caller);
+frames.caller = body();
+sim.go("caller", () => frames.caller!);
 const r = sim.run();
 if (r.verdict !== "completed" && r.verdict !== "quiescent") throw new Error(`run ended ${r.verdict}: ${r.diagnosis}`);
 if (rows.length !== 18) throw new Error(`only ${rows.length} of 18 calls returned`);

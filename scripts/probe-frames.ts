@@ -3,34 +3,17 @@
 //
 //   node --import tsx scripts/probe-frames.ts [--tree DIR]
 //
-// The counting is scripts/call-frames.ts's (every generator's next() counted on the generators'
+// The counting is scripts/frame_count.ts's, as for scripts/call-frames.ts (every generator's next() counted on the generators'
 // shared prototype). A caller process probes a running container of the simulated runtime through
 // the kubelet's Prober and criProbeRunner as the prober worker's doProbe does: in a tree with
 // Prober.probeOp, by yielding the operation it returns; in an older tree, with
 // `yield* prober.probe(...)`. For an exec probe and an HTTP probe, each answering at once and
 // after 3 errored attempts (a container gone: ExecSync fails, retried maxProbeRetries times), it
 // prints the generator frames entered below the caller and how many times the caller was resumed.
-import { parseArgs } from "node:util";
-import { join, resolve } from "node:path";
+import { containerConfig, frames, measuredTree, sandboxConfig } from "./frame_count.ts";
+import { join } from "node:path";
 
-const { values } = parseArgs({ options: { tree: { type: "string" } } });
-const tree = resolve(values.tree ?? join(import.meta.dirname, ".."));
-
-const generatorProto = Object.getPrototypeOf(Object.getPrototypeOf((function* () {})()));
-const originalNext = generatorProto.next as (this: Generator, v?: unknown) => IteratorResult<unknown>;
-let caller: Generator | null = null;
-/** This script's own probe() frame, delegated to by the caller: neither the caller nor below it. */
-let helper: Generator | null = null;
-let counting = false;
-let belowCaller = 0;
-let callerSteps = 0;
-generatorProto.next = function (this: Generator, v?: unknown) {
-  if (counting) {
-    if (this === caller) callerSteps++;
-    else if (this !== helper) belowCaller++;
-  }
-  return originalNext.call(this, v);
-};
+const tree = measuredTree();
 
 const { Sim } = await import(join(tree, "src/sim/index.ts"));
 const { SimRuntime, uniformLatency } = await import(join(tree, "src/cri/index.ts"));
@@ -40,17 +23,6 @@ const sim = new Sim({ seed: 1, strategy: { name: "fifo" }, bounds: { untilMs: 3_
 const images = { "nginx:1.25": { present: true, pullTime: null, fail: null } };
 const rt = new SimRuntime(sim, { images, latency: uniformLatency(10) });
 const prober = new Prober(sim, criProbeRunner(rt, rt));
-const sandboxConfig = {
-  metadata: { name: "web", namespace: "default", uid: "uid-web", attempt: 0 },
-  labels: { "io.kubernetes.pod.name": "web", "io.kubernetes.pod.namespace": "default", "io.kubernetes.pod.uid": "uid-web" },
-  annotations: {},
-};
-const containerConfig = {
-  metadata: { name: "app", attempt: 0 },
-  image: { image: "nginx:1.25" },
-  labels: { "io.kubernetes.container.name": "app", "io.kubernetes.pod.uid": "uid-web" },
-  annotations: { "io.kubernetes.container.restartCount": "0" },
-};
 const execProbe = { exec: { command: ["true"] }, timeoutSeconds: 1, periodSeconds: 10 };
 const httpProbe = { httpGet: { path: "/", port: 80 }, timeoutSeconds: 1, periodSeconds: 10 };
 const pod = { metadata: { name: "web", namespace: "default", uid: "uid-web" }, spec: { containers: [{ name: "app" }] } };
@@ -61,9 +33,7 @@ const oneOperation = typeof prober.probeOp === "function";
 /** The probe as doProbe makes it in this tree: one yielded operation, or the generator chain. */
 function* probe(what: string, spec: object, containerID: string): Generator<unknown, void, unknown> {
   const container = { name: "app", readinessProbe: spec };
-  belowCaller = 0;
-  callerSteps = 1;
-  counting = true;
+  frames.begin();
   let outcome: unknown;
   if (oneOperation) {
     const op = prober.probeOp("readiness", pod, {}, container, containerID);
@@ -71,8 +41,7 @@ function* probe(what: string, spec: object, containerID: string): Generator<unkn
   } else {
     outcome = yield* prober.probe("readiness", pod, {}, container, containerID);
   }
-  counting = false;
-  rows.push({ probe: what, frames: belowCaller, steps: callerSteps, outcome });
+  rows.push({ probe: what, ...frames.end(), outcome });
 }
 
 function* body(): Generator<unknown, void, unknown> {
@@ -85,13 +54,13 @@ function* body(): Generator<unknown, void, unknown> {
     ["exec, errored 3 times", execProbe, "containerd://gone"],
     ["http, refused at once", httpProbe, "containerd://gone"],
   ] as const) {
-    helper = probe(what, spec, id);
-    yield* helper;
+    frames.helper = probe(what, spec, id);
+    yield* frames.helper;
   }
 }
 
-caller = body();
-sim.go("caller", () => caller);
+frames.caller = body();
+sim.go("caller", () => frames.caller!);
 const r = sim.run();
 if (r.verdict !== "completed") throw new Error(`run ended ${r.verdict}: ${r.diagnosis}`);
 
