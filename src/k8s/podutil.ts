@@ -1,26 +1,16 @@
 // Models pkg/api/v1/pod/util.go and pkg/kubelet/container/helpers.go naming helpers (a small subset).
 import type { Container, EphemeralContainer, Pod } from "./pod.ts";
-import { perFrozenObject } from "./memo.ts";
 
 /** kubecontainer.GetPodFullName: "name_namespace", the kubelet's key in logs and backoff keys. */
 export function getPodFullName(pod: Pod): string {
   return `${pod.metadata.name}_${pod.metadata.namespace ?? ""}`;
 }
 
-/**
- * cache.MetaNamespaceKeyFunc: "namespace/name", the key the apiserver and informers use. One
- * string per frozen metadata (a pod's versions share it while its name stands): the config
- * source's SET of every pod of the node traces every pod's key at each update, and the trace
- * digest looks a string it has seen before up faster when it is the same string, not an equal one.
- */
+/** cache.MetaNamespaceKeyFunc: "namespace/name", the key the apiserver and informers use. */
 export function podKey(pod: Pod): string {
-  return metaKey(pod.metadata);
+  const ns = pod.metadata.namespace ?? "";
+  return ns === "" ? pod.metadata.name : `${ns}/${pod.metadata.name}`;
 }
-
-const metaKey = perFrozenObject((m: Pod["metadata"]): string => {
-  const ns = m.namespace ?? "";
-  return ns === "" ? m.name : `${ns}/${m.name}`;
-});
 
 /** podutil.IsRestartableInitContainer: an init container with restartPolicy Always is a sidecar. */
 export function isRestartableInitContainer(c: Container | undefined): boolean {
