@@ -36,10 +36,15 @@ export class KubeletNodeLister {
     this.relist();
   }
 
-  /** The reflector's List: the Node as the apiserver has it now (none before the kubelet registered). */
+  /**
+   * The reflector's List: the Node as the apiserver has it now (none before the kubelet registered).
+   * A kubelet (re)started while cut off lists nothing, so getNodeAnyWay falls back to its initial
+   * node until the partition ends.
+   */
   relist(): void {
-    this.cached = this.api.nodes.get("nodes", this.nodeName).value ?? undefined;
-    this.missed = false;
+    const reachable = this.api.reachable(this.actor);
+    this.cached = reachable ? (this.api.nodes.get("nodes", this.nodeName).value ?? undefined) : undefined;
+    this.missed = !reachable;
   }
 
   /** getNodeAnyWay: the lister's Node (its labels and taints on the kubelet's own node), else `initial`. */
