@@ -120,6 +120,11 @@ export class ApiServer {
     else for (const a of p.actors) this.registry.dropWatches(a);
   }
 
+  /** Whether `actor` reaches the apiserver now (no partition cuts it off). */
+  reachable(actor: string): boolean {
+    return this.partitionAt(actor, this.sim.nowMs) === undefined;
+  }
+
   private partitionAt(actor: string, ms: number): Partition | undefined {
     return this.partitions.find((p) => ms >= p.fromMs && ms < p.toMs && (p.actors === undefined || p.actors.includes(actor)));
   }

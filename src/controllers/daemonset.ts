@@ -5,8 +5,10 @@
 // (ScheduleDaemonSetPods); a node is eligible when the template's nodeSelector matches it and
 // every NoSchedule and NoExecute taint is tolerated (with the daemon tolerations the manifest
 // expansion added), and a pod already there is kept while every NoExecute taint is (an untolerated
-// NoSchedule taint stops none: shouldContinueRunning); a daemon pod that ended is deleted and made again; surplus pods on a node are
-// deleted; creations go in slow-start batches, with expectations. The nodes are the node
+// NoSchedule taint stops none: shouldContinueRunning); a daemon pod that failed is deleted and made
+// again, through the failed-pods backoff, and one that succeeded too since 1.26.5/1.27
+// (daemonset_nodes.ts, podsShouldBeOnNode); surplus pods on a node are deleted; creations go in
+// slow-start batches, with expectations. The nodes are the node
 // informer's (its lister, after the watch's delivery delay), and its handlers wake the controller
 // as addNode and updateNode do: a Node added where a DaemonSet should run, and a Node whose labels
 // or taints changed (shouldIgnoreNodeUpdate) so that shouldRun or shouldContinueRunning flips,
@@ -30,6 +32,9 @@ import { generateName } from "../scenario/manifest/names.ts";
 import { findMatchingUntoleratedTaint } from "../k8s/scheduling/taints.ts";
 import { EXPECTATIONS_TIMEOUT_MS, BURST_REPLICAS } from "./replicaset.ts";
 import { slowStartBatch } from "./controller_utils.ts";
+import { Backoff } from "../kubelet/util/backoff.ts";
+import type { VersionLike } from "../kubelet/version.ts";
+import { FAILED_PODS_BACKOFF_INITIAL_MS, FAILED_PODS_BACKOFF_MAX_MS, podsShouldBeOnNode, type DaemonPodEvent } from "./daemonset_nodes.ts";
 
 const COMPONENT = "daemonset-controller";
 
@@ -113,9 +118,13 @@ interface State {
 export class DaemonSetController {
   private readonly sets = new Map<string, State>();
   private readonly loop: ControllerLoop;
+  /** failedPodsBackoff, on the simulation's clock (upstream's GC of expired entries changes no answer: not run). */
+  private readonly failedPodsBackoff: Backoff;
 
+  /** `release`: the control plane's (controller manager's) release. */
   constructor(private readonly sim: Sim, private readonly client: PodsClient, private readonly nodeInformer: ObjectInformer<"nodes">,
-    private readonly beforeCreate: (templateKey: string, podKey: string) => void = () => {}) {
+    private readonly release: VersionLike, private readonly beforeCreate: (templateKey: string, podKey: string) => void = () => {}) {
+    this.failedPodsBackoff = new Backoff({ nowMs: () => sim.nowMs }, FAILED_PODS_BACKOFF_INITIAL_MS, FAILED_PODS_BACKOFF_MAX_MS);
     this.loop = new ControllerLoop(sim, client, "daemonset", { observe: (e, pod, before) => this.onPod(e, pod, before), sync: (key) => this.syncDaemonSet(key) });
     nodeInformer.onEvent((type, obj, old) => this.onNode(type, obj, old));
   }
@@ -197,20 +206,13 @@ export class DaemonSetController {
     const create: string[] = [];
     const remove: Pod[] = [];
     for (const node of this.nodeInformer.list().map(daemonNode)) {
-      const pods = (byNode.get(node.name) ?? []).filter((p) => !p.metadata.deletionTimestamp);
-      // podsShouldBeOnNode: an untolerated NoSchedule taint makes no new pod but stops none.
       const [shouldRun, shouldContinueRunning] = nodeShouldRunAndContinue(st.set.template, node);
-      if (!shouldContinueRunning) {
-        remove.push(...pods);
-        continue;
-      }
-      // A daemon pod that ended is deleted; it is made again once it is gone.
-      const ended = pods.filter((p) => p.status?.phase === "Failed" || p.status?.phase === "Succeeded");
-      remove.push(...ended);
-      const live = pods.filter((p) => !ended.includes(p));
-      if (shouldRun && live.length === 0 && ended.length === 0 && (byNode.get(node.name) ?? []).length === 0) create.push(node.name);
-      // More than one: keep the oldest.
-      if (live.length > 1) remove.push(...[...live].sort((a, b) => (a.metadata.creationTimestamp ?? "") < (b.metadata.creationTimestamp ?? "") ? -1 : 1).slice(1));
+      const input = { nodeName: node.name, shouldRun, shouldContinueRunning, daemonPods: byNode.get(node.name) ?? [], dsUID: st.set.uid };
+      const d = podsShouldBeOnNode(input, this.failedPodsBackoff, this.sim.nowMs, this.release);
+      if (d.create) create.push(node.name);
+      remove.push(...d.remove);
+      for (const e of d.events) this.recordEvent(e);
+      if (d.requeueAfterMs !== undefined) this.loop.enqueueAfter(key, d.requeueAfterMs);
     }
     const toCreate = create.slice(0, BURST_REPLICAS);
     const toRemove = remove.slice(0, BURST_REPLICAS);
@@ -218,12 +220,18 @@ export class DaemonSetController {
     st.expectDel = toRemove.length;
     st.sinceMs = this.sim.nowMs;
     if (toCreate.length > 0 || toRemove.length > 0) this.sim.emit(COMPONENT, "Manage", { daemonSet: key, creating: toCreate, deleting: toRemove.map(podKey) });
+    // syncNodes: the creations (slow-start batches), then the deletions.
+    const ok = yield* slowStartBatch(this.sim, "daemonset", toCreate.length, (i) => this.createPod(st, toCreate[i]!));
+    st.expectAdd -= toCreate.length - ok;
     for (const p of toRemove) {
       const r = yield* this.client.deletePod(st.set.namespace, p.metadata.name);
       if (r.err !== null) st.expectDel--;
     }
-    const ok = yield* slowStartBatch(this.sim, "daemonset", toCreate.length, (i) => this.createPod(st, toCreate[i]!));
-    st.expectAdd -= toCreate.length - ok;
+  }
+
+  /** The event upstream records on the DaemonSet, shown on the pod it names. */
+  private recordEvent(e: DaemonPodEvent): void {
+    this.sim.emit(COMPONENT, "Event", { pod: podKey(e.pod), type: e.type, reason: e.reason, message: e.message });
   }
 
   private *createPod(st: State, nodeName: string): Proc<boolean> {

@@ -36,6 +36,8 @@ export class ControllerLoop {
   private readonly byController = new Map<string, OwnedPods>();
   private readonly queue: string[] = [];
   private readonly wake: Chan<null>;
+  /** The delaying queue's waiting keys (workqueue AddAfter): each key's earliest ready time. */
+  private readonly waiting = new Map<string, number>();
 
   /** `name`: the controller's goroutines are `<name>/informer` and `<name>/worker`, its queue `<name>/queue`. */
   constructor(private readonly sim: Sim, private readonly client: PodsClient, private readonly name: string, private readonly handlers: ControllerHandlers) {
@@ -52,6 +54,26 @@ export class ControllerLoop {
     if (this.queue.includes(key)) return;
     this.queue.push(key);
     this.wake.trySend(null);
+  }
+
+  /**
+   * workqueue.AddAfter: the key is added once `delayMs` has passed; a key already waiting keeps the
+   * earlier of its two ready times, as the delaying queue's waitingForQueue does.
+   */
+  enqueueAfter(key: string, delayMs: number): void {
+    if (delayMs <= 0) return this.enqueue(key);
+    const readyMs = this.sim.nowMs + delayMs;
+    const waitingMs = this.waiting.get(key);
+    if (waitingMs !== undefined && waitingMs <= readyMs) return;
+    this.waiting.set(key, readyMs);
+    const loop = this;
+    this.sim.go(`${this.name}/requeue`, function* () {
+      yield* sleep(delayMs, `${loop.name} requeue after`);
+      // A key moved earlier by a later AddAfter was added by that one's goroutine.
+      if (loop.waiting.get(key) !== readyMs) return;
+      loop.waiting.delete(key);
+      loop.enqueue(key);
+    }, { daemon: true });
   }
 
   private *informer(): Proc<void> {

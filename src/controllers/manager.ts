@@ -27,7 +27,7 @@ export class ControllerManager {
     this.job = new JobController(sim, cluster.api.client("job-controller"), adopt, { jobPodReplacementPolicy: atLeast(controlPlaneRelease(cluster.scenario), "1.29") });
     this.statefulSet = new StatefulSetController(sim, cluster.api.client("statefulset-controller"), adopt);
     // The node informer: a deleted Node (kubectl delete node) runs no daemon pod until it registers again.
-    this.daemonSet = new DaemonSetController(sim, cluster.api.client("daemonset-controller"), new ObjectInformer(cluster.api, "nodes"), adopt);
+    this.daemonSet = new DaemonSetController(sim, cluster.api.client("daemonset-controller"), new ObjectInformer(cluster.api, "nodes"), controlPlaneRelease(cluster.scenario), adopt);
   }
 
   /** Whether the scenario's pod (of a cluster) is a workload a controller keeps: a Deployment's, ReplicaSet's, StatefulSet's, Job's or DaemonSet's. */

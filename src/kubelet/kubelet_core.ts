@@ -66,7 +66,7 @@ export class KubeletCore {
 
   /** What the predicate admit handler reads: the node, the release, the sidecar gate. */
   get admitContext(): AdmitContext {
-    return { node: this.config.node, version: this.config.version, sidecars: this.config.sidecarContainers };
+    return { node: this.config.getNode?.() ?? this.config.node, version: this.config.version, sidecars: this.config.sidecarContainers };
   }
 
   /** HandlePodAdditions leaves pods already Succeeded or Failed out of admission ("Terminated pod should not be re-admitted"). */

@@ -93,6 +93,11 @@ export interface KubeletConfig {
   housekeepingPeriodMs: number;
   /** The kubelet's own Node (labels, taints, allocatable with maxPods as its pod count): what admission checks against. */
   node: Node;
+  /**
+   * getNodeAnyWay, when the kubelet has a Node object to read (a cluster): the node as its node
+   * informer last saw it, `node` when it has none. Without it admission reads `node` alone.
+   */
+  getNode?: () => Node;
   /** SidecarContainers: admission adds a sidecar's requests to the pod's. */
   sidecarContainers: boolean;
   /** Network plugin readiness (runtimeState.networkErrors). */

@@ -44,6 +44,7 @@ import type { PodSetup } from "../kubelet/kubelet_sync_common.ts";
 import { KubeletRuntime } from "./runtime_adapter.ts";
 import type { KubeletSettings } from "./settings.ts";
 import { atLeast, type KubeletVersion } from "../kubelet/version.ts";
+import type { KubeletNodeLister } from "./kubelet_node_lister.ts";
 
 export interface KubeletInstanceOptions {
   sim: Sim;
@@ -58,6 +59,8 @@ export interface KubeletInstanceOptions {
   skipStaticPodValidation?: ReadonlySet<string>;
   /** The device manager's checkpoint (kubelet_internal_checkpoint): it outlives a kubelet restart. */
   podDevicesCheckpoint: PodDevicesCheckpoint;
+  /** The kubelet's Node informer, in a cluster (getNodeAnyWay reads it); absent on a lone node. */
+  nodeLister?: KubeletNodeLister;
 }
 
 /** A kubelet-internal kill (eviction): how the era's kubelet terminates a pod abnormally. */
@@ -147,6 +150,7 @@ export class KubeletInstance {
       syncFrequencyMs: settings.syncFrequencyMs,
       housekeepingPeriodMs: settings.housekeepingPeriodMs,
       node: settings.node,
+      ...(o.nodeLister === undefined ? {} : { getNode: () => o.nodeLister!.node(settings.node) }),
       sidecarContainers: settings.featureGates.SidecarContainers,
       networkReady: () => true,
       runtimeErrors: () => runtimeState.runtimeErrors(),

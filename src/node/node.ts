@@ -10,6 +10,7 @@ import { SimRuntime } from "../cri/runtime.ts";
 import { ManifestDir } from "../kubelet/config/index.ts";
 import type { Scenario } from "../scenario/resolve.ts";
 import { KubeletInstance } from "./kubelet_instance.ts";
+import { KubeletNodeLister } from "./kubelet_node_lister.ts";
 import { HEARTBEAT_CLIENT_TIMEOUT_MS, NodeStatusReporter } from "../kubelet/nodestatus/node_status.ts";
 import { NodeLeaseController } from "../kubelet/nodestatus/nodelease.ts";
 import { compileNodePlan, type NodePlan } from "./plan.ts";
@@ -43,6 +44,8 @@ export class SimNode {
   readonly apiActor: string;
   /** Whether this node is one of a cluster's (its PodView records then name each pod's node). */
   readonly inCluster: boolean;
+  /** The kubelet's Node informer (a cluster's kubelets only); each kubelet start re-lists it. */
+  private nodeLister: KubeletNodeLister | null = null;
 
   /** A node built from its plan, compiled from the scenario when none is given (node/plan.ts). */
   constructor(
@@ -75,10 +78,15 @@ export class SimNode {
 
   startKubelet(): void {
     this.sim.emit("kubelet", "KubeletStart", { version: this.settings.version, nodeName: this.settings.nodeName });
+    if (this.inCluster) {
+      this.nodeLister ??= new KubeletNodeLister(this.api, this.settings.nodeName, this.apiActor);
+      this.nodeLister.relist();
+    }
     this.kubelet = new KubeletInstance({
       sim: this.sim, settings: this.settings, api: this.api, apiActor: this.apiActor, runtime: this.runtime, manifestDir: this.manifestDir,
       skipStaticPodValidation: this.plan.skipStaticPodValidation,
       podDevicesCheckpoint: this.podDevicesCheckpoint,
+      ...(this.nodeLister === null ? {} : { nodeLister: this.nodeLister }),
     });
     this.startDevicePlugins(this.kubelet);
     if (this.inCluster) this.startHeartbeats(this.kubelet);

@@ -116,6 +116,19 @@ describe("DaemonSet controller", () => {
     expect(binds(recs, "node-a")).toHaveLength(1);
   });
 
+  it("deletes a failed daemon pod with a FailedDaemonPod event and makes it again on its node", () => {
+    const recs = simulate(loadScenarioText(SCENARIO("", "  - { at: 15s, evict: agent }\n").replace("until: 30s", "until: 60s"), "ds.yaml").scenario).records!;
+    const events = recs.filter((r) => r.kind === "Event" && r["reason"] === "FailedDaemonPod");
+    expect(events).toHaveLength(1);
+    expect(String(events[0]!.message)).toMatch(/^Found failed daemon pod default\/agent-\w+ on node node-\w, will try to kill it$/);
+    const node = String(events[0]!.message).split(" on node ")[1]!.split(",")[0]!;
+    const deletes = recs.filter((r) => r.kind === "Delete" && r["actor"] === "daemonset-controller");
+    expect(deletes).toHaveLength(1);
+    expect(deletes[0]!.t).toBeGreaterThan(15_000);
+    // The replacement: a second bind on that node after the deletion.
+    expect(binds(recs, node).filter((r) => r.t > deletes[0]!.t)).toHaveLength(1);
+  });
+
   const node = (taints: Node["taints"], labels: Record<string, string> = {}): Node => ({
     name: "n", labels, taints, allocatable: { milliCPU: 1000, memory: 1, ephemeralStorage: 1, allowedPodNumber: 110, scalarResources: {} },
   });

@@ -90,3 +90,27 @@ describe("ControllerLoop.owned: the cache by controller reference, with the acti
     ]);
   });
 });
+
+describe("ControllerLoop.enqueueAfter (workqueue AddAfter)", () => {
+  it("adds a key once its delay has passed, keeping the earlier of two ready times for one key", async () => {
+    const { apiHarness } = await import("../apiserver/helpers.ts");
+    const { ControllerLoop } = await import("../../src/controllers/informer.ts");
+    const { sleep } = await import("../../src/sim/index.ts");
+    const h = apiHarness({}, 1, 20_000);
+    const synced: Array<[string, number]> = [];
+    const loop = new ControllerLoop(h.sim, h.api.client("t"), "test", { observe: () => {}, sync: function* (key) { synced.push([key, h.sim.nowMs]); } });
+    h.run(function* () {
+      loop.start();
+      loop.enqueueAfter("later-ignored", 1_000);
+      loop.enqueueAfter("later-ignored", 3_000);
+      loop.enqueueAfter("moved-earlier", 3_000);
+      loop.enqueueAfter("moved-earlier", 2_000);
+      loop.enqueueAfter("now", 0);
+      yield* sleep(5_000);
+      // Once added, the key may wait again.
+      loop.enqueueAfter("later-ignored", 1_000);
+      yield* sleep(5_000);
+    });
+    expect(synced).toEqual([["now", 0], ["later-ignored", 1_000], ["moved-earlier", 2_000], ["later-ignored", 6_000]]);
+  });
+});
