@@ -21,6 +21,8 @@ import { Rng, streamSeed } from "../sim/rng.ts";
 import type { StrategySpec } from "../sim/index.ts";
 import type { ContextRun, RunContext, RunScenario, RunSummary } from "./context.ts";
 import { CoverageSink } from "./coverage.ts";
+import { DistanceSink } from "./guided_distance.ts";
+import type { TraceSink } from "../sim/index.ts";
 import { drawKnobs, type Knobs, type KnobSpace, type KnobValue } from "./knobs.ts";
 import { drawBoundaryKnobs } from "./guided_knobs.ts";
 import { Island } from "./guided_island.ts";
@@ -98,9 +100,14 @@ export class GuidedRunner {
     island.next += this.count;
     const { genome, moved } = this.genomeFor(index, island);
     const coverage = new CoverageSink();
-    const { summary, run } = runGenome(this.ctx, index, genome, full, coverage);
-    const fresh = island.learn(index, genome, run.result.run.choices, coverage.features);
-    island.noteKnobs(moved, fresh.length > 0);
+    let distance: DistanceSink | null = null;
+    const { summary, run } = runGenome(this.ctx, index, genome, full, coverage, (scenario) => {
+      distance = new DistanceSink(this.ctx.plan.invariants, scenario);
+      return distance.measures ? [distance] : [];
+    });
+    const distances = (distance as DistanceSink | null)?.distances() ?? new Map<string, number>();
+    const { fresh, closer } = island.learn(index, genome, run.result.run.choices, coverage.features, distances);
+    island.noteKnobs(moved, fresh.length > 0 || closer);
     if (fresh.length > 0) summary.newFeatures = fresh;
     if (summary.failure !== null || full) summary.genome = genome;
     return summary;
@@ -192,7 +199,15 @@ export function genomeScenario(ctx: RunContext, genome: Genome): RunScenario {
 }
 
 /** Runs a genome as run `index` (anywhere: it needs no island). */
-export function runGenome(ctx: RunContext, index: number, genome: Genome, full: boolean, coverage?: CoverageSink): { summary: RunSummary; run: ContextRun } {
+export function runGenome(
+  ctx: RunContext,
+  index: number,
+  genome: Genome,
+  full: boolean,
+  coverage?: CoverageSink,
+  more?: (scenario: RunScenario["scenario"]) => TraceSink[],
+): { summary: RunSummary; run: ContextRun } {
   const { scenario } = genomeScenario(ctx, genome);
-  return ctx.runAs(index, genome.seed, scenario, full, { strategy: genomeStrategy(ctx, genome), sinks: coverage === undefined ? [] : [coverage] });
+  const sinks = [...(coverage === undefined ? [] : [coverage]), ...(more === undefined ? [] : more(scenario))];
+  return ctx.runAs(index, genome.seed, scenario, full, { strategy: genomeStrategy(ctx, genome), sinks });
 }

@@ -17,6 +17,13 @@ const BURST_HINTED = 1;
 const BURST = 1;
 /** The most entries waiting for their burst; past it, the last in line is left to the weighted pick. */
 const FOCUS_LIMIT = 8;
+/**
+ * The runs an entry that came closer to breaking a watched invariant than any before it gets
+ * first (directed feedback, guided_distance.ts), and the weight it keeps in the weighted pick
+ * while it is its invariant's closest.
+ */
+const BURST_CLOSER = 2;
+const CLOSEST_WEIGHT = 2000;
 
 export interface Entry {
   index: number;
@@ -36,6 +43,8 @@ export class Island {
   private readonly knobs = new Map<string, { tries: number; wins: number }>();
   /** New entries waiting for their burst of mutations, newest first (those with hints before the others). */
   private readonly focus: { entry: Entry; left: number }[] = [];
+  /** Per watched invariant with a distance: the closest run so far, and its distance. */
+  private readonly closest = new Map<string, { entry: Entry | null; distance: number }>();
 
   constructor(
     /** The next run index this island expects. */
@@ -102,21 +111,28 @@ export class Island {
     return [...out].sort((a, b) => a - b);
   }
 
-  /** Counts the run's features; a run with features new to the island joins its corpus. Returns the new ones. */
-  learn(index: number, genome: Genome, tape: ChoiceLog, features: ReadonlySet<string>): string[] {
+  /**
+   * Counts the run's features and its distances; a run with features new to the island, or that
+   * came closer to breaking a watched invariant than any run of the island before it, joins its
+   * corpus. Returns the new features, and whether it came closer.
+   */
+  learn(index: number, genome: Genome, tape: ChoiceLog, features: ReadonlySet<string>, distances: ReadonlyMap<string, number> = new Map()): { fresh: string[]; closer: boolean } {
     const fresh: string[] = [];
     for (const f of features) {
       const n = this.hits.get(f) ?? 0;
       if (n === 0) fresh.push(f);
       this.hits.set(f, n + 1);
     }
-    if (fresh.length === 0) return fresh;
+    const nearer = [...distances].filter(([id, d]) => d < (this.closest.get(id)?.distance ?? Infinity));
+    const closer = nearer.length > 0;
+    if (fresh.length === 0 && !closer) return { fresh, closer };
     const entry: Entry = { index, genome, tape: tape, brought: fresh, hints: this.hints(fresh) };
+    for (const [id, d] of nearer) this.closest.set(id, { entry, distance: d });
     this.corpus.push(entry);
-    // Newest first, those whose features point at knobs before the others.
+    // Closer runs first, then newest first, those whose features point at knobs before the others.
     const hinted = entry.hints.length > 0;
-    const at = hinted ? 0 : this.focus.findIndex((f) => f.entry.hints.length === 0);
-    this.focus.splice(at < 0 ? this.focus.length : at, 0, { entry, left: hinted ? BURST_HINTED : BURST });
+    const at = closer || hinted ? 0 : this.focus.findIndex((f) => f.entry.hints.length === 0);
+    this.focus.splice(at < 0 ? this.focus.length : at, 0, { entry, left: closer ? BURST_CLOSER : hinted ? BURST_HINTED : BURST });
     if (this.focus.length > FOCUS_LIMIT) this.focus.pop();
     if (this.corpus.length > CORPUS_LIMIT) {
       let worst = 0;
@@ -130,13 +146,19 @@ export class Island {
       });
       this.corpus.splice(worst, 1);
     }
-    return fresh;
+    return { fresh, closer };
+  }
+
+  /** Whether the entry is the closest run so far to breaking some watched invariant. */
+  isClosest(e: Entry): boolean {
+    for (const c of this.closest.values()) if (c.entry === e) return true;
+    return false;
   }
   /** An entry's weight: 1 + 1000 x the sum of 1/hits over the features it brought (a whole number, for Rng.weighted). */
   private weightOf(e: Entry): number {
     let w = 0;
     for (const f of e.brought) w += 1 / (this.hits.get(f) ?? 1);
-    return 1 + Math.round(1000 * w);
+    return 1 + Math.round(1000 * w) + (this.isClosest(e) ? CLOSEST_WEIGHT : 0);
   }
 }
 

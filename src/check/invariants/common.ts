@@ -42,6 +42,13 @@ export interface InvariantMonitor {
   advance?(nowMs: number): Violation | null;
   /** Optional: every apiserver write, for rules about fields the trace records do not carry (conditions). */
   observeApi?(e: StoredEvent, nowMs: number): Violation | null;
+  /**
+   * Optional: how close the run came so far to breaking the invariant, in the monitor's own unit
+   * (documented in its file), 0 once broken; null while nothing measured it. Guided exploration
+   * (explore/guided_distance.ts) favours the runs that came closest (directed feedback, after
+   * AFLGo). Must not write trace records or change what observe returns.
+   */
+  distance?(): number | null;
 }
 
 export interface InvariantInfo {
