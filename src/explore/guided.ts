@@ -81,6 +81,8 @@ export function guidedShardIndices(runs: number, islands: number, shard: { index
 export class GuidedRunner {
   private readonly islands = new Map<number, Island>();
   readonly count: number;
+  /** The watched invariants whose monitors measure a distance, found at the first run. */
+  private distanceIds: string[] | null = null;
 
   constructor(private readonly ctx: RunContext) {
     const s = ctx.plan.strategy;
@@ -100,12 +102,14 @@ export class GuidedRunner {
     island.next += this.count;
     const { genome, moved } = this.genomeFor(index, island);
     const coverage = new CoverageSink();
-    let distance: DistanceSink | null = null;
+    const measured: { sink: DistanceSink | null } = { sink: null };
     const { summary, run } = runGenome(this.ctx, index, genome, full, coverage, (scenario) => {
-      distance = new DistanceSink(this.ctx.plan.invariants, scenario);
-      return distance.measures ? [distance] : [];
+      this.distanceIds ??= DistanceSink.measuredIds(this.ctx.plan.invariants, scenario);
+      if (this.distanceIds.length === 0) return [];
+      measured.sink = new DistanceSink(this.distanceIds, scenario);
+      return [measured.sink];
     });
-    const distances = (distance as DistanceSink | null)?.distances() ?? new Map<string, number>();
+    const distances = measured.sink?.distances() ?? new Map<string, number>();
     const { fresh, closer } = island.learn(index, genome, run.result.run.choices, coverage.features, distances);
     island.noteKnobs(moved, fresh.length > 0 || closer);
     if (fresh.length > 0) summary.newFeatures = fresh;

@@ -16,15 +16,20 @@ export class DistanceSink implements TraceSink {
   readonly kinds?: ReadonlySet<string>;
   private readonly monitors: InvariantMonitor[];
 
+  /**
+   * The watched invariants whose monitors measure a distance. Whether a monitor does is a property
+   * of its kind, not of the scenario, so an exploration asks once and builds only those per run
+   * (a campaign watches every invariant, and most measure none).
+   */
+  static measuredIds(invariants: readonly string[], scenario: Scenario): string[] {
+    return makeMonitors(invariants, scenario).filter((m) => m.distance !== undefined).map((m) => m.id);
+  }
+
+  /** `invariants`: ids that measuredIds returned (monitors without a distance are left out anyway). */
   constructor(invariants: readonly string[], scenario: Scenario) {
     this.monitors = makeMonitors(invariants, scenario).filter((m) => m.distance !== undefined);
     const reads = this.monitors.map((m) => (m.reads === undefined ? m.kinds : Object.keys(m.reads)));
     if (reads.every((k) => k !== undefined)) this.kinds = new Set(reads.flatMap((k) => k!));
-  }
-
-  /** Whether any watched monitor measures a distance (else the sink need not run). */
-  get measures(): boolean {
-    return this.monitors.length > 0;
   }
 
   write(rec: TraceRecord): void {

@@ -44,7 +44,7 @@ export class Island {
   /** New entries waiting for their burst of mutations, newest first (those with hints before the others). */
   private readonly focus: { entry: Entry; left: number }[] = [];
   /** Per watched invariant with a distance: the closest run so far, and its distance. */
-  private readonly closest = new Map<string, { entry: Entry | null; distance: number }>();
+  private readonly closest = new Map<string, { entry: Entry; distance: number }>();
 
   constructor(
     /** The next run index this island expects. */

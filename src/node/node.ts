@@ -78,9 +78,10 @@ export class SimNode {
 
   startKubelet(): void {
     this.sim.emit("kubelet", "KubeletStart", { version: this.settings.version, nodeName: this.settings.nodeName });
+    // A new kubelet's informer lists its Node (the lister's constructor on the first start).
     if (this.inCluster) {
-      this.nodeLister ??= new KubeletNodeLister(this.api, this.settings.nodeName, this.apiActor);
-      this.nodeLister.relist();
+      if (this.nodeLister === null) this.nodeLister = new KubeletNodeLister(this.api, this.settings.nodeName, this.apiActor);
+      else this.nodeLister.relist();
     }
     this.kubelet = new KubeletInstance({
       sim: this.sim, settings: this.settings, api: this.api, apiActor: this.apiActor, runtime: this.runtime, manifestDir: this.manifestDir,
