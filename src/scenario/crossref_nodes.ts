@@ -10,7 +10,8 @@ import { parseKubeletVersion, type KubeletVersion } from "../kubelet/version.ts"
 
 /** The node names of the scenario: every `nodes:` entry's, or the one node's (null: unknown). */
 function nodeNames(raw: Raw, kubelet: Raw): string[] | null {
-  if (Array.isArray(raw.nodes)) return raw.nodes.map((n) => (isObj(n) ? str(n.name) ?? "" : ""));
+  // Each name once (a name given twice is its own error) and none empty, as the messages list them.
+  if (Array.isArray(raw.nodes)) return [...new Set(raw.nodes.map((n) => (isObj(n) ? str(n.name) ?? "" : "")))].filter((n) => n !== "");
   const node = isObj(raw.node) ? raw.node : {};
   return [str(node.name) ?? str(kubelet.nodeName) ?? "node-1"];
 }

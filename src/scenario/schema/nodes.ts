@@ -41,12 +41,16 @@ export const nodesSchema: z.ZodOptional<z.ZodType<ClusterNodeParsed[], unknown>>
   .superRefine((nodes, ctx) => {
     const seen = new Map<string, number>();
     nodes.forEach((n, i) => {
-      const first = seen.get(n.name);
+      // Runs on the raw list too (below), where an entry may be anything a YAML file holds.
+      const name = (n as { name?: unknown } | null)?.name;
+      if (typeof name !== "string") return;
+      const first = seen.get(name);
       if (first !== undefined) {
-        ctx.addIssue({ code: "custom", path: [i, "name"], message: `expected a name no other node has, found "${n.name}", the name of nodes[${first}]` });
-      } else seen.set(n.name, i);
+        ctx.addIssue({ code: "custom", path: [i, "name"], message: `expected a name no other node has, found "${name}", the name of nodes[${first}]` });
+      } else seen.set(name, i);
     });
-  })
+    // Even when another field of a node is wrong: a duplicate name is reported with the rest in one pass.
+  }, { when: (payload) => Array.isArray(payload.value) })
   .optional()
   .describe(
     "The cluster's nodes, each with its own kubelet on one apiserver, a scheduler stand-in placing the pods that name " +
