@@ -220,10 +220,9 @@ export function checkAndUpdatePod(existing: Pod, ref: Pod): CheckResult {
   if (!podsDifferSemantically(existing, ref)) {
     // Only check reconcile when it is not an update: the kubelet is the source of truth of status.
     if (deepEqual(existing.status, ref.status)) return result(existing, false, false, false);
-    const reconciled = produce(existing, (d) => {
-      d.status = ref.status === undefined ? undefined : (shareOrClone(ref.status) as typeof d.status);
-    });
-    return result(reconciled, false, true, false);
+    // existing.Status = ref.Status, on a copy of the stored pod: one field, so a plain frozen copy
+    // rather than an immer draft (whose finalize walks the whole pod, most of a merge's cost).
+    return result(withStatus(existing, ref.status), false, true, false);
   }
   const updated = produce(existing, (d) => {
     d.spec = shareOrClone(ref.spec) as typeof d.spec;
@@ -265,6 +264,14 @@ function setOrDelete<T extends object, K extends keyof T>(target: T, key: K, val
  */
 function shareOrClone<T>(value: T): T {
   return Object.isFrozen(value) ? value : cloneJSON(value);
+}
+
+/** The pod with its status replaced (shared when frozen, as `existing.Status = ref.Status` shares it), frozen. */
+function withStatus(existing: Pod, status: Pod["status"]): Pod {
+  const next: Pod = { ...existing };
+  if (status === undefined) delete next.status;
+  else next.status = shareOrClone(status);
+  return freeze(next, true);
 }
 
 function result(existing: Pod, needUpdate: boolean, needReconcile: boolean, needGracefulDelete: boolean): CheckResult {

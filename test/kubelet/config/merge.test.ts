@@ -160,6 +160,24 @@ describe("checkAndUpdatePod", () => {
     expect([r.needUpdate, r.needReconcile, r.needGracefulDelete]).toEqual([needUpdate, needReconcile, needGracefulDelete]);
     if (!needUpdate && !needReconcile && !needGracefulDelete) expect(r.existing).toBe(base);
   });
+
+  it.each<[string, Pod["status"]]>([
+    ["a new status", { phase: "Running" }],
+    ["no status", undefined],
+  ])("a RECONCILE keeps the stored pod but its status: %s (shared, frozen)", (_n, status) => {
+    const stored = freeze(validPod("p", "ns", (p) => {
+      p.metadata.annotations = { "kubernetes.io/config.seen": "t0" };
+      p.status = { phase: "Pending" };
+    }), true);
+    const ref = freeze({ ...structuredClone(stored), status } as Pod, true);
+    const r = checkAndUpdatePod(stored, ref);
+    expect(r.needReconcile).toBe(true);
+    expect(r.existing.status).toBe(ref.status);
+    expect({ ...r.existing, status: undefined }).toEqual({ ...stored, status: undefined });
+    expect(r.existing.metadata).toBe(stored.metadata);
+    expect(Object.isFrozen(r.existing)).toBe(true);
+    expect(Object.keys(r.existing)).toEqual(Object.keys(stored).filter((k) => status !== undefined || k !== "status"));
+  });
 });
 
 describe("isAnnotationMapEqual", () => {
