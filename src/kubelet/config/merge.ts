@@ -122,9 +122,7 @@ function fileUnder(input: Pod, uid: string, existing: Pod | undefined, pods: Map
     return r.existing;
   }
   // Annotate the pod with the source before any comparison.
-  const ref = produce(input, (d) => {
-    d.metadata.annotations = { ...(d.metadata.annotations ?? {}), [ConfigSourceAnnotationKey]: source };
-  });
+  const ref = withAnnotation(input, ConfigSourceAnnotationKey, source);
   if (existing !== undefined) {
     const r = checkAndUpdatePod(existing, ref);
     pods.set(uid, r.existing);
@@ -181,9 +179,17 @@ export function isAnnotationMapEqual(existingMap: Readonly<Record<string, string
 
 /** recordFirstSeenTime: the config.seen annotation, RFC3339Nano of now. */
 export function recordFirstSeenTime(pod: Pod, nowMs: number): Pod {
-  return produce(pod, (d) => {
-    d.metadata.annotations = { ...(d.metadata.annotations ?? {}), [ConfigFirstSeenAnnotationKey]: formatRFC3339Nano(nowMs) };
-  });
+  return withAnnotation(pod, ConfigFirstSeenAnnotationKey, formatRFC3339Nano(nowMs));
+}
+
+/**
+ * `pod.Annotations[key] = value` (the map made when nil) on a frozen copy: one field, so a plain
+ * copy of the path to it rather than an immer draft, whose finalize walks the whole pod (about
+ * 10 µs a pod against 1 µs). The rest of the pod is shared.
+ */
+function withAnnotation(pod: Pod, key: string, value: string): Pod {
+  const annotations = { ...(pod.metadata.annotations ?? {}), [key]: value };
+  return freeze({ ...pod, metadata: { ...pod.metadata, annotations } }, true);
 }
 
 /** reflect.DeepEqual on JSON-shaped values (undefined fields count as absent, like nil). */

@@ -5,7 +5,7 @@ import type { Pod } from "../../../src/k8s/pod.ts";
 import {
   checkAndUpdatePod, emptyPodStorage, incrementalNotifications, merge, type PodStorageState, type PodUpdate,
 } from "../../../src/kubelet/config/index.ts";
-import { isAnnotationMapEqual } from "../../../src/kubelet/config/merge.ts";
+import { isAnnotationMapEqual, recordFirstSeenTime } from "../../../src/kubelet/config/merge.ts";
 
 const TestSource = "test";
 const ctx = { nowMs: 1500, mapOrder: (keys: readonly string[]) => [...keys] };
@@ -216,5 +216,24 @@ describe("a pod object sent again (a SET repeats every pod of the node)", () => 
       return out;
     };
     expect(trail((p) => p)).toEqual(trail(fresh));
+  });
+});
+
+describe("recordFirstSeenTime", () => {
+  it.each<[string, Record<string, string> | undefined]>([
+    ["a pod without annotations gets the map", undefined],
+    ["a pod with annotations keeps them", { a: "1" }],
+  ])("%s; the pod given is left as it was and the rest is shared", (_n, annotations) => {
+    const pod = freeze(validPod("p", "ns", (p) => {
+      if (annotations === undefined) delete p.metadata.annotations;
+      else p.metadata.annotations = annotations;
+    }), true);
+    const before = structuredClone(pod);
+    const seen = recordFirstSeenTime(pod, 1500);
+    expect(seen.metadata.annotations).toEqual({ ...(annotations ?? {}), "kubernetes.io/config.seen": "2025-01-01T00:00:01.5Z" });
+    expect(pod).toEqual(before);
+    expect(seen.spec).toBe(pod.spec);
+    expect(Object.isFrozen(seen) && Object.isFrozen(seen.metadata) && Object.isFrozen(seen.metadata.annotations)).toBe(true);
+    expect(Object.keys(seen)).toEqual(Object.keys(pod));
   });
 });
