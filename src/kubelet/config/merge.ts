@@ -259,7 +259,7 @@ function updateAnnotations(existing: Pod, ref: Pod): Record<string, string> {
 
 function setOrDelete<T extends object, K extends keyof T>(target: T, key: K, value: unknown): void {
   if (value === undefined) delete target[key];
-  else target[key] = cloneJSON(value) as T[K];
+  else target[key] = shareOrClone(value) as T[K];
 }
 
 /**
