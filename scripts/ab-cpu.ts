@@ -13,7 +13,8 @@
 // helper call each that the compiled code does not.
 //
 // explore: N runs of the explore bench's scenario through exploration's own run path
-//   (RunContext.runIndex, pct, lazy records), in batches of 20 alternating between the trees.
+//   (RunContext.runIndex, pct, lazy records), in batches of 20 alternating between the trees, after
+//   --warm W runs of each (60; 1000 for a long exploration's steady state).
 // node:    M virtual minutes of the 110-pod node (src/bench/node.ts, trace hashed and streamed to a
 //   counting sink), both runs advanced in lockstep by 5-second slices, each slice timed.
 // cluster: --cluster N:M: the cluster bench's scenario (src/bench/workloads.ts clusterScenarioYaml,
@@ -39,6 +40,7 @@ const { values } = parseArgs({
   options: {
     base: { type: "string" },
     explore: { type: "string", default: "400" },
+    warm: { type: "string", default: "60" },
     node: { type: "string", default: "20" },
     kernel: { type: "string", default: "4" },
     only: { type: "string" },
@@ -71,19 +73,31 @@ async function abExplore(runs: number): Promise<void> {
     const y = parseYaml(EXPLORE_BENCH_SCENARIO, "bench-explore.yaml");
     return new RunContext(makePlan({ source: { raw: y.value, label: "bench-explore.yaml" }, strategy: "pct" }));
   }));
-  for (const c of ctxs) for (let i = 0; i < 60; i++) c.runIndex(100_000 + i); // warm-up
+  // Warm-up: V8 keeps tiering a run's code up for about a thousand runs (the cost of a batch of
+  // 100 falls from about 4x to 1x of its final value), so --warm 1000 compares the trees as a
+  // long exploration runs them, and the default (60) as a short one does.
+  const warm = Number(values.warm);
+  for (let i = 0; i < warm; i++) for (const c of ctxs) c.runIndex(100_000 + i);
   const spent = [0, 0];
   const events = [0, 0];
   const batch = 20;
+  // Each batch pair's ratio too: the median of those is what a burst of load on a shared host
+  // moves least (a burst lands on one batch of one tree, and the sums carry it).
+  const ratios: number[] = [];
   for (let done = 0; done < runs; done += batch) {
+    const pair = [0, 0];
     for (const k of (done / batch) % 2 === 0 ? [0, 1] : [1, 0]) {
       const t0 = cpuMs();
       for (let i = done; i < Math.min(runs, done + batch); i++) events[k] += ctxs[k].runIndex(i).events;
-      spent[k] += cpuMs() - t0;
+      pair[k] = cpuMs() - t0;
+      spent[k] += pair[k]!;
     }
+    ratios.push(pair[0]! / pair[1]!);
   }
+  ratios.sort((a, b) => a - b);
+  const median = ratios[Math.floor(ratios.length / 2)]!;
   const same = events[0] === events[1] ? "" : `  (events differ: ${events[0]} / ${events[1]})`;
-  console.log(`explore ${runs} runs: old ${(spent[0]! / runs).toFixed(2)} ms/run, new ${(spent[1]! / runs).toFixed(2)} ms/run; new/old speed ${ratio(spent[0]!, spent[1]!)}x${same}`);
+  console.log(`explore ${runs} runs (after ${warm} of warm-up): old ${(spent[0]! / runs).toFixed(2)} ms/run, new ${(spent[1]! / runs).toFixed(2)} ms/run; new/old speed ${ratio(spent[0]!, spent[1]!)}x, median of ${ratios.length} batch pairs ${median.toFixed(2)}x${same}`);
 }
 
 async function abNode(minutes: number): Promise<void> {
