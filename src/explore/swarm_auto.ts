@@ -22,7 +22,7 @@
 import type { Rng } from "../sim/rng.ts";
 import { CRI_METHODS, MAX_STEPS, type Scenario } from "../scenario/index.ts";
 import type { RangeMs } from "../scenario/schema/common.ts";
-import { stepInstants, type KnobDef, type KnobSpace, type KnobValue, type TimelineLayout, type WatchAction, type WatchTrouble } from "./knobs.ts";
+import { stepInstants, type KnobDef, type Knobs, type KnobSpace, type KnobValue, type TimelineLayout, type WatchAction, type WatchTrouble } from "./knobs.ts";
 import type { RawScenario } from "./raw.ts";
 
 /** The scale factors: 2^(k/4) for k in [-8, 20], so 1/4 to 32. */
@@ -92,12 +92,14 @@ export function autoKnobSpace(scenario: Scenario, raw: RawScenario, layout: Time
   }
   const spanMs = Math.max(1000, Math.floor(scenario.untilMs / 4));
   const instants = stepInstants(raw);
+  const windows = faultEdges(scenario);
   for (const atMs of instants) {
     defs.push({
       id: `step@${atMs}`,
       target: { kind: "step", atMs },
       draw: (rng) => shift(rng, atMs, spanMs),
       boundaries: stepBoundaries(atMs, spanMs, instants),
+      near: (rng, knobs) => nearShift(rng, atMs, spanMs, anchors(instants, atMs, knobs, windows)),
       // A nudge moves the shift by up to an eighth of the span either way, keeping the step after 0s.
       nudge: (v, rng) => {
         const by = logUniform(rng, 10, Math.max(10, Math.floor(spanMs / 8))) * (rng.below(2) === 0 ? -1 : 1);
@@ -128,6 +130,40 @@ export function stepBoundaries(atMs: number, spanMs: number, instants: readonly 
   }
   out.delete(0);
   return [...out].sort((a, b) => a - b);
+}
+
+/** The instants of the run a step may be placed near: 0s, every other step's instant as the run's knobs move it, each runtime fault window's edges. */
+function anchors(instants: readonly number[], atMs: number, knobs: Knobs, windows: readonly number[]): number[] {
+  const out = [0, ...windows];
+  for (const other of instants) {
+    if (other === atMs) continue;
+    const by = knobs[`step@${other}`];
+    out.push(other + (typeof by === "number" ? by : 0));
+  }
+  return out;
+}
+
+/** The edges of the scenario's runtime fault windows (the instants a call starts and stops failing). */
+function faultEdges(scenario: Scenario): number[] {
+  const out: number[] = [];
+  for (const f of scenario.runtime.faults) {
+    if (f.fromMs > 0) out.push(f.fromMs);
+    if (f.toMs !== null) out.push(f.toMs);
+  }
+  return out;
+}
+
+/**
+ * A shift that lands the step a log-uniform 1ms to the span before or after one of the anchors,
+ * within the step's reach (never to 0s or before, never past the span); a gap of any scale, from a
+ * call's latency to a controller's delay, between two actions of the story.
+ */
+export function nearShift(rng: Rng, atMs: number, spanMs: number, anchorsMs: readonly number[]): number {
+  const anchor = anchorsMs[rng.below(anchorsMs.length)]!;
+  const gap = logUniform(rng, 1, spanMs);
+  const to = rng.below(2) === 0 || anchor === 0 ? anchor + gap : anchor - gap;
+  const by = Math.max(-(atMs - 1), Math.min(spanMs, to - atMs));
+  return by === 0 ? 1 : by;
 }
 
 /** A step's shift: a third 0, a third later, a third earlier (never to 0s or before). */
