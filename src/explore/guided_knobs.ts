@@ -6,7 +6,9 @@
 // for a step, one time in NEAR_ONE_IN of those, a near draw instead: a log-uniform gap (1ms to the
 // step's reach) before or after another instant of the run (0s, another step where this run's
 // knobs put it, an edge of a runtime fault window), so two actions of the story land apart by a
-// span of any scale, a call's latency or a controller's delay, not only 1ms apart.
+// span of any scale, a call's latency or a controller's delay, not only 1ms apart; for a latency
+// the scenario writes itself, the near draw pins every call near one of the kubelet's loop periods
+// (swarm_auto.ts), so a loop's tick lands inside the call.
 // Why: a race is two timings meeting (a delete landing while a container is being created, a
 // relist taking longer than a probe's period), and the ends of a range and the points where two
 // timings cross are where an order flips; uniform draws spend most runs in the middle of a range.
@@ -29,7 +31,7 @@ export const BOUNDARY_ONE_IN = 3;
 export const BOUNDARY_STREAM = "explore-boundary";
 /** The stream of the near draws (KnobDef.near), apart from the boundary choices'. */
 export const NEAR_STREAM = "explore-near";
-/** A knob with a near draw that takes a boundary takes the near draw instead 1 time in this. */
+/** A knob with a near draw (a step; a latency the file writes) that takes a boundary takes the near draw instead 1 time in this. */
 export const NEAR_ONE_IN = 2;
 
 /** A run's knobs: the ordinary draw of `seed`, each knob moved to a boundary 1 time in BOUNDARY_ONE_IN. */

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileRawOrThrow, drawKnobs, knobSpaceFor, readRawScenario, type KnobSpace } from "../../src/explore/index.ts";
 import { BOUNDARY_ONE_IN, NEAR_ONE_IN, drawBoundaryKnobs } from "../../src/explore/guided_knobs.ts";
-import { nearShift, stepBoundaries } from "../../src/explore/swarm_auto.ts";
+import { loopPeriods, nearShift, stepBoundaries } from "../../src/explore/swarm_auto.ts";
 import { Rng } from "../../src/sim/rng.ts";
 import { ROOT } from "../cli/golden_table.ts";
 
@@ -147,5 +147,38 @@ describe("near draws", () => {
       if (Math.abs(to - 80_000) <= 500) by80++;
     }
     expect(by120).toBeGreaterThan(3 * Math.max(1, by80));
+  });
+});
+
+describe("a latency's near draw", () => {
+  it("pins every call near one of the kubelet's loop periods, within the scaled range, for a latency the file writes; none for a default one", () => {
+    // r07-hunt writes StartContainer 20ms and PullImage 1s; the other calls keep the simulator's defaults.
+    const file = "scenarios/races/hunt/r07-hunt.yaml";
+    const s = space(file, "auto");
+    const { raw } = readRawScenario(join(ROOT, file));
+    const periods = loopPeriods(compileRawOrThrow(raw, file));
+    expect(periods).toContain(1000);
+    const start = s.defs.find((d) => d.id === "latency.StartContainer")!;
+    const pull = s.defs.find((d) => d.id === "latency.PullImage")!;
+    const rng = new Rng("test-near", "5");
+    const seen = new Set<number>();
+    for (let i = 0; i < 300; i++) {
+      const v = start.near!(rng, {}) as [number, number];
+      expect(v[0]).toBe(v[1]);
+      // Scaled range of 20ms: 5ms to 640ms; every loop period is longer, so the slow end.
+      expect(v[0]).toBe(640);
+      const p = pull.near!(rng, {}) as [number, number];
+      expect(p[0]).toBe(p[1]);
+      expect(p[0]).toBeGreaterThanOrEqual(250);
+      expect(p[0]).toBeLessThanOrEqual(32_000);
+      // Within a factor 2^(1/2) of some period, or clipped at an end of the scaled range.
+      expect(p[0] === 32_000 || periods.some((q) => p[0] >= q / Math.SQRT2 - 1 && p[0] <= q * Math.SQRT2 + 1), `${p[0]}`).toBe(true);
+      seen.add(p[0]);
+    }
+    expect(seen.size).toBeGreaterThan(5);
+    for (const def of s.defs) {
+      if (def.target.kind === "latency" && def.id !== "latency.StartContainer" && def.id !== "latency.PullImage") expect(def.near, def.id).toBeUndefined();
+      if (def.target.kind === "apiserver") expect(def.near, def.id).toBeUndefined();
+    }
   });
 });
