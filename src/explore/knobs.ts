@@ -50,6 +50,12 @@ export interface KnobDef {
    * (guided_knobs.ts); none when absent.
    */
   boundaries?: readonly KnobValue[];
+  /**
+   * A draw near the run's other knobs (steps: at a log-uniform gap before or after another
+   * instant of the run, as the other knobs put it). The guided strategy's boundary draws take it
+   * now and then (guided_knobs.ts); none when absent.
+   */
+  near?(rng: Rng, knobs: Knobs): KnobValue;
 }
 
 export interface KnobSpace {

@@ -19,11 +19,16 @@
 // and apiserver's per-call draws within a range) already come from the run seed's named streams,
 // so they differ from run to run with no knob. Why the ranges are plausible for a real node:
 // docs/exploring.md, "The generic swarm".
+//
+// Each knob also carries what the guided strategy draws beside its ordinary draw (guided_knobs.ts):
+// its boundary values, and for a step and a latency the file writes, a near draw (a step a
+// log-uniform gap before or after another instant of the run; a latency pinned near one of the
+// kubelet's loop periods). Plain runs never use them.
 import type { Rng } from "../sim/rng.ts";
 import { CRI_METHODS, MAX_STEPS, type Scenario } from "../scenario/index.ts";
 import type { RangeMs } from "../scenario/schema/common.ts";
-import { stepInstants, type KnobDef, type KnobSpace, type KnobValue, type TimelineLayout, type WatchAction, type WatchTrouble } from "./knobs.ts";
-import type { RawScenario } from "./raw.ts";
+import { stepInstants, type KnobDef, type Knobs, type KnobSpace, type KnobValue, type TimelineLayout, type WatchAction, type WatchTrouble } from "./knobs.ts";
+import { isRecord, type RawScenario } from "./raw.ts";
 
 /** The scale factors: 2^(k/4) for k in [-8, 20], so 1/4 to 32. */
 const FACTOR_MIN_QUARTERS = -8;
@@ -38,7 +43,7 @@ export function logUniform(rng: Rng, lo: number, hi: number): number {
 const factor = (rng: Rng) => 2 ** (rng.int(FACTOR_MIN_QUARTERS, FACTOR_MAX_QUARTERS) / 4);
 
 /** Half the runs: null (as configured); else the configured range scaled by two drawn factors. */
-function scaled(configured: RangeMs): Pick<KnobDef, "draw" | "nudge" | "boundaries"> {
+function scaled(configured: RangeMs, periods: readonly number[], written: boolean): Pick<KnobDef, "draw" | "nudge" | "boundaries" | "near"> {
   const lowest = Math.round(configured.minMs * 2 ** (FACTOR_MIN_QUARTERS / 4));
   const highest = Math.round(configured.maxMs * 2 ** (FACTOR_MAX_QUARTERS / 4));
   const draw = (rng: Rng): KnobValue => {
@@ -59,6 +64,20 @@ function scaled(configured: RangeMs): Pick<KnobDef, "draw" | "nudge" | "boundari
   // Every call at the slowest (32 times the configured max) was measured too, and left out: it
   // slowed the finds of R12, R14 and R20 (docs/exploring.md).
   const boundaries: KnobValue[] = [[lowest, lowest], [lowest, highest]];
+  // A latency the file writes itself (the calls its story is about) may also be pinned near one of
+  // the kubelet's loop periods (guided's near draw, guided_knobs.ts): a call lasting about one
+  // period of the PLEG's relist, housekeeping, the status manager's sync, the node status update,
+  // the back-off or the resync has that loop's tick land inside it, and see its half-done state.
+  // Only those: pinning the simulator's default latencies too slowed R10, R12 and R14
+  // (docs/exploring.md, "Near draws").
+  if (written && periods.length > 0) {
+    const near = (rng: Rng): KnobValue => {
+      const period = periods[rng.below(periods.length)]!;
+      const x = Math.max(lowest, Math.min(highest, Math.round(period * 2 ** (rng.int(-2, 2) / 4))));
+      return [x, x];
+    };
+    return { draw, nudge, boundaries, near };
+  }
   return { draw, nudge, boundaries };
 }
 
@@ -73,31 +92,34 @@ function fromZero(loMs: number, hiMs: number): Pick<KnobDef, "draw" | "nudge" | 
   return { draw, nudge, boundaries };
 }
 
-const around = (configured: RangeMs, zeroLoMs: number, zeroHiMs: number) =>
-  configured.maxMs > 0 ? scaled(configured) : fromZero(zeroLoMs, zeroHiMs);
+const around = (configured: RangeMs, zeroLoMs: number, zeroHiMs: number, periods: readonly number[] = [], written = false) =>
+  configured.maxMs > 0 ? scaled(configured, periods, written) : fromZero(zeroLoMs, zeroHiMs);
 
 export function autoKnobSpace(scenario: Scenario, raw: RawScenario, layout: TimelineLayout): KnobSpace {
   const defs: KnobDef[] = [];
+  const periods = loopPeriods(scenario);
   for (const method of CRI_METHODS) {
     const configured = scenario.runtime.latency[method];
-    if (configured.maxMs > 0) defs.push({ id: `latency.${method}`, target: { kind: "latency", method }, ...scaled(configured) });
+    if (configured.maxMs > 0) defs.push({ id: `latency.${method}`, target: { kind: "latency", method }, ...scaled(configured, periods, written(raw, "runtime", "latency", method)) });
   }
   for (const [image, config] of Object.entries(scenario.runtime.images).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    if (config.pullTime !== null && config.pullTime.maxMs > 0) defs.push({ id: `pull.${image}`, target: { kind: "pull", image }, ...scaled(config.pullTime) });
+    if (config.pullTime !== null && config.pullTime.maxMs > 0) defs.push({ id: `pull.${image}`, target: { kind: "pull", image }, ...scaled(config.pullTime, periods, true) });
   }
-  defs.push({ id: "apiserver.latency", target: { kind: "apiserver" }, ...around(scenario.apiserver.latency, 10, 5000) });
+  defs.push({ id: "apiserver.latency", target: { kind: "apiserver" }, ...around(scenario.apiserver.latency, 10, 5000, periods, written(raw, "apiserver", "latency")) });
   scenario.scheduler.forEach((b, index) => defs.push({ id: `binding.${index}`, target: { kind: "binding", index }, ...around(b.latency, 10, 5000) }));
   if (scenario.kubelet.featureGates.EventedPLEG) {
     defs.push({ id: "runtime.containerEventDelay", target: { kind: "eventDelay" }, ...around(scenario.runtime.containerEventDelay, 1, 1000) });
   }
   const spanMs = Math.max(1000, Math.floor(scenario.untilMs / 4));
   const instants = stepInstants(raw);
+  const windows = faultEdges(scenario);
   for (const atMs of instants) {
     defs.push({
       id: `step@${atMs}`,
       target: { kind: "step", atMs },
       draw: (rng) => shift(rng, atMs, spanMs),
       boundaries: stepBoundaries(atMs, spanMs, instants),
+      near: (rng, knobs) => nearShift(rng, atMs, spanMs, anchors(instants, atMs, knobs, windows)),
       // A nudge moves the shift by up to an eighth of the span either way, keeping the step after 0s.
       nudge: (v, rng) => {
         const by = logUniform(rng, 10, Math.max(10, Math.floor(spanMs / 8))) * (rng.below(2) === 0 ? -1 : 1);
@@ -128,6 +150,56 @@ export function stepBoundaries(atMs: number, spanMs: number, instants: readonly 
   }
   out.delete(0);
   return [...out].sort((a, b) => a - b);
+}
+
+/** The periods of the kubelet's loops, as the scenario configures them (distinct, in order). */
+export function loopPeriods(scenario: Scenario): number[] {
+  const k = scenario.kubelet;
+  return [...new Set([k.plegRelistPeriodMs, k.housekeepingPeriodMs, k.statusSyncPeriodMs, k.nodeStatusUpdateFrequencyMs, k.backOffPeriodMs, k.syncFrequencyMs])].sort((a, b) => a - b);
+}
+
+/** Whether the scenario file writes this value itself (a latency the story gives, not a default). */
+function written(raw: RawScenario, ...path: string[]): boolean {
+  let v: unknown = raw;
+  for (const key of path) {
+    if (!isRecord(v) || !(key in v)) return false;
+    v = v[key];
+  }
+  return true;
+}
+
+/** The instants of the run a step may be placed near: 0s, every other step's instant as the run's knobs move it, each runtime fault window's edges. */
+function anchors(instants: readonly number[], atMs: number, knobs: Knobs, windows: readonly number[]): number[] {
+  const out = [0, ...windows];
+  for (const other of instants) {
+    if (other === atMs) continue;
+    const by = knobs[`step@${other}`];
+    out.push(other + (typeof by === "number" ? by : 0));
+  }
+  return out;
+}
+
+/** The edges of the scenario's runtime fault windows (the instants a call starts and stops failing). */
+function faultEdges(scenario: Scenario): number[] {
+  const out: number[] = [];
+  for (const f of scenario.runtime.faults) {
+    if (f.fromMs > 0) out.push(f.fromMs);
+    if (f.toMs !== null) out.push(f.toMs);
+  }
+  return out;
+}
+
+/**
+ * A shift that lands the step a log-uniform 1ms to the span before or after one of the anchors,
+ * within the step's reach (never to 0s or before, never past the span); a gap of any scale, from a
+ * call's latency to a controller's delay, between two actions of the story.
+ */
+export function nearShift(rng: Rng, atMs: number, spanMs: number, anchorsMs: readonly number[]): number {
+  const anchor = anchorsMs[rng.below(anchorsMs.length)]!;
+  const gap = logUniform(rng, 1, spanMs);
+  const to = rng.below(2) === 0 || anchor === 0 ? anchor + gap : anchor - gap;
+  const by = Math.max(-(atMs - 1), Math.min(spanMs, to - atMs));
+  return by === 0 ? 1 : by;
 }
 
 /** A step's shift: a third 0, a third later, a third earlier (never to 0s or before). */
