@@ -53,9 +53,8 @@ export interface RunResult {
 class Entry implements TimedEntry {
   cancelled = false;
   constructor(
-    /** Both change only when a fired timer entry is scheduled again (reschedule). */
-    public dueMs: number,
-    public seq: number,
+    readonly dueMs: number,
+    readonly seq: number,
     readonly proc: Process | null,
     readonly action: (() => void) | null,
   ) {}
@@ -217,20 +216,6 @@ export class Sim implements Waker, TimerHost {
   }
   cancel(entry: TimedEntry): void {
     entry.cancelled = true;
-  }
-  /**
-   * schedule(dueMs, the same action) for an entry that has fired (a ticker's next tick), in the
-   * same object: the queue's order is the same (a new sequence number, as a new entry would
-   * get), and a ticker that ticks once a probe period no longer leaves an entry a period old to
-   * the old generation at every tick.
-   */
-  reschedule(entry: TimedEntry, dueMs: number): TimedEntry {
-    if (!Number.isFinite(dueMs)) throw new RangeError(`cannot schedule at ${dueMs}`);
-    const e = entry as Entry;
-    e.dueMs = dueMs;
-    e.seq = this.nextEntrySeq++;
-    this.heap.push(e);
-    return e;
   }
   sleepUntil(p: Process, dueMs: number, label: string, isCall = false, target: unknown = null): void {
     this.observer?.timed(p, label, this.nowMs, dueMs, isCall);

@@ -168,16 +168,6 @@ export function* select(cases: readonly SelectCase[], opts?: { default?: boolean
   return (yield new Op(OP_SELECT, 0, cases, opts?.default === true, "")) as SelectResult;
 }
 
-/**
- * The select operation itself (no default), for a loop that waits in it for long: `(yield
- * selectOp(cases)) as SelectResult` is `yield* select(cases)` without select's generator, which a
- * loop parked for a probe period would carry through the young generation's collections into the
- * old one (a cluster's probe workers park 44,000 of them).
- */
-export function selectOp(cases: readonly SelectCase[]): Op {
-  return new Op(OP_SELECT, 0, cases, false, "");
-}
-
 /** mu.Lock() for a Mutex, or the write lock of an RWMutex. Unlock is a plain call: mu.unlock(). */
 export function* lock(mu: Mutex | RWMutex): Proc<void> {
   yield new Op(mu.kind === "rwmutex" ? OP_WLOCK : OP_LOCK, 0, mu, null, "");

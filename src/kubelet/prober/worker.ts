@@ -7,7 +7,7 @@
 // the pod object it was created with (a snapshot): later updates of the pod never reach it.
 // Simplified: metrics are not kept.
 import type { Container, ContainerStatus, Pod, PodStatus, Probe } from "../../k8s/pod.ts";
-import { Op, recvCase, selectOp, sleep, type Chan, type Proc, type SelectCase, type SelectResult, type Sim } from "../../sim/index.ts";
+import { Op, recvCase, select, sleep, type Chan, type Proc, type SelectCase, type Sim } from "../../sim/index.ts";
 import {
   doProbeFinish,
   doProbePrepare,
@@ -120,7 +120,7 @@ export class Worker {
           break;
         }
         // Wait for the next probe tick (or a manual trigger, or stop).
-        const c = (yield selectOp(cases)) as SelectResult;
+        const c = yield* select(cases);
         if (c.index === 0) break;
       }
     } finally {
