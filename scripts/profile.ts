@@ -10,6 +10,8 @@
 //                                                 line does (explore's defaults, --keep-going, no shrink)
 //   npm run profile -- cluster [--nodes 100] [--until 60m]   the cluster-100x110-1h scenario (fewer
 //                                                 nodes or minutes to look at one part)
+//   npm run profile -- cluster --nodes 10 --from 4m --until 10m   its steady minutes only (the start-up
+//                                                 runs before the profiler starts)
 //   npm run profile -- node --under relist        what relist's time is spent in, 3 levels deep
 //   npm run profile -- node --out prof.cpuprofile also keep the profile (Chrome DevTools opens it)
 //
@@ -26,6 +28,7 @@ import { loadScenarioText } from "../src/scenario/index.ts";
 import { simulate, startSimulation } from "../src/simulate.ts";
 import { exploreSync } from "../src/explore/index.ts";
 import { parseYaml } from "../src/scenario/yaml.ts";
+import { parseDuration } from "../src/sim/duration.ts";
 
 interface CallFrame { functionName: string; url: string; lineNumber: number }
 interface ProfileNode { id: number; callFrame: CallFrame; children?: number[] }
@@ -33,7 +36,7 @@ interface Profile { nodes: ProfileNode[]; samples: number[] }
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { until: { type: "string" }, nodes: { type: "string" }, runs: { type: "string", default: "500" }, under: { type: "string" }, depth: { type: "string", default: "3" }, top: { type: "string", default: "30" }, out: { type: "string" } },
+  options: { until: { type: "string" }, from: { type: "string" }, nodes: { type: "string" }, runs: { type: "string", default: "500" }, under: { type: "string" }, depth: { type: "string", default: "3" }, top: { type: "string", default: "30" }, out: { type: "string" } },
 });
 const workload = positionals[0] ?? "node";
 
@@ -47,6 +50,16 @@ function startSteady(): ReturnType<typeof startSimulation> {
 }
 const steady = workload === "steady" ? startSteady() : null;
 
+/** cluster --from: the cluster run to that instant before the profiler starts. */
+function startCluster(from: string): ReturnType<typeof startSimulation> {
+  const size = { ...CLUSTER_SIZE, nodes: Number(values.nodes ?? CLUSTER_SIZE.nodes) };
+  const { scenario } = loadScenarioText(clusterScenarioYaml(size, values.until ?? "60m"), "cluster.yaml");
+  const handle = startSimulation(scenario, { sinks: [{ wantsLines: false, write() {} }], keepRecords: false });
+  handle.sim.runUntil(parseDuration(from));
+  return handle;
+}
+const clusterFrom = workload === "cluster" && values.from !== undefined ? startCluster(values.from) : null;
+
 function run(): string {
   if (steady !== null) {
     const r = steady.finish();
@@ -57,6 +70,10 @@ function run(): string {
     const { scenario } = loadScenarioText(nodeScenarioYaml(110, until), "node-110-pods.yaml");
     const r = simulate(scenario, { sinks: [{ wantsLines: false, write() {} }], keepRecords: false });
     return `node-110-pods ${until}: ${r.run.events} events`;
+  }
+  if (clusterFrom !== null) {
+    const r = clusterFrom.finish();
+    return `cluster ${values.nodes ?? CLUSTER_SIZE.nodes}x${CLUSTER_SIZE.podsPerNode} from ${values.from} to ${values.until ?? "60m"}: ${r.run.events} events in all`;
   }
   if (workload === "cluster") {
     const until = values.until ?? "60m";

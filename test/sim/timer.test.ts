@@ -77,4 +77,25 @@ describe("timers and tickers", () => {
     expect(r.verdict).toBe("until");
     expect(r.endMs).toBe(5000);
   });
+
+  // A tick re-arms the ticker in the entry that fired (Sim.reschedule): it must take its place
+  // among the instant's entries as a new one would, after every entry scheduled before the tick.
+  it("a ticker's next tick fires after timers armed before the tick, before those armed after", () => {
+    for (const armAtMs of [50, 150]) {
+      const h = harness();
+      const t = h.sim.newTicker("tick", 100);
+      h.sim.go("p", function* () {
+        yield* sleep(armAtMs);
+        const other = h.sim.newTimer("other", 200 - armAtMs);
+        if (armAtMs < 150) yield* sleep(150 - armAtMs);
+        h.log(`buffered@${(yield* recv(t.C)).value}`);
+        // Both are due at 200: the first to fire wakes the select.
+        const r = yield* select([recvCase(t.C), recvCase(other.C)]);
+        h.log(`first=${r.index === 0 ? "ticker" : "timer"}`);
+        t.stop();
+      });
+      h.run();
+      expect(h.lines()).toEqual(["150:buffered@100", `200:first=${armAtMs < 100 ? "timer" : "ticker"}`]);
+    }
+  });
 });
