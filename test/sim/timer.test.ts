@@ -78,8 +78,9 @@ describe("timers and tickers", () => {
     expect(r.endMs).toBe(5000);
   });
 
-  // A tick re-arms the ticker in the entry that fired (Sim.reschedule): it must take its place
-  // among the instant's entries as a new one would, after every entry scheduled before the tick.
+  // A tick re-arms the ticker: its next tick takes its place among the instant's entries as a new
+  // entry would, after every entry scheduled before the tick (a ticker that re-arms in the entry
+  // that fired, as tried in docs/BENCHMARKS.md "Cluster steady loops", must keep this order).
   it("a ticker's next tick fires after timers armed before the tick, before those armed after", () => {
     for (const armAtMs of [50, 150]) {
       const h = harness();
