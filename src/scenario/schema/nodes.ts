@@ -41,7 +41,7 @@ export const nodesSchema: z.ZodOptional<z.ZodType<ClusterNodeParsed[], unknown>>
   .superRefine((nodes, ctx) => {
     const seen = new Map<string, number>();
     nodes.forEach((n, i) => {
-      // Runs on the raw list too (below), where an entry may be anything a YAML file holds.
+      // The raw list's entries may be anything a YAML file holds (see `when` below).
       const name = (n as { name?: unknown } | null)?.name;
       if (typeof name !== "string") return;
       const first = seen.get(name);
@@ -49,7 +49,8 @@ export const nodesSchema: z.ZodOptional<z.ZodType<ClusterNodeParsed[], unknown>>
         ctx.addIssue({ code: "custom", path: [i, "name"], message: `expected a name no other node has, found "${name}", the name of nodes[${first}]` });
       } else seen.set(name, i);
     });
-    // Even when another field of a node is wrong: a duplicate name is reported with the rest in one pass.
+    // `when`: run even when another field of a node is wrong (zod skips a refinement of a list with
+    // issues by default), so a duplicate name is reported with the rest in one pass.
   }, { when: (payload) => Array.isArray(payload.value) })
   .optional()
   .describe(
