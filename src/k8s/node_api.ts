@@ -4,6 +4,7 @@
 // them (frozen JSON values, times as RFC 3339 text).
 import type { TaintEffect } from "./node.ts";
 import { parseRFC3339 } from "../apiserver/time.ts";
+import { perKey } from "./memo.ts";
 
 /** v1.Taint with timeAdded (set by the node lifecycle controller on its NoExecute taints). */
 export interface NodeTaint {
@@ -68,8 +69,13 @@ export function nodeCondition(node: NodeObject, type: string): NodeCondition | u
   return node.status.conditions.find((c) => c.type === type);
 }
 
-/** metav1.MicroTime text (RFC 3339 with a fraction) as virtual ms. */
-export function parseMicroTime(text: string): number {
+/**
+ * metav1.MicroTime text (RFC 3339 with a fraction) as virtual ms. A pure function of its text, kept
+ * per text: the node lifecycle controller parses the same lease renewTimes at every monitor pass.
+ */
+export const parseMicroTime: (text: string) => number = perKey(parseMicroTimeUncached, 4096);
+
+function parseMicroTimeUncached(text: string): number {
   const m = /\.(\d+)Z$/.exec(text);
   const frac = m === null ? 0 : Math.floor(Number(`0.${m[1]}`) * 1000);
   return parseRFC3339(text) + frac;
