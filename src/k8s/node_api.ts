@@ -3,8 +3,7 @@
 // the taint eviction controller, podgc and the scheduler read and write, as the apiserver stores
 // them (frozen JSON values, times as RFC 3339 text).
 import type { TaintEffect } from "./node.ts";
-import { parseRFC3339 } from "../apiserver/time.ts";
-import { perKey } from "./memo.ts";
+import { parseRFC3339, parseRFC3339Milli } from "../apiserver/time.ts";
 
 /** v1.Taint with timeAdded (set by the node lifecycle controller on its NoExecute taints). */
 export interface NodeTaint {
@@ -70,12 +69,14 @@ export function nodeCondition(node: NodeObject, type: string): NodeCondition | u
 }
 
 /**
- * metav1.MicroTime text (RFC 3339 with a fraction) as virtual ms. A pure function of its text, kept
- * per text: the node lifecycle controller parses the same lease renewTimes at every monitor pass.
+ * metav1.MicroTime text (RFC 3339 with a fraction) as virtual ms. The node lifecycle controller
+ * parses both leases' renewTimes at every monitor pass: the common form is read digit by digit.
  */
-export const parseMicroTime: (text: string) => number = perKey(parseMicroTimeUncached, 4096);
+export function parseMicroTime(text: string): number {
+  return parseRFC3339Milli(text) ?? parseMicroTimeSlow(text);
+}
 
-function parseMicroTimeUncached(text: string): number {
+function parseMicroTimeSlow(text: string): number {
   const m = /\.(\d+)Z$/.exec(text);
   const frac = m === null ? 0 : Math.floor(Number(`0.${m[1]}`) * 1000);
   return parseRFC3339(text) + frac;
