@@ -79,6 +79,14 @@ export class Checker implements TraceSink, WorldView {
   private readonly violations: Violation[] = [];
   private readonly violatedIds = new Set<string>();
   private readonly pending: Pending[];
+  /**
+   * The pending expectations time passing can decide (`at`, `eventually` with a deadline), and those
+   * a world change can decide (all but the invariants', which only a violation can), in the order
+   * of `pending`: an exploration adds an invariant expectation per monitor, thirty-odd that every
+   * Event and apiserver write would otherwise look at.
+   */
+  private readonly timed: Pending[];
+  private readonly watched: Pending[];
   private sim: Sim | null = null;
   private lastMs = 0;
   /** Scenario pod key → the name the kubelet and the apiserver use (static pods are node-suffixed). */
@@ -92,6 +100,8 @@ export class Checker implements TraceSink, WorldView {
       scenario.pods.map((p) => [p.key, p.source === "file" ? `${p.namespace}/${p.name}-${scenario.kubelet.nodeName.toLowerCase()}` : p.key]),
     );
     this.pending = scenario.expect.map((e, index) => ({ index, e, decided: null, atDeadline: null }));
+    this.timed = this.pending.filter((p) => p.e.kind === "at" || (p.e.kind === "eventually" && p.e.byMs !== null));
+    this.watched = this.pending.filter((p) => p.e.condition.invariant === undefined);
     const named = scenario.expect.flatMap((e) => (e.condition.invariant === undefined ? [] : [e.condition.invariant]));
     const monitors = makeMonitors([...new Set([...named, ...(invariantIds ?? [])])].sort(), scenario);
     this.progress = new PodProgress(scenario, this.apiKeys);
@@ -161,14 +171,14 @@ export class Checker implements TraceSink, WorldView {
       this.violatedIds.add(v.invariant);
       this.sim?.emit("check", "InvariantViolated", { invariant: v.invariant, pod: v.pod, message: v.message });
     }
-    this.evaluate(v.t);
+    this.evaluate(v.t, this.pending);
   }
 
   // ---- evaluation --------------------------------------------------------------------------
 
   /** Time moved past `t`: every `at` check due before it sees the state at the end of its instant. */
   private settleAt(t: number): void {
-    for (const p of this.pending) {
+    for (const p of this.timed) {
       if (p.decided !== null) continue;
       if (p.e.kind === "at" && p.e.atMs < t) this.decide(p, holds(p.e.condition, this), p.e.atMs);
       else if (p.e.kind === "eventually" && p.e.byMs !== null && p.e.byMs < t && p.atDeadline === null) {
@@ -182,8 +192,12 @@ export class Checker implements TraceSink, WorldView {
     return { atMs, ...observe(e.condition, this) };
   }
 
-  private evaluate(t: number): void {
-    for (const p of this.pending) {
+  /**
+   * The expectations a change at t decides. An invariant's condition changes only at a violation,
+   * whose own evaluation looks at every expectation (`all`); the others look at `watched` only.
+   */
+  private evaluate(t: number, all?: readonly Pending[]): void {
+    for (const p of all ?? this.watched) {
       if (p.decided !== null) continue;
       if (p.e.kind === "eventually" && (p.e.byMs === null || t <= p.e.byMs) && holds(p.e.condition, this)) this.decide(p, true, t);
       if (p.e.kind === "never" && holds(p.e.condition, this)) this.decide(p, false, t);
