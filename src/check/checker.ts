@@ -102,8 +102,7 @@ export class Checker implements TraceSink, WorldView {
     this.pending = scenario.expect.map((e, index) => ({ index, e, decided: null, atDeadline: null }));
     this.timed = this.pending.filter((p) => p.e.kind === "at" || (p.e.kind === "eventually" && p.e.byMs !== null));
     this.watched = this.pending.filter((p) => p.e.condition.invariant === undefined);
-    const named = scenario.expect.flatMap((e) => (e.condition.invariant === undefined ? [] : [e.condition.invariant]));
-    const monitors = makeMonitors([...new Set([...named, ...(invariantIds ?? [])])].sort(), scenario);
+    const monitors = makeMonitors(monitorIds(scenario.expect, invariantIds), scenario);
     this.progress = new PodProgress(scenario, this.apiKeys);
     // The checker's own readers go first, as they did before any monitor: pod progress, then Events.
     const own: InvariantMonitor[] = [
@@ -237,6 +236,27 @@ export class Checker implements TraceSink, WorldView {
     const expectations = this.pending.map((p) => p.decided!);
     return { expectations, failed: expectations.filter((r) => !r.ok), violations: [...this.violations], neverRan: [...this.neverRan] };
   }
+}
+
+/**
+ * The invariants to monitor, sorted: those the expectations name and those asked for. Without the
+ * latter (every run of an exploration) kept per list of expectations, which the runs share: the
+ * list's flatMap, Set and sort were half the Checker's own construction time.
+ */
+function monitorIds(expect: readonly Expectation[], invariantIds: readonly string[] | undefined): readonly string[] {
+  if (invariantIds !== undefined) return namedIds(expect, invariantIds);
+  const kept = idsByExpectations.get(expect);
+  if (kept !== undefined && kept.length === expect.length) return kept.ids;
+  const ids = namedIds(expect, []);
+  idsByExpectations.set(expect, { length: expect.length, ids });
+  return ids;
+}
+
+const idsByExpectations = new WeakMap<readonly Expectation[], { length: number; ids: readonly string[] }>();
+
+function namedIds(expect: readonly Expectation[], invariantIds: readonly string[]): string[] {
+  const named = expect.flatMap((e) => (e.condition.invariant === undefined ? [] : [e.condition.invariant]));
+  return [...new Set([...named, ...invariantIds])].sort();
 }
 
 /** As people read it: durations formatted as the scenario writes them. */
