@@ -51,6 +51,38 @@ function parseUncached(text: string): number {
   return days * MS_PER_DAY + ((hh * 60 + mi) * 60 + ss) * 1000;
 }
 
+/**
+ * parseRFC3339 of the common form "YYYY-MM-DDTHH:MM:SS[.digits]Z", read digit by digit (no
+ * RegExp, no string built), with the fraction's value in ms (truncated) added as parseMicroTime
+ * adds it; null for any other text, which the callers then parse as before.
+ */
+export function parseRFC3339Milli(text: string): number | null {
+  const n = text.length;
+  if (n < 20 || text.charCodeAt(n - 1) !== 90 /* Z */) return null;
+  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return null;
+  const y = digits(text, 0, 4), mo = digits(text, 5, 2), d = digits(text, 8, 2);
+  const hh = digits(text, 11, 2), mi = digits(text, 14, 2), ss = digits(text, 17, 2);
+  if (y < 0 || mo < 0 || d < 0 || hh < 0 || mi < 0 || ss < 0) return null;
+  let frac = 0;
+  if (n > 20) {
+    if (n === 21 || text.charCodeAt(19) !== 46 /* . */ || digits(text, 20, n - 21) < 0) return null;
+    frac = Math.floor(Number(`0.${text.slice(20, n - 1)}`) * 1000);
+  }
+  const days = daysFromCivil(y, mo, d) - EPOCH_DAYS;
+  return days * MS_PER_DAY + ((hh * 60 + mi) * 60 + ss) * 1000 + frac;
+}
+
+/** The decimal value of text[from, from+count) when every one is an ASCII digit; -1 otherwise. */
+function digits(text: string, from: number, count: number): number {
+  let v = 0;
+  for (let i = from; i < from + count; i++) {
+    const c = text.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
 /** Days since 1970-01-01 of a proleptic Gregorian date. */
 function daysFromCivil(y: number, m: number, d: number): number {
   const yy = m <= 2 ? y - 1 : y;

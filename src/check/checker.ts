@@ -79,6 +79,14 @@ export class Checker implements TraceSink, WorldView {
   private readonly violations: Violation[] = [];
   private readonly violatedIds = new Set<string>();
   private readonly pending: Pending[];
+  /**
+   * The pending expectations time passing can decide (`at`, `eventually` with a deadline), and those
+   * a world change can decide (all but the invariants', which only a violation can), in the order
+   * of `pending`: an exploration adds an invariant expectation per monitor, thirty-odd that every
+   * Event and apiserver write would otherwise look at.
+   */
+  private readonly timed: Pending[];
+  private readonly watched: Pending[];
   private sim: Sim | null = null;
   private lastMs = 0;
   /** Scenario pod key → the name the kubelet and the apiserver use (static pods are node-suffixed). */
@@ -92,8 +100,9 @@ export class Checker implements TraceSink, WorldView {
       scenario.pods.map((p) => [p.key, p.source === "file" ? `${p.namespace}/${p.name}-${scenario.kubelet.nodeName.toLowerCase()}` : p.key]),
     );
     this.pending = scenario.expect.map((e, index) => ({ index, e, decided: null, atDeadline: null }));
-    const named = scenario.expect.flatMap((e) => (e.condition.invariant === undefined ? [] : [e.condition.invariant]));
-    const monitors = makeMonitors([...new Set([...named, ...(invariantIds ?? [])])].sort(), scenario);
+    this.timed = this.pending.filter((p) => p.e.kind === "at" || (p.e.kind === "eventually" && p.e.byMs !== null));
+    this.watched = this.pending.filter((p) => p.e.condition.invariant === undefined);
+    const monitors = makeMonitors(monitorIds(scenario.expect, invariantIds), scenario);
     this.progress = new PodProgress(scenario, this.apiKeys);
     // The checker's own readers go first, as they did before any monitor: pod progress, then Events.
     const own: InvariantMonitor[] = [
@@ -161,14 +170,14 @@ export class Checker implements TraceSink, WorldView {
       this.violatedIds.add(v.invariant);
       this.sim?.emit("check", "InvariantViolated", { invariant: v.invariant, pod: v.pod, message: v.message });
     }
-    this.evaluate(v.t);
+    this.evaluate(v.t, this.pending);
   }
 
   // ---- evaluation --------------------------------------------------------------------------
 
   /** Time moved past `t`: every `at` check due before it sees the state at the end of its instant. */
   private settleAt(t: number): void {
-    for (const p of this.pending) {
+    for (const p of this.timed) {
       if (p.decided !== null) continue;
       if (p.e.kind === "at" && p.e.atMs < t) this.decide(p, holds(p.e.condition, this), p.e.atMs);
       else if (p.e.kind === "eventually" && p.e.byMs !== null && p.e.byMs < t && p.atDeadline === null) {
@@ -182,8 +191,12 @@ export class Checker implements TraceSink, WorldView {
     return { atMs, ...observe(e.condition, this) };
   }
 
-  private evaluate(t: number): void {
-    for (const p of this.pending) {
+  /**
+   * The expectations a change at t decides. An invariant's condition changes only at a violation,
+   * whose own evaluation looks at every expectation (`all`); the others look at `watched` only.
+   */
+  private evaluate(t: number, all?: readonly Pending[]): void {
+    for (const p of all ?? this.watched) {
       if (p.decided !== null) continue;
       if (p.e.kind === "eventually" && (p.e.byMs === null || t <= p.e.byMs) && holds(p.e.condition, this)) this.decide(p, true, t);
       if (p.e.kind === "never" && holds(p.e.condition, this)) this.decide(p, false, t);
@@ -223,6 +236,27 @@ export class Checker implements TraceSink, WorldView {
     const expectations = this.pending.map((p) => p.decided!);
     return { expectations, failed: expectations.filter((r) => !r.ok), violations: [...this.violations], neverRan: [...this.neverRan] };
   }
+}
+
+/**
+ * The invariants to monitor, sorted: those the expectations name and those asked for. Without the
+ * latter (every run of an exploration) kept per list of expectations, which the runs share: the
+ * list's flatMap, Set and sort were half the Checker's own construction time.
+ */
+function monitorIds(expect: readonly Expectation[], invariantIds: readonly string[] | undefined): readonly string[] {
+  if (invariantIds !== undefined) return namedIds(expect, invariantIds);
+  const kept = idsByExpectations.get(expect);
+  if (kept !== undefined && kept.length === expect.length) return kept.ids;
+  const ids = namedIds(expect, []);
+  idsByExpectations.set(expect, { length: expect.length, ids });
+  return ids;
+}
+
+const idsByExpectations = new WeakMap<readonly Expectation[], { length: number; ids: readonly string[] }>();
+
+function namedIds(expect: readonly Expectation[], invariantIds: readonly string[]): string[] {
+  const named = expect.flatMap((e) => (e.condition.invariant === undefined ? [] : [e.condition.invariant]));
+  return [...new Set([...named, ...invariantIds])].sort();
 }
 
 /** As people read it: durations formatted as the scenario writes them. */

@@ -129,16 +129,28 @@ export class MonitorDispatch {
 
 /** The table compiled from these declarations before (every run of an exploration has the same ones), or a new one. */
 function tableFor(monitors: readonly InvariantMonitor[], everything: boolean): Table {
+  // The last table used first: every run of an exploration asks for it, and comparing the
+  // declarations costs less than building the key.
+  if (last !== null && last.everything === everything && declares(last.decl, monitors)) return last.table;
   const key = `${everything}|${monitors.map((m) => m.id).join("|")}`;
   const kept = tables.get(key);
-  if (kept !== undefined && kept.decl.length === monitors.length && kept.decl.every((d, i) => sameDeclaration(d, monitors[i]!))) return kept.table;
+  if (kept !== undefined && declares(kept.decl, monitors)) return (last = kept).table;
   if (tables.size >= MAX_TABLES) tables.clear();
   const table = compile(monitors, everything);
-  tables.set(key, { decl: monitors.map((m) => ({ reads: m.reads, kinds: m.kinds, clock: m.advance !== undefined })), table });
+  last = { everything, decl: monitors.map((m) => ({ id: m.id, reads: m.reads, kinds: m.kinds, clock: m.advance !== undefined })), table };
+  tables.set(key, last);
   return table;
 }
 
+/** Whether these are the declarations of these monitors, in order. */
+function declares(decl: readonly Declaration[], monitors: readonly InvariantMonitor[]): boolean {
+  if (decl.length !== monitors.length) return false;
+  for (let i = 0; i < decl.length; i++) if (decl[i]!.id !== monitors[i]!.id || !sameDeclaration(decl[i]!, monitors[i]!)) return false;
+  return true;
+}
+
 interface Declaration {
+  id: string;
   reads: InvariantMonitor["reads"];
   kinds: InvariantMonitor["kinds"];
   clock: boolean;
@@ -148,7 +160,14 @@ function sameDeclaration(d: Declaration, m: InvariantMonitor): boolean {
   return d.reads === m.reads && d.kinds === m.kinds && d.clock === (m.advance !== undefined);
 }
 
-const tables = new Map<string, { decl: Declaration[]; table: Table }>();
+interface Kept {
+  everything: boolean;
+  decl: Declaration[];
+  table: Table;
+}
+
+const tables = new Map<string, Kept>();
+let last: Kept | null = null;
 /** A bound on the tables kept: explorations use one set of monitors; tests and servers may use many. */
 const MAX_TABLES = 64;
 

@@ -48,8 +48,16 @@ export function podSandboxView(s: SandboxRecord): PodSandbox {
 const sandboxViews = new WeakMap<SandboxRecord, PodSandbox>();
 
 export function toSandboxStatus(s: SandboxRecord): PodSandboxStatus {
+  // toPodSandbox's fields in its order, written out: spreading a PodSandbox built for the purpose
+  // cost a second object per PodSandboxStatus call (every GetPodStatus makes one).
   const status: PodSandboxStatus = {
-    ...toPodSandbox(s),
+    id: s.id,
+    metadata: { ...s.config.metadata },
+    state: s.state,
+    createdAtMs: s.createdAtMs,
+    labels: frozenCopy(s.config.labels),
+    annotations: frozenCopy(s.config.annotations),
+    runtimeHandler: s.runtimeHandler,
     linux: { namespaces: { options: { network: s.hostNetwork ? "NODE" : "POD" } } },
   };
   // containerd reports no IP for host-network sandboxes and an empty one once the netns is closed.

@@ -66,8 +66,12 @@ export function cloneJSON<T>(value: T): T {
     for (let i = 0; i < value.length; i++) out[i] = cloneJSON(value[i] as unknown);
     return out as T;
   }
-  const out: Record<string, unknown> = {};
-  const from = value as Record<string, unknown>;
-  for (const k in from) if (Object.hasOwn(from, k)) out[k] = cloneJSON(from[k]);
+  // A spread copies the own keys in their order (V8 clones the shape in one step, where adding the
+  // keys one by one walked a transition per key); then every object-valued field is copied in place.
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const k in out) {
+    const v = out[k];
+    if (v !== null && typeof v === "object") out[k] = cloneJSON(v);
+  }
   return out as T;
 }

@@ -3,7 +3,7 @@
 // the taint eviction controller, podgc and the scheduler read and write, as the apiserver stores
 // them (frozen JSON values, times as RFC 3339 text).
 import type { TaintEffect } from "./node.ts";
-import { parseRFC3339 } from "../apiserver/time.ts";
+import { parseRFC3339, parseRFC3339Milli } from "../apiserver/time.ts";
 
 /** v1.Taint with timeAdded (set by the node lifecycle controller on its NoExecute taints). */
 export interface NodeTaint {
@@ -68,8 +68,15 @@ export function nodeCondition(node: NodeObject, type: string): NodeCondition | u
   return node.status.conditions.find((c) => c.type === type);
 }
 
-/** metav1.MicroTime text (RFC 3339 with a fraction) as virtual ms. */
+/**
+ * metav1.MicroTime text (RFC 3339 with a fraction) as virtual ms. The node lifecycle controller
+ * parses both leases' renewTimes at every monitor pass: the common form is read digit by digit.
+ */
 export function parseMicroTime(text: string): number {
+  return parseRFC3339Milli(text) ?? parseMicroTimeSlow(text);
+}
+
+function parseMicroTimeSlow(text: string): number {
   const m = /\.(\d+)Z$/.exec(text);
   const frac = m === null ? 0 : Math.floor(Number(`0.${m[1]}`) * 1000);
   return parseRFC3339(text) + frac;

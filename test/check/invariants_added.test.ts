@@ -171,4 +171,36 @@ describe("ready-while-container-not-running (reads the apiserver's objects)", ()
     observers[0]!(write(pod("True", { terminated: { exitCode: 0 } }, "Succeeded")));
     expect(checker.report().violations.map((v) => v.invariant)).toEqual([id]);
   });
+
+  it("decides the invariants' expectations at the violation, in the scenario's order, beside the pods' ones", () => {
+    // The Checker looks at an invariant's expectation only when a violation is reported (checker.ts
+    // `watched`): each must still be decided when, and in the order, it would be if looked at always.
+    const scenario = {
+      ...SCENARIO,
+      expect: [
+        { kind: "eventually" as const, condition: { pod: "default/always", phase: "Succeeded" as const }, byMs: null },
+        { kind: "eventually" as const, condition: { invariant: id }, byMs: 5000 },
+        { kind: "never" as const, condition: { invariant: "lost-wakeup" } },
+        { kind: "never" as const, condition: { invariant: id } },
+        { kind: "eventually" as const, condition: { invariant: id }, byMs: 500 },
+        { kind: "at" as const, atMs: 2000, condition: { invariant: id } },
+      ],
+    };
+    const checker = new Checker(scenario);
+    const observers: ((e: StoredEvent) => void)[] = [];
+    const decided: string[] = [];
+    const sim = { nowMs: 0, emit: (_c: string, kind: string, f: Fields) => void (kind === "Expectation" && decided.push(`${sim.nowMs} #${String(f.index)} ${String(f.ok)}`)) };
+    checker.attach(sim as unknown as Sim, { apiObservers: observers } as unknown as SimNode);
+    sim.nowMs = 100;
+    observers[0]!(write(pod("True", { running: {} })));
+    sim.nowMs = 1000;
+    observers[0]!(write(pod("True", { terminated: { exitCode: 0 } }, "Succeeded")));
+    sim.nowMs = 3000;
+    checker.write({ t: 3000, seq: 0, component: "kubelet", kind: "Tick" } as TraceRecord);
+    checker.finish(sim as unknown as Sim);
+    expect(decided).toEqual(["1000 #0 true", "1000 #1 true", "1000 #3 false", "3000 #5 true", "3000 #2 true", "3000 #4 false"]);
+    expect(checker.report().expectations.map((r) => [r.ok, r.atMs])).toEqual([
+      [true, 1000], [true, 1000], [true, null], [false, 1000], [false, null], [true, 2000],
+    ]);
+  });
 });

@@ -54,6 +54,28 @@ describe("a node's compiled plan", () => {
     expect(compileNodePlan(other, undefined, base).manifests).not.toBe(base.manifests);
   });
 
+  // A cluster's later nodes: SimCluster compiles each like the last plan of that node over the
+  // same pods (cluster.ts laterNodePlan), the first node's plan coming from the exploration.
+  it("of a cluster's later node, built like the last one, shares its pods and equals a fresh plan", () => {
+    const ctx = new RunContext(makePlan({ source: { file: join(ROOT, "scenarios/races/hunt/r26-hunt.yaml") }, strategy: "pct", seed: 5 }));
+    const member = (s: Scenario) => s.nodes![1]!;
+    const base = compileNodePlan(ctx.base, member(ctx.base));
+    for (const index of [0, 1]) {
+      const { scenario } = ctx.scenarioFor(index);
+      const like = compileNodePlan(scenario, member(scenario), base);
+      const fresh = compileNodePlan(scenario, member(scenario));
+      expect(like.manifests).toBe(base.manifests);
+      expect([...like.manifests]).toEqual([...fresh.manifests]);
+      expect(like.behaviours).toEqual(fresh.behaviours);
+      expect(like.settings).toEqual(fresh.settings);
+      expect(like.runtimeConfig).toEqual(fresh.runtimeConfig);
+    }
+    // A run, then the same run again (its later node's plan now built like the first's): one hash.
+    const { scenario } = ctx.scenarioFor(0);
+    const run = () => simulate(scenario, { seed: 11, strategy: pct }).run.traceHash;
+    expect(run()).toBe(run());
+  });
+
   it("is frozen, and refuses to build another scenario's node", () => {
     const scenario = load("scenarios/basics/01-pod-starts.yaml");
     const plan = compileNodePlan(scenario);

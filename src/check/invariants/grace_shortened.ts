@@ -42,6 +42,8 @@ class Monitor implements InvariantMonitor {
   readonly reads = READS;
   private readonly containers = new RuntimeContainers("call");
   private readonly deletions = new Map<string, Deletion>();
+  /** How many deletions are to judge (shortened, not yet reported): overdue looks at none while 0. */
+  private judged = 0;
 
   /** @param allowanceMs past the deadline: one relist period and GRACE_EPSILON_MS. */
   constructor(private readonly staticKeys: ReadonlySet<string>, private readonly allowanceMs: number) {}
@@ -58,12 +60,13 @@ class Monitor implements InvariantMonitor {
   }
 
   private overdue(nowMs: number): Violation | null {
-    if (this.deletions.size === 0) return null; // no deletion under way: nothing to judge
+    if (this.judged === 0) return null; // no shortened deletion under way: nothing to judge
     for (const [uid, d] of this.deletions) {
       if (d.reported || d.shortened === null || nowMs <= d.deadlineMs + this.allowanceMs) continue;
       const running = this.containers.runningOf(d.pod, uid);
       if (running.length === 0) continue;
       d.reported = true;
+      this.judged--;
       return {
         invariant: ID,
         t: nowMs,
@@ -85,7 +88,10 @@ class Monitor implements InvariantMonitor {
     if (d === undefined) {
       this.deletions.set(rec.uid, { pod: rec.pod, graceSeconds: grace, deadlineMs, shortened: null, reported: false });
     } else if (grace < d.graceSeconds) {
-      d.shortened ??= { atMs: rec.t, fromSeconds: d.graceSeconds };
+      if (d.shortened === null) {
+        d.shortened = { atMs: rec.t, fromSeconds: d.graceSeconds };
+        this.judged++;
+      }
       d.graceSeconds = grace;
       d.deadlineMs = Math.min(d.deadlineMs, deadlineMs);
     }

@@ -110,10 +110,13 @@ class Monitor implements InvariantMonitor {
 
   /** The first update past its deadline at `nowMs`, reported once and forgotten. */
   private overdue(nowMs: number): Violation | null {
+    if (this.workers.size === 0) return null;
     for (const w of this.workers.values()) {
       if (w.updates.length === 0) continue; // the usual case: nothing pending to judge
-      const i = w.updates.findIndex((u) => u.anchorMs !== null && nowMs > u.anchorMs + this.boundMs);
-      if (i < 0) continue;
+      // The first overdue update (a loop, not findIndex: this runs at every instant of a run).
+      let i = 0;
+      while (i < w.updates.length && !(w.updates[i]!.anchorMs !== null && nowMs > w.updates[i]!.anchorMs! + this.boundMs)) i++;
+      if (i === w.updates.length) continue;
       const u = w.updates[i]!;
       // One report per worker and instant: the other updates overdue with it tell nothing more, and
       // reporting them one record later would depend on which records are built (lazy records).
