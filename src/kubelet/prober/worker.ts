@@ -7,7 +7,7 @@
 // the pod object it was created with (a snapshot): later updates of the pod never reach it.
 // Simplified: metrics are not kept.
 import type { Container, ContainerStatus, Pod, PodStatus, Probe } from "../../k8s/pod.ts";
-import { Op, recvCase, select, sleep, type Chan, type Proc, type SelectCase, type Sim } from "../../sim/index.ts";
+import { again, Op, recvCase, selectOp, sleep, type Chan, type Proc, type SelectCase, type SelectResult, type Sim } from "../../sim/index.ts";
 import {
   doProbeFinish,
   doProbePrepare,
@@ -114,13 +114,15 @@ export class Worker {
     try {
       const cases: SelectCase[] = [recvCase(this.stopCh), recvCase(probeTicker.C)];
       if (this.manualTriggerCh !== null) cases.push(recvCase(this.manualTriggerCh));
+      // The select of every period, built once (the same cases each time).
+      const wait = selectOp(cases);
       for (;;) {
         if (!(yield* this.doProbe())) {
           reason = "done";
           break;
         }
         // Wait for the next probe tick (or a manual trigger, or stop).
-        const c = yield* select(cases);
+        const c = (yield again(wait)) as SelectResult;
         if (c.index === 0) break;
       }
     } finally {
