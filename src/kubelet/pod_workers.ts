@@ -207,7 +207,7 @@ export class PodWorkers extends PodWorkersCore {
     const known = new Set(desiredPods.map((p) => p.metadata.uid!));
     const workers = new Map<string, PodWorkerSync>();
     this.podsSynced = true;
-    for (const uid of [...this.podSyncStatuses.keys()].sort()) {
+    for (const uid of this.sortedWorkerUIDs()) {
       const status = this.podSyncStatuses.get(uid)!;
       const orphan = !known.has(uid);
       if ((status.restartRequested || orphan) && this.removeTerminatedWorker(uid, status, orphan)) continue;
@@ -215,6 +215,23 @@ export class PodWorkers extends PodWorkersCore {
       workers.set(uid, { State: status.WorkType(), Orphan: orphan, HasConfig: cfg !== undefined, Static: cfg !== undefined && IsStaticPod(cfg) });
     }
     return workers;
+  }
+
+  /** The workers' UIDs in order, as the last pass sorted them while they are the same set (most passes). */
+  private workerUIDsSorted: string[] = [];
+
+  /**
+   * The UIDs of podSyncStatuses, sorted (SyncKnownPods's pass in a fixed order, where Go ranges over
+   * a map): the last sorted list again when it holds as many UIDs as the map and each is in it,
+   * which makes it the map's set of keys.
+   */
+  private sortedWorkerUIDs(): readonly string[] {
+    const statuses = this.podSyncStatuses;
+    const last = this.workerUIDsSorted;
+    let same = last.length === statuses.size;
+    for (let i = 0; same && i < last.length; i++) same = statuses.has(last[i]!);
+    if (!same) this.workerUIDsSorted = [...statuses.keys()].sort();
+    return this.workerUIDsSorted;
   }
 
   /** removeTerminatedWorker: forget a finished worker; start terminating an orphan that may have run. */

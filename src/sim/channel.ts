@@ -10,6 +10,15 @@ export interface SelectWait {
 }
 
 export class Waiter {
+  /**
+   * In its channel's wait queue: set when queued, cleared when the queue lets it go (delivered to,
+   * or dropped as dead). A select that blocks again on the same cases reuses its waiters (see
+   * perform.ts), which it may only do for a waiter out of its queue or at the queue's tail.
+   */
+  queued = false;
+  /** The next waiter of the same select, in case order (a select's waiters, kept for reuse). */
+  sibling: Waiter | null = null;
+
   constructor(
     readonly proc: Process,
     readonly sel: SelectWait | null,
@@ -81,6 +90,7 @@ export class Chan<T> {
   enqueueRecv(w: Waiter): void {
     if (this.recvq === NO_WAITERS) this.recvq = new Deque<Waiter>(4);
     if (this.recvq.length >= this.recvSweepAt) this.recvSweepAt = sweep(this.recvq);
+    w.queued = true;
     this.recvq.pushBack(w);
   }
 
@@ -88,7 +98,19 @@ export class Chan<T> {
   enqueueSend(w: Waiter): void {
     if (this.sendq === NO_WAITERS) this.sendq = new Deque<Waiter>(4);
     if (this.sendq.length >= this.sendSweepAt) this.sendSweepAt = sweep(this.sendq);
+    w.queued = true;
     this.sendq.pushBack(w);
+  }
+
+  /**
+   * Whether a dead waiter of this channel's receive (or send) queue may be revived where it stands
+   * instead of queueing a new one behind it: it is out of the queue (it will be queued again), or
+   * the last in it, so that no waiter queued after it would come behind it.
+   */
+  mayRequeue(w: Waiter, send: boolean): boolean {
+    if (!w.queued) return true;
+    const q = send ? this.sendq : this.recvq;
+    return q.length > 0 && q.at(q.length - 1) === w;
   }
 
   /** A receive would not block. */
@@ -107,6 +129,7 @@ export class Chan<T> {
     const r = liveHead(this.recvq);
     if (r !== undefined) {
       this.recvq.popFront();
+      r.queued = false;
       if (this.tap !== null) this.observe(this.waker.current ?? null, this.waker.nowMs, r.proc, false);
       this.deliverToReceiver(r, value, true);
       return true;
@@ -137,6 +160,7 @@ export class Chan<T> {
       const s = liveHead(this.sendq);
       if (s !== undefined) {
         this.sendq.popFront();
+        s.queued = false;
         this.buf.pushBack(s.value as T);
         this.stamps?.pushBack({ proc: s.proc, t: this.waker.nowMs });
         this.releaseSender(s);
@@ -146,6 +170,7 @@ export class Chan<T> {
     const s = liveHead(this.sendq);
     if (s !== undefined) {
       this.sendq.popFront();
+      s.queued = false;
       if (this.tap !== null) this.observe(s.proc, this.waker.nowMs, this.waker.current ?? null, false);
       this.releaseSender(s);
       return { value: s.value as T, ok: true };
@@ -159,11 +184,13 @@ export class Chan<T> {
     if (this.isClosed) throw new GoPanic(`close of closed channel ${this.name}`);
     this.isClosed = true;
     for (let r = this.recvq.popFront(); r !== undefined; r = this.recvq.popFront()) {
+      r.queued = false;
       if (!r.live) continue;
       if (this.tap !== null) this.observe(this.waker.current ?? null, this.waker.nowMs, r.proc, true);
       this.deliverToReceiver(r, undefined, false);
     }
     for (let s = this.sendq.popFront(); s !== undefined; s = this.sendq.popFront()) {
+      s.queued = false;
       if (!s.live) continue;
       if (s.sel !== null) s.sel.fired = true;
       this.waker.wakeWithError(s.proc, new GoPanic(`send on closed channel ${this.name}`));
@@ -196,12 +223,15 @@ export class Chan<T> {
 
 /** Drops the dead waiters of a queue; returns the length at which to sweep next. */
 function sweep(q: Deque<Waiter>): number {
-  q.retain(isLive);
+  q.retain(keepLive);
   return Math.max(SWEEP_MIN_WAITERS, 2 * q.length);
 }
 
-function isLive(w: Waiter): boolean {
-  return w.live;
+/** Whether a waiter stays in its queue in a sweep; a dead one leaves it. */
+function keepLive(w: Waiter): boolean {
+  if (w.live) return true;
+  w.queued = false;
+  return false;
 }
 
 /** The first live waiter, dropping stale ones (fired selects, killed processes) on the way. */
@@ -210,6 +240,7 @@ function liveHead(q: Deque<Waiter>): Waiter | undefined {
     const w = q.at(0);
     if (w.live) return w;
     q.popFront();
+    w.queued = false;
   }
   return undefined;
 }

@@ -276,8 +276,7 @@ export class TraceDigest {
   /** The digests of an object's keys: those of the last object with the same key list, or looked up now. */
   private shapeWords(keys: readonly string[]): Int32Array {
     const n = keys.length;
-    const last = n === 0 ? "" : keys[n - 1]!;
-    const slot = (n * 31 + last.length * 7 + (n === 0 ? 0 : last.charCodeAt(0))) & (SHAPE_SLOTS - 1);
+    const slot = shapeSlot(n, n === 0 ? "" : keys[n - 1]!);
     const known = this.shapes[slot];
     if (known !== undefined && sameKeys(known.keys, keys)) return known.words;
     const words = new Int32Array(2 * n);
@@ -304,18 +303,79 @@ export class TraceDigest {
     if (depth >= MAX_DEPTH) throw new TypeError(`the trace digest met a value nested ${MAX_DEPTH} deep (a cycle?)`);
     this.hash.word(TAG.object);
     const rec = o as Record<string, unknown>;
-    // Own enumerable string keys in JSON.stringify's order (Object.keys is that order).
-    const keys = Object.keys(rec);
-    const words = this.shapeWords(keys);
-    for (let i = 0; i < keys.length; i++) {
+    const proto = Object.getPrototypeOf(rec) as unknown;
+    if ((proto === Object.prototype || proto === null) && !enumerableOnObjectPrototype()) this.plainObject(rec, depth);
+    else {
+      const keys = Object.keys(rec);
+      this.fields(rec, keys, this.shapeWords(keys), 0, depth);
+    }
+    this.hash.word(TAG.end);
+  }
+
+  /**
+   * Own enumerable string keys in JSON.stringify's order (Object.keys is that order), values read
+   * from keys[from..] with their digests in words.
+   */
+  private fields(rec: Record<string, unknown>, keys: readonly string[], words: Int32Array, from: number, depth: number): void {
+    for (let i = from; i < keys.length; i++) {
       const v = rec[keys[i]!];
       const t = typeof v;
       if (v === undefined || t === "function" || t === "symbol") continue;
       this.hash.word3(TAG.key, words[2 * i]!, words[2 * i + 1]!);
       this.value(v, depth + 1);
     }
-    this.hash.word(TAG.end);
   }
+
+  /**
+   * An object whose prototype chain has no enumerable property (Object.prototype or none): its
+   * for-in keys are its own enumerable string keys in Object.keys's order, and a for-in loop reads
+   * them, and the values by them, without a key array per object and without a keyed load that
+   * every record shape makes megamorphic. A first loop counts the keys and finds the last (the
+   * shape's slot); the second hashes while each key is the known shape's, and falls back to the
+   * key list from the first that is not (the words so far are the same either way).
+   */
+  private plainObject(rec: Record<string, unknown>, depth: number): void {
+    let n = 0;
+    let last = "";
+    for (const k in rec) {
+      n++;
+      last = k;
+    }
+    const known = this.shapes[shapeSlot(n, last)];
+    if (known === undefined || known.keys.length !== n) {
+      const keys = Object.keys(rec);
+      this.fields(rec, keys, this.shapeWords(keys), 0, depth);
+      return;
+    }
+    const keys = known.keys;
+    const words = known.words;
+    let i = 0;
+    for (const k in rec) {
+      if (k !== keys[i]) {
+        const all = Object.keys(rec);
+        this.fields(rec, all, this.shapeWords(all), i, depth);
+        return;
+      }
+      const v = rec[k];
+      const t = typeof v;
+      if (v !== undefined && t !== "function" && t !== "symbol") {
+        this.hash.word3(TAG.key, words[2 * i]!, words[2 * i + 1]!);
+        this.value(v, depth + 1);
+      }
+      i++;
+    }
+  }
+}
+
+/** The direct-mapped shape cache's slot of a key list: by its length and its last key. */
+function shapeSlot(n: number, last: string): number {
+  return (n * 31 + last.length * 7 + (n === 0 ? 0 : last.charCodeAt(0))) & (SHAPE_SLOTS - 1);
+}
+
+/** Whether Object.prototype has an enumerable property (which a for-in loop would list too); never, unless polluted. */
+function enumerableOnObjectPrototype(): boolean {
+  for (const _ in Object.prototype) return true;
+  return false;
 }
 
 /** The same key list: the same strings in the same order. */

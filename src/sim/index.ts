@@ -2,7 +2,7 @@
 export { Sim, type SimOptions, type RunResult } from "./kernel.ts";
 export {
   sleep, call, recv, send, select, recvCase, sendCase, lock, rlock, wait, point, gosched,
-  callOp, thenOp, andThen, genOp, awaitOp, recvOp, invoke, Op,
+  callOp, thenOp, andThen, genOp, awaitOp, recvOp, selectOp, again, invoke, Op,
   type CallHandler, type RecvResult, type SelectCase, type SelectResult,
 } from "./ops.ts";
 export { Chan } from "./channel.ts";

@@ -168,6 +168,22 @@ export function* select(cases: readonly SelectCase[], opts?: { default?: boolean
   return (yield new Op(OP_SELECT, 0, cases, opts?.default === true, "")) as SelectResult;
 }
 
+/**
+ * The select operation itself (no default), built once by a loop that waits in it again and again
+ * (a probe worker's ticker, stop and trigger channels): `(yield again(op)) as SelectResult` is
+ * `yield* select(cases)` without a generator and an operation a period. The kernel then reuses the
+ * select's waiters too (perform.ts requeueSelect), as the cases are the same array.
+ */
+export function selectOp(cases: readonly SelectCase[]): Op {
+  return new Op(OP_SELECT, 0, cases, false, "");
+}
+
+/** An operation built once, yielded again: play mode's watch is told of it as of a new one. */
+export function again(op: Op): Op {
+  if (opWatch.onOp !== null) opWatch.onOp(op);
+  return op;
+}
+
 /** mu.Lock() for a Mutex, or the write lock of an RWMutex. Unlock is a plain call: mu.unlock(). */
 export function* lock(mu: Mutex | RWMutex): Proc<void> {
   yield new Op(mu.kind === "rwmutex" ? OP_WLOCK : OP_LOCK, 0, mu, null, "");

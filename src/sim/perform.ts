@@ -87,7 +87,8 @@ function doCall(k: KernelOps, p: Process, op: Op): boolean {
   }
   const timer = k.newTimer(op.label, op.ms);
   p.callTimer = timer;
-  return doSelect(k, p, [recvCase(op.done), recvCase(timer.C)], false);
+  // A new pair of cases each call: kept off the process's select cache (see queueSelect).
+  return doSelect(k, p, [recvCase(op.done), recvCase(timer.C)], false, false);
 }
 
 function doRecv(k: KernelOps, p: Process, ch: Chan<unknown> | null): boolean {
@@ -120,7 +121,7 @@ function doSend(k: KernelOps, p: Process, ch: Chan<unknown> | null, value: unkno
   return false;
 }
 
-function doSelect(k: KernelOps, p: Process, cases: readonly SelectCase[], hasDefault: boolean): boolean {
+function doSelect(k: KernelOps, p: Process, cases: readonly SelectCase[], hasDefault: boolean, cache = true): boolean {
   // Count the ready cases without allocating; most selects find zero or one.
   let nReady = 0;
   let firstReady = -1;
@@ -138,15 +139,77 @@ function doSelect(k: KernelOps, p: Process, cases: readonly SelectCase[], hasDef
     p.resumeValue = { index: -1, value: undefined, ok: false };
     return true;
   }
+  if (!requeueSelect(p, cases)) queueSelect(p, cases, cache);
+  k.block(p, "select", cases);
+  return false;
+}
+
+/**
+ * Queues a new waiter for each case, sharing one fired flag, and keeps them on the process for the
+ * next select on the same cases (a loop that waits on a ticker, a stop and a trigger channel every
+ * period), when no two cases name the same channel.
+ */
+function queueSelect(p: Process, cases: readonly SelectCase[], cache: boolean): void {
   const sel = { fired: false };
+  let first: Waiter | null = null;
+  let last: Waiter | null = null;
   for (let i = 0; i < cases.length; i++) {
     const c = cases[i]!;
     if (c.ch === null) continue;
-    if (c.dir === "recv") c.ch.enqueueRecv(new Waiter(p, sel, i, undefined));
-    else c.ch.enqueueSend(new Waiter(p, sel, i, c.value));
+    const w = new Waiter(p, sel, i, c.dir === "recv" ? undefined : c.value);
+    if (c.dir === "recv") c.ch.enqueueRecv(w);
+    else c.ch.enqueueSend(w);
+    if (last === null) first = w;
+    else last.sibling = w;
+    last = w;
   }
-  k.block(p, "select", cases);
-  return false;
+  if (!cache) return;
+  p.selectCases = first !== null && distinctChannels(cases) ? cases : null;
+  p.selectWaiters = first;
+}
+
+/**
+ * Blocks p on the same cases as its last select with that select's waiters, when each is out of
+ * its queue or still the last of it: the queues then read as if new waiters had been queued in
+ * case order (the old ones, dead until now, were skipped by every delivery). A waiter further in
+ * a queue has live waiters behind it, which a revived one would overtake: then new ones are queued.
+ */
+function requeueSelect(p: Process, cases: readonly SelectCase[]): boolean {
+  if (p.selectCases !== cases) return false;
+  const first = p.selectWaiters!;
+  const sel = first.sel!;
+  if (!sel.fired) return false;
+  let w: Waiter | null = first;
+  for (let i = 0; i < cases.length; i++) {
+    const c = cases[i]!;
+    if (c.ch === null) continue;
+    if (w === null || w.caseIndex !== i || !c.ch.mayRequeue(w, c.dir === "send")) return false;
+    if (c.dir === "send" && w.value !== c.value) return false;
+    w = w.sibling;
+  }
+  if (w !== null) return false;
+  w = first;
+  for (let i = 0; i < cases.length; i++) {
+    const c = cases[i]!;
+    if (c.ch === null) continue;
+    if (!w!.queued) {
+      if (c.dir === "recv") c.ch.enqueueRecv(w!);
+      else c.ch.enqueueSend(w!);
+    }
+    w = w!.sibling;
+  }
+  sel.fired = false;
+  return true;
+}
+
+/** No channel named by two cases (a revived waiter could then come behind its sibling's new place). */
+function distinctChannels(cases: readonly SelectCase[]): boolean {
+  for (let i = 1; i < cases.length; i++) {
+    const ch = cases[i]!.ch;
+    if (ch === null) continue;
+    for (let j = 0; j < i; j++) if (cases[j]!.ch === ch) return false;
+  }
+  return true;
 }
 
 function caseReady(c: SelectCase): boolean {

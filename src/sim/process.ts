@@ -1,6 +1,7 @@
 // A process is a goroutine: a generator that yields operations to the kernel and runs without
 // interruption between two yields, exactly like Go code between two blocking points.
-import type { CallHandler, Op } from "./ops.ts";
+import type { CallHandler, Op, SelectCase } from "./ops.ts";
+import type { Waiter } from "./channel.ts";
 import type { KernelObserver } from "./observe.ts";
 import type { Timer } from "./timer.ts";
 
@@ -45,6 +46,12 @@ export class Process {
    * and generators run as stages (ops.ts genOp). Empty for a process that yields plain operations.
    */
   readonly conts: Cont[] = [];
+  /**
+   * The cases of the process's last blocking select and its waiters (chained in case order), kept
+   * so that a select on the same cases array can revive them (perform.ts requeueSelect).
+   */
+  selectCases: readonly SelectCase[] | null = null;
+  selectWaiters: Waiter | null = null;
   /** When this process started waiting for a mutex (Go's starvation mode looks at it). */
   lockSinceMs = -1;
   /** What the process waits on, for deadlock diagnoses ("chan receive podUpdates"). */

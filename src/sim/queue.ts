@@ -1,112 +1,190 @@
 // The kernel's timed-event queue: entries in the total order (due time, then sequence) of
-// heap.ts's TimerHeap, kept as one FIFO bucket per distinct due instant under a small min-heap
-// of the instants. A simulation's events bunch at instants (ticks, periods, latencies in whole
-// ms), so most pushes append to a bucket that exists and most pops take the head of one: O(1)
-// instead of a sift through every pending entry. Sequence numbers only grow, so appending keeps
-// a bucket in sequence order.
-import type { TimedEntry } from "./heap.ts";
+// heap.ts's TimerHeap. A simulation's timers are due within seconds of now, at whole ms, mostly
+// each at an instant of its own (a node's 440 probe workers tick at 440 phases of their period),
+// so the queue is a timing wheel: one FIFO slot per ms of a window of WINDOW_MS from the queue's
+// cursor (the due time of the last entry popped), a bitmap of the slots in use to find the next
+// one, and a heap beside it for the entries due past the window, moved into the wheel as the
+// cursor comes within a window of them. A push and a pop are O(1) but for those; the earlier
+// design (a bucket per instant under a heap of instants and a map) paid a map lookup and two
+// heap sifts per entry when nearly every entry opened an instant of its own.
+//
+// Order: a slot holds entries of one due time only (every wheel entry is due in [cursor, cursor +
+// window), and each ms of that range has its own slot); sequence numbers only grow, and an entry
+// moves from the heap into the wheel before any later push for its instant can happen (a push
+// due within the window comes after the cursor reached it), so appending keeps a slot in
+// sequence order.
+import { TimerHeap, type TimedEntry } from "./heap.ts";
 
-class Bucket<E> {
+/** The wheel's span in ms, a power of two: the probe periods (10 s) and every shorter loop fit. */
+const WINDOW_BITS = 14;
+
+class Slot<E> {
   /** items[head, tail): the entries still queued; popped slots are cleared, so a reuse overwrites. */
   readonly items: E[] = [];
   head = 0;
   tail = 0;
-  constructor(public dueMs: number) {}
+  dueMs = 0;
 }
 
 export class TimerQueue<E extends TimedEntry> {
-  /** Due instants that have a bucket: a binary min-heap of numbers. */
-  private readonly times: number[] = [];
-  private readonly buckets = new Map<number, Bucket<E>>();
-  /** The bucket pushed to last: consecutive pushes often share an instant. */
-  private last: Bucket<E> | null = null;
-  /** The bucket of the earliest instant (times[0]), null when empty. */
-  private first: Bucket<E> | null = null;
-  private count = 0;
-  /**
-   * The last bucket emptied, kept for the next new instant: a steady run empties one instant and
-   * opens another at about every step, and reusing the bucket spares its object and array.
-   */
-  private spare: Bucket<E> | null = null;
+  private readonly mask: number;
+  private readonly slots: (Slot<E> | null)[];
+  /** One bit per slot in use. */
+  private readonly used: Int32Array;
+  /** Entries due at cursor + window or later, in (due, seq) order. */
+  private readonly later = new TimerHeap<E>();
+  /** Every wheel entry is due in [cursor, cursor + window); every entry of `later` at or after its end. */
+  private cursor = 0;
+  private inWheel = 0;
+  /** The slot of the earliest wheel entry, or -1 when not known (found again from the bitmap). */
+  private first = -1;
+  /** The slot pushed to last, while in use. */
+  private last: Slot<E> | null = null;
+  /** Set at the first due time that is not a whole ms: then every entry is in `later`. */
+  private heapOnly = false;
+  /** Emptied slots, for the next instant that needs one (the last freed is the likeliest in cache). */
+  private readonly spare: Slot<E>[] = [];
+
+  constructor(windowBits = WINDOW_BITS) {
+    const size = 1 << windowBits;
+    this.mask = size - 1;
+    this.slots = new Array<Slot<E> | null>(size).fill(null);
+    this.used = new Int32Array(Math.max(1, size >>> 5));
+  }
 
   get size(): number {
-    return this.count;
+    return this.inWheel + this.later.size;
   }
 
   push(e: E): void {
+    const due = e.dueMs;
+    // Consecutive pushes often share an instant (a kernel bench's sleepers, a burst of wake-ups).
     const last = this.last;
-    let b = last !== null && last.dueMs === e.dueMs ? last : this.buckets.get(e.dueMs);
-    if (b === undefined) {
-      b = this.newBucket(e.dueMs);
-      this.buckets.set(e.dueMs, b);
-      pushTime(this.times, e.dueMs);
-      if (this.first === null || e.dueMs < this.first.dueMs) this.first = b;
+    if (last !== null && last.dueMs === due) {
+      last.items[last.tail++] = e;
+      this.inWheel++;
+      return;
     }
-    b.items[b.tail++] = e;
-    this.last = b;
-    this.count++;
+    if (!Number.isInteger(due) || this.heapOnly) {
+      this.pushHeapOnly(e);
+      return;
+    }
+    if (due < this.cursor) this.rewind(due);
+    if (due - this.cursor > this.mask) {
+      this.later.push(e);
+      return;
+    }
+    this.toWheel(e);
   }
 
   peek(): E | undefined {
-    const b = this.first;
-    return b === null ? undefined : b.items[b.head];
+    if (this.inWheel === 0) return this.later.peek();
+    const s = this.slots[this.firstSlot()]!;
+    return s.items[s.head];
   }
 
   pop(): E | undefined {
-    const b = this.first;
-    if (b === null) return undefined;
-    const e = b.items[b.head]!;
-    b.items[b.head] = undefined as unknown as E;
-    b.head++;
-    this.count--;
-    if (b.head === b.tail) {
-      this.buckets.delete(b.dueMs);
-      popTime(this.times);
-      if (this.last === b) this.last = null;
-      this.first = this.times.length === 0 ? null : this.buckets.get(this.times[0]!)!;
-      // Kept for the next new instant with its array: the slots are cleared, only the indices reset.
-      b.head = 0;
-      b.tail = 0;
-      this.spare = b;
+    if (this.inWheel === 0) {
+      const e = this.later.pop();
+      if (e !== undefined && !this.heapOnly) this.advance(e.dueMs);
+      return e;
     }
+    return this.popWheel();
+  }
+
+  /** The earliest wheel entry, taken out; undefined when the wheel is empty. */
+  private popWheel(): E | undefined {
+    if (this.inWheel === 0) return undefined;
+    const i = this.firstSlot();
+    const s = this.slots[i]!;
+    const e = s.items[s.head]!;
+    s.items[s.head] = undefined as unknown as E;
+    s.head++;
+    this.inWheel--;
+    if (s.head === s.tail) {
+      // Emptied: kept for another instant with its array; the slots are cleared, only the indices reset.
+      s.head = 0;
+      s.tail = 0;
+      this.slots[i] = null;
+      this.used[i >>> 5]! &= ~(1 << (i & 31));
+      this.spare.push(s);
+      this.first = -1;
+      if (this.last === s) this.last = null;
+    }
+    this.advance(e.dueMs);
     return e;
   }
 
-  private newBucket(dueMs: number): Bucket<E> {
-    const b = this.spare;
-    if (b === null) return new Bucket<E>(dueMs);
-    this.spare = null;
-    b.dueMs = dueMs;
-    return b;
+  private toWheel(e: E): void {
+    const i = e.dueMs & this.mask;
+    let s = this.slots[i];
+    if (s === null) {
+      s = this.spare.pop() ?? new Slot<E>();
+      s.dueMs = e.dueMs;
+      this.slots[i] = s;
+      this.used[i >>> 5]! |= 1 << (i & 31);
+      if (this.first !== -1 && e.dueMs < this.slots[this.first]!.dueMs) this.first = i;
+    }
+    s.items[s.tail++] = e;
+    this.inWheel++;
+    this.last = s;
   }
-}
 
-function pushTime(heap: number[], t: number): void {
-  let i = heap.length;
-  heap.push(t);
-  while (i > 0) {
-    const parent = (i - 1) >> 1;
-    const p = heap[parent]!;
-    if (p <= t) break;
-    heap[i] = p;
-    i = parent;
+  /** The cursor moves to the entry just popped; entries of `later` now within the window join the wheel. */
+  private advance(due: number): void {
+    if (due <= this.cursor || this.heapOnly) return;
+    this.cursor = due;
+    const end = due + this.mask;
+    for (let e = this.later.peek(); e !== undefined && e.dueMs <= end; e = this.later.peek()) {
+      this.later.pop();
+      this.toWheel(e);
+    }
   }
-  heap[i] = t;
-}
 
-function popTime(heap: number[]): void {
-  const last = heap.pop()!;
-  const n = heap.length;
-  if (n === 0) return;
-  let i = 0;
-  for (;;) {
-    const l = 2 * i + 1;
-    if (l >= n) break;
-    const r = l + 1;
-    const c = r < n && heap[r]! < heap[l]! ? r : l;
-    if (heap[c]! >= last) break;
-    heap[i] = heap[c]!;
-    i = c;
+  /** The slot of the earliest wheel entry: the first in use from the cursor's slot on, round the wheel. */
+  private firstSlot(): number {
+    if (this.first !== -1) return this.first;
+    const used = this.used;
+    const words = used.length;
+    const start = this.cursor & this.mask;
+    let w = start >>> 5;
+    let bits = used[w]! & (-1 << (start & 31));
+    for (let n = 0; n <= words; n++) {
+      if (bits !== 0) {
+        this.first = (w << 5) + (31 - Math.clz32(bits & -bits));
+        return this.first;
+      }
+      w = w + 1 === words ? 0 : w + 1;
+      bits = used[w]!;
+    }
+    throw new Error("timer queue: no slot in use with entries in the wheel");
   }
-  heap[i] = last;
+
+  /**
+   * A due time between two ms (no model of this simulator schedules one) has no slot: from then
+   * on the queue is the heap alone, which orders any due time.
+   */
+  private pushHeapOnly(e: E): void {
+    if (!this.heapOnly) {
+      this.heapOnly = true;
+      this.last = null;
+      for (let x = this.popWheel(); x !== undefined; x = this.popWheel()) this.later.push(x);
+    }
+    this.later.push(e);
+  }
+
+  /**
+   * A push due before the cursor (never from the kernel, whose clock only moves forward; a caller
+   * of the queue alone may): every entry is queued again from that instant, in (due, seq) order.
+   */
+  private rewind(due: number): void {
+    const all: E[] = [];
+    for (let e = this.pop(); e !== undefined; e = this.pop()) all.push(e);
+    this.cursor = due;
+    this.first = -1;
+    for (const e of all) {
+      if (e.dueMs - this.cursor > this.mask) this.later.push(e);
+      else this.toWheel(e);
+    }
+  }
 }

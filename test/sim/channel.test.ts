@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { recv, send, sleep, select, recvCase, sendCase } from "../../src/sim/index.ts";
+import { again, recv, send, sleep, select, selectOp, recvCase, sendCase, type SelectResult } from "../../src/sim/index.ts";
 import { harness } from "./helpers.ts";
 
 describe("channels (Go semantics)", () => {
@@ -214,5 +214,68 @@ describe("select", () => {
     });
     h.run();
     expect(h.lines()).toEqual(["0:selected", "1:b-send-index-1"]);
+  });
+
+  // A select on the same cases array again reuses its waiters (perform.ts requeueSelect): a waiter
+  // out of its queue is queued again, one that is the last of its queue revives in place, and one
+  // with another waiter behind it must not, or it would overtake that waiter.
+  it("a select repeated on the same cases keeps its place behind waiters queued after its last one", () => {
+    const h = harness();
+    const a = h.sim.chan<number>("a");
+    const b = h.sim.chan<number>("b");
+    const cases = [recvCase(a), recvCase(b)];
+    const wait = selectOp(cases);
+    h.sim.go("looper", function* () {
+      for (let i = 0; i < 3; i++) {
+        const r = (yield again(wait)) as SelectResult;
+        h.log(`looper-${r.index}-${String(r.value)}`);
+      }
+    });
+    h.sim.go("other", function* () {
+      yield* sleep(1);
+      // Queued on b behind the looper's (dead after 2 ms) waiter, and on a after its waiter fired.
+      const r = yield* select([recvCase(a), recvCase(b)]);
+      h.log(`other-${r.index}-${String(r.value)}`);
+    });
+    h.sim.go("feeder", function* () {
+      yield* sleep(2);
+      yield* send(a, 1); // the looper (first on a)
+      yield* sleep(1);
+      yield* send(b, 2); // the other: the looper's waiter on b is not the last of b's queue
+      yield* sleep(1);
+      yield* send(b, 3); // the looper
+      yield* sleep(1);
+      yield* send(a, 4); // the looper, again the only one waiting
+    });
+    expect(h.run().verdict).toBe("completed");
+    expect(h.lines()).toEqual(["2:looper-0-1", "3:other-1-2", "4:looper-1-3", "5:looper-0-4"]);
+  });
+
+  it("a repeated select's fired waiter queues again behind a waiter that came meanwhile", () => {
+    const h = harness();
+    const a = h.sim.chan<number>("a");
+    const stop = h.sim.chan<number>("stop", 1);
+    const cases = [recvCase(stop), recvCase(a)];
+    const wait = selectOp(cases);
+    h.sim.go("looper", function* () {
+      for (let i = 0; i < 2; i++) {
+        const r = (yield again(wait)) as SelectResult;
+        h.log(`looper-${r.index}-${String(r.value)}`);
+        yield* sleep(2);
+      }
+    });
+    h.sim.go("other", function* () {
+      yield* sleep(1);
+      const r = yield* recv(a);
+      h.log(`other-${String(r.value)}`);
+    });
+    h.sim.go("feeder", function* () {
+      yield* send(a, 1); // the looper
+      yield* sleep(3);
+      yield* send(a, 2); // the other, queued at 1 ms; the looper queued again at 2 ms
+      yield* send(a, 3); // the looper
+    });
+    expect(h.run().verdict).toBe("completed");
+    expect(h.lines()).toEqual(["0:looper-1-1", "3:other-2", "3:looper-1-3"]);
   });
 });

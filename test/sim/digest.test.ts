@@ -120,6 +120,8 @@ describe("the trace digest", () => {
       (i: number) => ({ a: i, b: undefined, z: null }),
       (i: number) => ({ [["a", "a"].join("")]: i, b: [i, "b"], z: { a: i } }),
       (i: number) => ({ a: i, b: "x" }),
+      // The slot's shape with its first key the same and its second not (a miss found mid-object).
+      (i: number) => ({ a: i, q: "m", z: 1 }),
     ];
     const records = Array.from({ length: 200 }, (_, i) => shapes[(i * 7) % shapes.length]!(i));
     expect(digestRecords(records)).toBe(refDigest(records));
@@ -129,6 +131,20 @@ describe("the trace digest", () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it("reads own keys only, as JSON does, whatever an object's prototype lists (its for-in loops)", () => {
+    // An inherited enumerable key that would complete a known shape's key list in a for-in loop;
+    // a null-prototype object; a class instance with an own field.
+    const withInherited = Object.assign(Object.create({ z: "inherited" }) as Record<string, unknown>, { a: 1, b: "x" });
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { a: 2, b: "y", z: false });
+    class Box {
+      a = 3;
+      b = "z";
+    }
+    const records = [{ a: 0, b: "w", z: true }, withInherited, bare, new Box(), { a: 4, b: "v", z: null }, withInherited];
+    expect(digestRecords(records)).toBe(refDigest(records));
+    expect(digestRecords(records)).toBe(digestRecords(records.map((x) => JSON.parse(JSON.stringify(x)) as unknown)));
   });
 
   it("is the same for a record and its JSON line read back", () => {

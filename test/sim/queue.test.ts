@@ -35,6 +35,51 @@ describe("TimerQueue", () => {
     );
   });
 
+  it("pops what the heap pops with a small wheel: entries past its window, moved in as time comes to them", () => {
+    // A wheel of 4 ms and due times up to 40: most entries wait past the window first; pushes are
+    // mostly at or after the last pop (as the kernel's clock), some before it (the queue starts again there).
+    const op = fc.oneof(
+      fc.record({ push: fc.integer({ min: 0, max: 40 }) }),
+      fc.record({ after: fc.integer({ min: 0, max: 9 }) }),
+      fc.record({ after: fc.integer({ min: 0, max: 9 }) }),
+      fc.constant({ pop: true as const }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 300 }), fc.integer({ min: 0, max: 3 }), (ops, bits) => {
+        const heap = new TimerHeap<E>();
+        const queue = new TimerQueue<E>(bits);
+        let seq = 0;
+        let last = 0;
+        for (const o of ops) {
+          if ("pop" in o) {
+            const e = heap.pop();
+            expect(queue.pop()).toBe(e);
+            if (e !== undefined) last = e.dueMs;
+          } else {
+            const dueMs = "push" in o ? o.push : last + o.after;
+            const e: E = { dueMs, seq: seq++, cancelled: false, name: `e${seq}` };
+            heap.push(e);
+            queue.push(e);
+          }
+          expect(queue.peek()).toBe(heap.peek());
+          expect(queue.size).toBe(heap.size);
+        }
+        for (let a = heap.pop(); a !== undefined; a = heap.pop()) expect(queue.pop()).toBe(a);
+        expect(queue.pop()).toBeUndefined();
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("orders a due time between two ms too (the queue is then a heap alone)", () => {
+    const q = new TimerQueue<E>(2);
+    const e = (dueMs: number, seq: number): E => ({ dueMs, seq, cancelled: false, name: `${dueMs}/${seq}` });
+    for (const [d, s] of [[3, 0], [9, 1], [2.5, 2], [3, 3], [1, 4]] as const) q.push(e(d, s));
+    expect(q.pop()!.name).toBe("1/4");
+    q.push(e(2.75, 5));
+    expect(Array.from({ length: 5 }, () => q.pop()!.name)).toEqual(["2.5/2", "2.75/5", "3/0", "3/3", "9/1"]);
+  });
+
   it("an instant emptied and pushed to again keeps its order", () => {
     const q = new TimerQueue<E>();
     const e = (dueMs: number, seq: number): E => ({ dueMs, seq, cancelled: false, name: `${dueMs}/${seq}` });

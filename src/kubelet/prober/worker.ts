@@ -7,7 +7,7 @@
 // the pod object it was created with (a snapshot): later updates of the pod never reach it.
 // Simplified: metrics are not kept.
 import type { Container, ContainerStatus, Pod, PodStatus, Probe } from "../../k8s/pod.ts";
-import { Op, recvCase, select, sleep, type Chan, type Proc, type SelectCase, type Sim } from "../../sim/index.ts";
+import { again, Op, recvCase, selectOp, sleep, type Chan, type Proc, type SelectCase, type SelectResult, type Sim } from "../../sim/index.ts";
 import {
   doProbeFinish,
   doProbePrepare,
@@ -114,13 +114,15 @@ export class Worker {
     try {
       const cases: SelectCase[] = [recvCase(this.stopCh), recvCase(probeTicker.C)];
       if (this.manualTriggerCh !== null) cases.push(recvCase(this.manualTriggerCh));
+      // The select of every period, built once (the same cases each time).
+      const wait = selectOp(cases);
       for (;;) {
         if (!(yield* this.doProbe())) {
           reason = "done";
           break;
         }
         // Wait for the next probe tick (or a manual trigger, or stop).
-        const c = yield* select(cases);
+        const c = (yield again(wait)) as SelectResult;
         if (c.index === 0) break;
       }
     } finally {
@@ -140,22 +142,28 @@ export class Worker {
     // with proberReadsLatestPod, the pod manager's current copy (#107514), the snapshot if gone.
     const podDeleted = this.m.era.stopOnPodDeletion && this.podForShutdownCheck(uid).metadata.deletionTimestamp != null;
     const prepared = this.reusablePrepare(status, podDeleted) ?? this.prepare(status, podDeleted);
-    // apply runs only when there are results to write: a steady tick writes none before its probe
-    // and none after a result that repeats, and an empty apply would be a generator for nothing.
+    // The results are written up to the first that changes a cached one without a generator (a
+    // steady tick sets the result it already has, which Set leaves without yielding); only a
+    // change, whose Update is a send that may block, goes through apply.
     if (prepared.phase === "done") {
       this.state = prepared.output.newState;
-      if (prepared.output.resultOps.length > 0) yield* this.apply(prepared.output.resultOps);
+      const ops = prepared.output.resultOps;
+      const i = this.applyQuiet(ops, 0);
+      if (i < ops.length) yield* this.apply(ops, i);
       return prepared.output.keepGoing;
     }
     this.state = prepared.state;
-    if (prepared.resultOps.length > 0) yield* this.apply(prepared.resultOps);
+    const before = prepared.resultOps;
+    const i = this.applyQuiet(before, 0);
+    if (i < before.length) yield* this.apply(before, i);
     // The probe is one operation (the runtime's call, its retries and the reading of its answer
     // as continuations): one yield, one resumption, instead of a generator frame per level.
     const probe = this.m.prober.probeOp(this.probeType, this.pod, status!, this.container, this.state.containerID);
     const outcome = probe instanceof Op ? ((yield probe) as ProbeOutcome) : probe;
     const out = this.withEraHold(doProbeFinish(this.coreSpec, prepared.state, prepared.resultOps, outcome), prepared.state, outcome);
     this.state = out.newState;
-    if (out.resultOps.length > prepared.resultOps.length) yield* this.apply(out.resultOps.slice(prepared.resultOps.length));
+    const j = this.applyQuiet(out.resultOps, before.length);
+    if (j < out.resultOps.length) yield* this.apply(out.resultOps, j);
     return out.keepGoing;
   }
 
@@ -207,9 +215,25 @@ export class Worker {
     return this.m.podManager?.GetPodByUID(uid) ?? this.pod;
   }
 
-  private *apply(ops: readonly ResultOp[]): Proc<void> {
+  /**
+   * The results manager's calls of ops[from..] up to the first Set that changes the cached result:
+   * a Remove, or a Set of the result already cached (which returns at once, nothing sent). Returns
+   * that first changing Set's index, or ops.length.
+   */
+  private applyQuiet(ops: readonly ResultOp[], from: number): number {
+    for (let i = from; i < ops.length; i++) {
+      const op = ops[i]!;
+      if (op.op === "remove") this.resultsManager.Remove(op.containerID);
+      else if (this.resultsManager.Get(op.containerID) !== op.result) return i;
+    }
+    return ops.length;
+  }
+
+  /** The results manager's calls of ops[from..], in order. */
+  private *apply(ops: readonly ResultOp[], from: number): Proc<void> {
     const uid = this.pod.metadata.uid ?? "";
-    for (const op of ops) {
+    for (let i = from; i < ops.length; i++) {
+      const op = ops[i]!;
       if (op.op === "remove") this.resultsManager.Remove(op.containerID);
       else yield* this.resultsManager.Set(op.containerID, op.result, uid);
     }

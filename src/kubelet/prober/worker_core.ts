@@ -189,14 +189,17 @@ function newContainerOps(spec: WorkerSpec, c: WorkerContainerStatus, inputs: DoP
 
 /** doProbe after the probe: thresholds, the cached result, and the hold rule. */
 export function doProbeFinish(spec: WorkerSpec, state0: WorkerState, ops0: ResultOp[], outcome: ProbeOutcome): DoProbeOutput {
-  const ops = [...ops0];
+  const ops = ops0.slice();
   // Prober error, throw away the result.
   if (outcome === "error") return finishOutput(true, state0, ops, true);
   const result = outcome;
-  let state: WorkerState =
-    state0.lastResult === result
-      ? { ...state0, resultRun: state0.resultRun + 1 }
-      : { ...state0, lastResult: result, resultRun: 1 };
+  // The state's fields written out (its every field, in its order), not spread: every probe makes one.
+  let state: WorkerState = {
+    containerID: state0.containerID,
+    lastResult: result,
+    resultRun: state0.lastResult === result ? state0.resultRun + 1 : 1,
+    onHold: state0.onHold,
+  };
   if (
     (result === "Failure" && state.resultRun < spec.failureThreshold) ||
     (result === "Success" && state.resultRun < spec.successThreshold)
