@@ -34,10 +34,15 @@ buildSync({
   target: "node20",
   banner: { js: REQUIRE_BANNER },
   legalComments: "eof",
-  // Whitespace and syntax only: identifiers stay, so a stack trace of an internal error still names functions.
+  // Whitespace and syntax only: identifiers stay, so a stack trace of an internal error still names
+  // functions (one that esbuild renamed to keep two modules' names apart reads with a digit: `run2`).
   minifyWhitespace: true,
   minifySyntax: true,
-  keepNames: true,
+  // No keepNames: it wraps every named closure in a __name() call (Object.defineProperty) each time
+  // the closure is made, ~3,800 sites, hot ones among them; nothing here reads a function's .name.
+  // Without it an exploration costs 3.4% less CPU (farm-bench -n 8, the same command on the two
+  // bundles in turn: 02-crash-loop-backoff guided 600 runs A/B 0.966, hunt r10 300 runs 0.967).
+  keepNames: false,
   logLevel: "warning",
 });
 rmSync(out, { recursive: true, force: true });
