@@ -1,10 +1,11 @@
 // The kernel's timed-event queue: entries in the total order (due time, then sequence) of
 // heap.ts's TimerHeap. A simulation's timers are due within seconds of now, at whole ms, mostly
 // each at an instant of its own (a node's 440 probe workers tick at 440 phases of their period),
-// so the queue is a timing wheel: one FIFO slot per ms of a window of WINDOW_MS from the queue's
-// cursor (the due time of the last entry popped), a bitmap of the slots in use to find the next
-// one, and a heap beside it for the entries due past the window, moved into the wheel as the
-// cursor comes within a window of them. A push and a pop are O(1) but for those; the earlier
+// so the queue is a timing wheel: one FIFO slot per ms of a window from the queue's cursor (the
+// due time of the last entry popped), a bitmap of the slots in use to find the next one, and a
+// heap beside it for the entries due past the window, moved into the wheel as the cursor comes
+// within a window of them. The window starts at 1 s and grows 4x at a time, up to 16 s, while
+// more than a few dozen entries wait past it (a node's probe workers). A push and a pop are O(1) but for those; the earlier
 // design (a bucket per instant under a heap of instants and a map) paid a map lookup and two
 // heap sifts per entry when nearly every entry opened an instant of its own.
 //
@@ -15,8 +16,16 @@
 // sequence order.
 import { TimerHeap, type TimedEntry } from "./heap.ts";
 
-/** The wheel's span in ms, a power of two: the probe periods (10 s) and every shorter loop fit. */
+/** The wheel's largest span in ms, a power of two: the probe periods (10 s) and every shorter loop fit. */
 const WINDOW_BITS = 14;
+/**
+ * The span it starts with (1 s): a short run (an exploration makes a queue per run) queues a few
+ * dozen timers, and a 16 s wheel's slot array (128 KB) made and dropped per run was 3% of an
+ * explore run's time. A busy queue grows its window to WINDOW_BITS, 4x at a time.
+ */
+const INITIAL_WINDOW_BITS = 10;
+/** Entries past the window at which the wheel grows: beyond that many, the heap's sifts cost more. */
+const GROW_AT = 32;
 
 class Slot<E> {
   /** items[head, tail): the entries still queued; popped slots are cleared, so a reuse overwrites. */
@@ -27,10 +36,11 @@ class Slot<E> {
 }
 
 export class TimerQueue<E extends TimedEntry> {
-  private readonly mask: number;
-  private readonly slots: (Slot<E> | null)[];
+  private bits: number;
+  private mask: number;
+  private slots: (Slot<E> | null)[];
   /** One bit per slot in use. */
-  private readonly used: Int32Array;
+  private used: Int32Array;
   /** Entries due at cursor + window or later, in (due, seq) order. */
   private readonly later = new TimerHeap<E>();
   /** Every wheel entry is due in [cursor, cursor + window); every entry of `later` at or after its end. */
@@ -45,7 +55,9 @@ export class TimerQueue<E extends TimedEntry> {
   /** Emptied slots, for the next instant that needs one (the last freed is the likeliest in cache). */
   private readonly spare: Slot<E>[] = [];
 
-  constructor(windowBits = WINDOW_BITS) {
+  /** windowBits: the span the wheel starts with; maxWindowBits: the span it may grow to. */
+  constructor(windowBits = INITIAL_WINDOW_BITS, private readonly maxWindowBits = Math.max(windowBits, WINDOW_BITS)) {
+    this.bits = windowBits;
     const size = 1 << windowBits;
     this.mask = size - 1;
     this.slots = new Array<Slot<E> | null>(size).fill(null);
@@ -72,6 +84,7 @@ export class TimerQueue<E extends TimedEntry> {
     if (due < this.cursor) this.rewind(due);
     if (due - this.cursor > this.mask) {
       this.later.push(e);
+      if (this.later.size >= GROW_AT && this.bits < this.maxWindowBits) this.grow();
       return;
     }
     this.toWheel(e);
@@ -128,6 +141,33 @@ export class TimerQueue<E extends TimedEntry> {
     s.items[s.tail++] = e;
     this.inWheel++;
     this.last = s;
+  }
+
+  /**
+   * The window 4x wider (at most maxWindowBits): every wheel entry is due in [cursor, cursor + old
+   * window), so each keeps a slot of its own due time in the new wheel, in its order; then the
+   * entries of `later` now within the window join it, in (due, seq) order, each due after every
+   * entry already in the wheel.
+   */
+  private grow(): void {
+    const oldSlots = this.slots;
+    this.bits = Math.min(this.bits + 2, this.maxWindowBits);
+    const size = 1 << this.bits;
+    this.mask = size - 1;
+    this.slots = new Array<Slot<E> | null>(size).fill(null);
+    this.used = new Int32Array(Math.max(1, size >>> 5));
+    for (const s of oldSlots) {
+      if (s === null) continue;
+      const i = s.dueMs & this.mask;
+      this.slots[i] = s;
+      this.used[i >>> 5]! |= 1 << (i & 31);
+    }
+    this.first = -1;
+    const end = this.cursor + this.mask;
+    for (let e = this.later.peek(); e !== undefined && e.dueMs <= end; e = this.later.peek()) {
+      this.later.pop();
+      this.toWheel(e);
+    }
   }
 
   /** The cursor moves to the entry just popped; entries of `later` now within the window join the wheel. */

@@ -13,7 +13,7 @@ describe("TimerQueue", () => {
   it("pops what a binary heap on (dueMs, seq) pops, under any mix of pushes and pops", () => {
     const op = fc.oneof(fc.record({ push: fc.integer({ min: 0, max: 12 }) }), fc.constant({ pop: true as const }));
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
+      fc.property(fc.array(op, { minLength: 50, maxLength: 200 }), (ops) => {
         const heap = new TimerHeap<E>();
         const queue = new TimerQueue<E>();
         let seq = 0;
@@ -45,9 +45,9 @@ describe("TimerQueue", () => {
       fc.constant({ pop: true as const }),
     );
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 300 }), fc.integer({ min: 0, max: 3 }), (ops, bits) => {
+      fc.property(fc.array(op, { minLength: 50, maxLength: 300 }), fc.integer({ min: 0, max: 3 }), (ops, bits) => {
         const heap = new TimerHeap<E>();
-        const queue = new TimerQueue<E>(bits);
+        const queue = new TimerQueue<E>(bits, bits);
         let seq = 0;
         let last = 0;
         for (const o of ops) {
@@ -68,6 +68,40 @@ describe("TimerQueue", () => {
         expect(queue.pop()).toBeUndefined();
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it("pops what the heap pops while its window grows: a wheel of 1 ms that may grow to 64, entries up to 200 ms on", () => {
+    // Many entries past a small window make it grow (4x at a time) in the middle of a drain; a
+    // fixed wheel (maximum = start) never does.
+    const op = fc.oneof(
+      fc.record({ after: fc.integer({ min: 0, max: 200 }) }),
+      fc.record({ after: fc.integer({ min: 0, max: 3 }) }),
+      fc.constant({ pop: true as const }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 100, maxLength: 400 }), fc.integer({ min: 0, max: 2 }), fc.boolean(), (ops, bits, fixed) => {
+        const heap = new TimerHeap<E>();
+        const queue = new TimerQueue<E>(bits, fixed ? bits : 6);
+        let seq = 0;
+        let last = 0;
+        for (const o of ops) {
+          if ("pop" in o) {
+            const e = heap.pop();
+            expect(queue.pop()).toBe(e);
+            if (e !== undefined) last = e.dueMs;
+          } else {
+            const e: E = { dueMs: last + o.after, seq: seq++, cancelled: false, name: `e${seq}` };
+            heap.push(e);
+            queue.push(e);
+          }
+          expect(queue.peek()).toBe(heap.peek());
+          expect(queue.size).toBe(heap.size);
+        }
+        for (let a = heap.pop(); a !== undefined; a = heap.pop()) expect(queue.pop()).toBe(a);
+        expect(queue.pop()).toBeUndefined();
+      }),
+      { numRuns: 300 },
     );
   });
 
