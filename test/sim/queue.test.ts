@@ -9,28 +9,37 @@ interface E extends TimedEntry {
   name: string;
 }
 
+/** An operation on both queues: push at a due time (absolute, or after the last pop's), or pop. */
+type Op = { push: number } | { after: number } | { pop: true };
+
+/** Runs ops on the queue and on a binary heap alike: every pop, peek and size the same, then the drain. */
+function expectHeapOrder(queue: TimerQueue<E>, ops: readonly Op[]): void {
+  const heap = new TimerHeap<E>();
+  let seq = 0;
+  let last = 0;
+  for (const o of ops) {
+    if ("pop" in o) {
+      const e = heap.pop();
+      expect(queue.pop()).toBe(e);
+      if (e !== undefined) last = e.dueMs;
+    } else {
+      const dueMs = "push" in o ? o.push : last + o.after;
+      const e: E = { dueMs, seq: seq++, cancelled: false, name: `e${seq}` };
+      heap.push(e);
+      queue.push(e);
+    }
+    expect(queue.peek()).toBe(heap.peek());
+    expect(queue.size).toBe(heap.size);
+  }
+  for (let a = heap.pop(); a !== undefined; a = heap.pop()) expect(queue.pop()).toBe(a);
+  expect(queue.pop()).toBeUndefined();
+}
+
 describe("TimerQueue", () => {
   it("pops what a binary heap on (dueMs, seq) pops, under any mix of pushes and pops", () => {
     const op = fc.oneof(fc.record({ push: fc.integer({ min: 0, max: 12 }) }), fc.constant({ pop: true as const }));
     fc.assert(
-      fc.property(fc.array(op, { minLength: 50, maxLength: 200 }), (ops) => {
-        const heap = new TimerHeap<E>();
-        const queue = new TimerQueue<E>();
-        let seq = 0;
-        for (const o of ops) {
-          if ("push" in o) {
-            const e: E = { dueMs: o.push, seq: seq++, cancelled: false, name: `e${seq}` };
-            heap.push(e);
-            queue.push(e);
-          } else {
-            expect(queue.pop()).toBe(heap.pop());
-          }
-          expect(queue.peek()).toBe(heap.peek());
-          expect(queue.size).toBe(heap.size);
-        }
-        for (let a = heap.pop(); a !== undefined; a = heap.pop()) expect(queue.pop()).toBe(a);
-        expect(queue.pop()).toBeUndefined();
-      }),
+      fc.property(fc.array(op, { minLength: 50, maxLength: 200 }), (ops) => expectHeapOrder(new TimerQueue<E>(), ops)),
       { numRuns: 500 },
     );
   });
@@ -45,28 +54,7 @@ describe("TimerQueue", () => {
       fc.constant({ pop: true as const }),
     );
     fc.assert(
-      fc.property(fc.array(op, { minLength: 50, maxLength: 300 }), fc.integer({ min: 0, max: 3 }), (ops, bits) => {
-        const heap = new TimerHeap<E>();
-        const queue = new TimerQueue<E>(bits, bits);
-        let seq = 0;
-        let last = 0;
-        for (const o of ops) {
-          if ("pop" in o) {
-            const e = heap.pop();
-            expect(queue.pop()).toBe(e);
-            if (e !== undefined) last = e.dueMs;
-          } else {
-            const dueMs = "push" in o ? o.push : last + o.after;
-            const e: E = { dueMs, seq: seq++, cancelled: false, name: `e${seq}` };
-            heap.push(e);
-            queue.push(e);
-          }
-          expect(queue.peek()).toBe(heap.peek());
-          expect(queue.size).toBe(heap.size);
-        }
-        for (let a = heap.pop(); a !== undefined; a = heap.pop()) expect(queue.pop()).toBe(a);
-        expect(queue.pop()).toBeUndefined();
-      }),
+      fc.property(fc.array(op, { minLength: 50, maxLength: 300 }), fc.integer({ min: 0, max: 3 }), (ops, bits) => expectHeapOrder(new TimerQueue<E>(bits, bits), ops)),
       { numRuns: 2000 },
     );
   });
@@ -80,27 +68,9 @@ describe("TimerQueue", () => {
       fc.constant({ pop: true as const }),
     );
     fc.assert(
-      fc.property(fc.array(op, { minLength: 100, maxLength: 400 }), fc.integer({ min: 0, max: 2 }), fc.boolean(), (ops, bits, fixed) => {
-        const heap = new TimerHeap<E>();
-        const queue = new TimerQueue<E>(bits, fixed ? bits : 6);
-        let seq = 0;
-        let last = 0;
-        for (const o of ops) {
-          if ("pop" in o) {
-            const e = heap.pop();
-            expect(queue.pop()).toBe(e);
-            if (e !== undefined) last = e.dueMs;
-          } else {
-            const e: E = { dueMs: last + o.after, seq: seq++, cancelled: false, name: `e${seq}` };
-            heap.push(e);
-            queue.push(e);
-          }
-          expect(queue.peek()).toBe(heap.peek());
-          expect(queue.size).toBe(heap.size);
-        }
-        for (let a = heap.pop(); a !== undefined; a = heap.pop()) expect(queue.pop()).toBe(a);
-        expect(queue.pop()).toBeUndefined();
-      }),
+      fc.property(fc.array(op, { minLength: 100, maxLength: 400 }), fc.integer({ min: 0, max: 2 }), fc.boolean(), (ops, bits, fixed) =>
+        expectHeapOrder(new TimerQueue<E>(bits, fixed ? bits : 6), ops),
+      ),
       { numRuns: 300 },
     );
   });
