@@ -9,7 +9,7 @@ import { defaultPod } from "../k8s/defaults.ts";
 import { newBadRequest, newInvalid, newInvalidStatus, type StatusError } from "./errors.ts";
 import { validatePodForCreate, validatePodForUpdate, type PodValidationResult } from "./validation/index.ts";
 import { formatRFC3339 } from "./time.ts";
-import { perFrozenObject } from "../k8s/memo.ts";
+import { perFrozenObject, perKeyOf } from "../k8s/memo.ts";
 
 /**
  * podStrategy.PrepareForCreate plus the generic store's system fields (FillObjectMetaSystemFields):
@@ -40,23 +40,9 @@ export function validateCreate(pod: Pod): StatusError | null {
  * a controller or a cluster's timeline builds anew in every run are a few contents, each validated
  * at about 50 µs against 4 µs for its key).
  */
-const validateForCreateOnce = perFrozenObject(validateOncePerContent);
-
-const byContent = new Map<string, PodValidationResult>();
 /** A bound on the contents kept (memory stays bounded; a result computed again equals the one dropped). */
 const MAX_CONTENTS = 256;
-
-function validateOncePerContent(pod: Pod): PodValidationResult {
-  const key = contentKey(pod);
-  if (key === null) return validatePodForCreate(pod);
-  let r = byContent.get(key);
-  if (r === undefined) {
-    r = validatePodForCreate(pod);
-    if (byContent.size >= MAX_CONTENTS) byContent.clear();
-    byContent.set(key, r);
-  }
-  return r;
-}
+const validateForCreateOnce = perFrozenObject(perKeyOf(validatePodForCreate, contentKey, MAX_CONTENTS));
 
 /**
  * The pod's JSON text with what JSON would lose spelled out after a NUL (a key whose value is

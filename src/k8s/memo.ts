@@ -22,11 +22,21 @@ export function perFrozenObject<K extends object, V>(f: (k: K) => V): (k: K) => 
  * f is pure, so a value computed again equals the one dropped). A call that throws keeps nothing.
  */
 export function perKey<K extends string | number, V>(f: (k: K) => V, maxEntries: number): (k: K) => V {
+  return perKeyOf(f, (k) => k, maxEntries);
+}
+
+/**
+ * f, remembered per keyOf(argument) as perKey does: for arguments that are not frozen but whose
+ * value a key says in full (a pod's content). A null key: f is called, nothing kept.
+ */
+export function perKeyOf<A, K extends string | number, V>(f: (a: A) => V, keyOf: (a: A) => K | null, maxEntries: number): (a: A) => V {
   const memo = new Map<K, V>();
-  return (k: K): V => {
+  return (a: A): V => {
+    const k = keyOf(a);
+    if (k === null) return f(a);
     let v = memo.get(k);
     if (v === undefined) {
-      v = f(k);
+      v = f(a);
       if (memo.size >= maxEntries) memo.clear();
       memo.set(k, v);
     }
