@@ -1,5 +1,5 @@
 // Measures the discovery table and writes it into docs/exploring.md:
-//   npm run discovery-table -- [--seeds 20] [--runs 10000] [--races R01,R05] [--strategies guided,pos]
+//   npm run discovery-table -- [--seeds 20] [--seed-from 1] [--runs 10000] [--races R01,R05] [--strategies guided,pos]
 //                              [--out discovery-results] [--shard 2/4] [--write-only]
 // Each cell (race, strategy, seed) is one exploration of the race's hunt form, its swarm ranges
 // replaced by the generic swarm, under the buggy kubelet, stopped at the first run breaking the
@@ -18,6 +18,7 @@ import { parseShard } from "../src/explore/seeds.ts";
 const { values } = parseArgs({
   options: {
     seeds: { type: "string", default: "20" },
+    "seed-from": { type: "string", default: "1" },
     runs: { type: "string", default: "10000" },
     races: { type: "string" },
     strategies: { type: "string" },
@@ -32,6 +33,10 @@ const fail = (msg: string): never => {
 };
 const seeds = Number(values.seeds);
 const maxRuns = Number(values.runs);
+// Seeds seedFrom .. seedFrom + seeds - 1: a variant measured on seeds 1-20 is confirmed on 21-40.
+const seedFrom = Number(values["seed-from"]);
+const lastSeed = seedFrom + seeds - 1;
+if (!(Number.isInteger(seedFrom) && seedFrom > 0)) fail("--seed-from takes a whole number above 0");
 if (!(Number.isInteger(seeds) && seeds > 0 && Number.isInteger(maxRuns) && maxRuns > 0)) fail("--seeds and --runs take whole numbers above 0");
 let shard = { index: 1, count: 1 };
 try {
@@ -53,7 +58,7 @@ const key = (race: string, strategy: string, seed: number) => `${race}/${strateg
 if (!values["write-only"]) {
   const done = new Set(readCells().map((c) => key(c.race, c.strategy, c.seed)));
   const todo: { race: (typeof races)[number]; strategy: DiscoveryStrategy; seed: number }[] = [];
-  for (const race of races) for (const strategy of strategies) for (let seed = 1; seed <= seeds; seed++) todo.push({ race, strategy, seed });
+  for (const race of races) for (const strategy of strategies) for (let seed = seedFrom; seed <= lastSeed; seed++) todo.push({ race, strategy, seed });
   const mine = todo.filter((_, i) => i % shard.count === shard.index - 1);
   const steps = new Map<string, number>();
   let n = 0;
@@ -68,7 +73,7 @@ if (!values["write-only"]) {
 }
 
 // The cells of this table: OUT may also hold other races' or more seeds' cells.
-const cells = readCells().filter((c) => races.some((r) => r.id === c.race) && c.seed <= seeds);
+const cells = readCells().filter((c) => races.some((r) => r.id === c.race) && c.seed >= seedFrom && c.seed <= lastSeed);
 const rows = discoveryRows(races, cells, maxRuns);
 const missing = rows.flatMap((r) => r.cells.filter((c) => strategies.includes(c.strategy) && c.seeds < seeds).map((c) => `${r.race}/${c.strategy}`));
 const table = discoveryTableMarkdown(rows, maxRuns);
@@ -77,14 +82,16 @@ const finds = guidedFinds(cells, maxRuns);
 const caption =
   `Measured with \`npm run discovery-table -- --seeds ${seeds} --runs ${maxRuns}\`: each race's hunt form with its \`swarm\` ranges ` +
   `left out and the generic swarm (\`--swarm auto\`) instead, under the buggy kubelet, watching only the race's own invariant; ` +
-  `for each strategy, ${seeds} explorations (seeds 1 to ${seeds}), each stopped at the first run that breaks the invariant. A cell is ` +
+  `for each strategy, ${seeds} explorations (seeds ${seedFrom} to ${lastSeed}), each stopped at the first run that breaks the invariant. A cell is ` +
   `the median number of runs (the first run is 1; \`> ${maxRuns}\` when at least half the seeds found nothing) and, in brackets, how ` +
   `many explorations found it within ${maxRuns} runs. Guided found the race in every seed on ${goal.guidedFoundAll} of ${goal.races} races, ` +
   `and needed at most half the runs of the best other strategy on ${goal.guidedHalf} of ${goal.races}.` +
   (finds === null ? "" : ` The runs where guided found its race were made ${guidedFindsText(finds)}.`);
 process.stdout.write(`\n${caption}\n\n${table}\n`);
-const complete = missing.length === 0 && wanted === undefined && values.strategies === undefined;
-if (wanted !== undefined) {
+const complete = missing.length === 0 && wanted === undefined && values.strategies === undefined && seedFrom === 1;
+if (seedFrom !== 1) {
+  process.stdout.write(`\nnot written into docs/exploring.md: the table there is of seeds 1 to ${seeds}\n`);
+} else if (wanted !== undefined) {
   process.stdout.write(`\nnot written into docs/exploring.md: the table there has every race (this one has ${races.length})\n`);
 } else if (!complete && !values["write-only"]) {
   process.stdout.write(`\nnot written into docs/exploring.md: ${missing.length > 0 ? `cells missing (${missing.slice(0, 6).join(", ")}${missing.length > 6 ? ", ..." : ""}); run the other shards, then --write-only` : "a subset of strategies was measured"}\n`);

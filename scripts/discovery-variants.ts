@@ -3,25 +3,36 @@
 // between them), set against the random, pct and pos cells of the table in docs (their code is
 // untouched), all capped at --runs (a find past the cap counts as none, as in a capped run):
 //   node --import tsx scripts/discovery-variants.ts --runs 300 --seeds 20 /tmp/dy-a docs/data/discovery/variants/Y-final.jsonl
+// (--seed-from 21 compares the variants' seeds 21-40; the other strategies' medians, the
+// thresholds, are those of --base on seeds --base-seed-from (1) to --base-seed-from + --seeds - 1.)
 // Prints per race the best other strategy's median, each variant's median, and a * where the
 // variant's median is at most half the best other's; then each variant's count of such races.
+// --bootstrap B adds, per variant, the expected count: the mean over B resamples (each race's
+// cells drawn with replacement, as many as it has; a fixed seed) of the races halved, which says
+// how much of a count is the luck of its seeds.
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import type { DiscoveryCell } from "../src/races/discovery.ts";
+import { Rng } from "../src/sim/rng.ts";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     runs: { type: "string", default: "300" },
     seeds: { type: "string", default: "20" },
+    "seed-from": { type: "string", default: "1" },
+    "base-seed-from": { type: "string", default: "1" },
+    bootstrap: { type: "string", default: "0" },
     base: { type: "string", default: join(import.meta.dirname, "..", "docs", "data", "discovery", "cells.jsonl") },
   },
 });
 const cap = Number(values.runs);
 const seeds = Number(values.seeds);
+const seedFrom = Number(values["seed-from"]);
+const baseFrom = Number(values["base-seed-from"]);
 const read = (file: string): DiscoveryCell[] =>
-  readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as DiscoveryCell).filter((c) => c.seed <= seeds);
+  readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as DiscoveryCell).filter((c) => c.seed >= seedFrom && c.seed < seedFrom + seeds);
 
 /** The median of runs capped at `cap` (null: none within it), or null when at least half found nothing. */
 function median(cells: readonly DiscoveryCell[]): number | null {
@@ -31,7 +42,7 @@ function median(cells: readonly DiscoveryCell[]): number | null {
   return Number.isFinite(m) ? m : null;
 }
 
-const base = read(values.base).filter((c) => c.strategy !== "guided");
+const base = readFileSync(values.base, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as DiscoveryCell).filter((c) => c.strategy !== "guided" && c.seed >= baseFrom && c.seed < baseFrom + seeds);
 // A variant is a directory holding cells.jsonl, or a .jsonl file of cells.
 const variants = positionals.map((p) => ({
   name: basename(p).replace(/\.jsonl$/, ""),
@@ -55,4 +66,23 @@ for (const race of races) {
   });
   process.stdout.write(`| ${race} | ${Number.isFinite(best) ? best : `>${cap}`} | ${cols.join(" | ")} |\n`);
 }
-for (const v of variants) process.stdout.write(`${v.name}: at most half the best other's median on ${halved.get(v.name)!.length} of ${races.length} (${halved.get(v.name)!.join(", ")})\n`);
+const bootstrap = Number(values.bootstrap);
+for (const v of variants) {
+  let expected = "";
+  if (bootstrap > 0) {
+    const rng = new Rng("discovery-variants", `bootstrap/${v.name}`);
+    let sum = 0;
+    for (const race of races) {
+      const best = Math.min(...["random", "pct", "pos"].map((s) => median(base.filter((c) => c.race === race && c.strategy === s)) ?? Infinity));
+      const mine = v.cells.filter((c) => c.race === race);
+      let k = 0;
+      for (let b = 0; b < bootstrap; b++) {
+        const m = median(mine.map(() => mine[rng.below(mine.length)]!));
+        if (m !== null && m * 2 <= best) k++;
+      }
+      sum += k / bootstrap;
+    }
+    expected = `; expected over ${bootstrap} resamples ${sum.toFixed(1)}`;
+  }
+  process.stdout.write(`${v.name}: at most half the best other's median on ${halved.get(v.name)!.length} of ${races.length} (${halved.get(v.name)!.join(", ")})${expected}\n`);
+}
