@@ -14,7 +14,7 @@ import type { Cache } from "../container/cache.ts";
 import { GO_ZERO_TIME_MS, type PodStatus } from "../container/runtime.ts";
 import type { RuntimePod } from "../kuberuntime/running_pod.ts";
 import { CriError } from "../../cri/errors.ts";
-import type { GoError } from "../types.ts";
+import { goErrorValue, type GoError } from "../types.ts";
 import { ContainerChanged, ContainerDied, plegChannelCapacity, plegRelistPeriodMs, relistThresholdMs } from "./pleg.ts";
 import type { HealthResult, PodLifecycleEvent, PodLifecycleEventGenerator, RelistDuration } from "./pleg.ts";
 import { computeEventsByPodID, PodRecords } from "./generic_events.ts";
@@ -140,7 +140,7 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
     const thresholdMs = this.relistDuration.relistThresholdMs;
     if (elapsedMs > thresholdMs) {
       const msg = `pleg was last seen active ${formatDuration(elapsedMs)} ago; threshold is ${formatDuration(thresholdMs)}`;
-      return { ok: false, err: new Error(msg) };
+      return { ok: false, err: goErrorValue(msg) };
     }
     return HEALTHY;
   }
