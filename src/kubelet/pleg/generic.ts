@@ -9,7 +9,7 @@
 // Update changes the period when the Evented PLEG falls back to relisting. Not modelled:
 // relistLock/podCacheMutex, the metrics other than the discarded-event count and the running pod
 // and container gauges (metrics.ts), and the 1.32+ restructure of relist around watch conditions.
-import { formatDuration, recvCase, select, type Chan, type Proc, type SelectCase, type Sim, type Timer } from "../../sim/index.ts";
+import { again, formatDuration, recvCase, selectOp, type Chan, type Op, type Proc, type SelectResult, type Sim, type Timer } from "../../sim/index.ts";
 import type { Cache } from "../container/cache.ts";
 import { GO_ZERO_TIME_MS, type PodStatus } from "../container/runtime.ts";
 import type { RuntimePod } from "../kuberuntime/running_pod.ts";
@@ -156,18 +156,19 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
    */
   private *until(stopCh: Chan<never>): Proc<void> {
     // One timer for every period, re-armed after each relist, as wait.Until's backoff timer is
-    // (Reset): its channel is empty again once the select took its tick. The same cases each
-    // period let the kernel revive the select's waiters (sim/perform.ts requeueSelect).
+    // (Reset): its channel is empty again once the select took its tick. One select operation on
+    // the same cases each period: no generator and operation a period, and the kernel revives the
+    // select's waiters (sim/perform.ts selectOp, requeueSelect).
     let t: Timer | null = null;
-    let cases: readonly SelectCase[] = [];
+    let op: Op | null = null;
     for (;;) {
       if (stopCh.closed) return; // select { case <-stopCh: return; default: }
       yield* this.relist();
       if (t === null) {
         t = this.sim.newTimer("pleg/relist-period", this.relistDuration.relistPeriodMs);
-        cases = [recvCase(stopCh), recvCase(t.C)];
+        op = selectOp([recvCase(stopCh), recvCase(t.C)]);
       } else t.reset(this.relistDuration.relistPeriodMs);
-      const c = yield* select(cases);
+      const c = (yield again(op!)) as SelectResult;
       if (c.index === 0) {
         t.stop();
         return;
