@@ -172,6 +172,7 @@ function report(label: string): void {
   table("operations yielded, by goroutine and kind", c.opsByLoop, n);
   table("timed entries fired", c.fires, n);
   table("records built, by kind", c.built, n, (k) => `   (monitor observe calls ${((c.observes.get(k) ?? 0) / n).toFixed(1)})`);
+  console.log(`\nmonitor observe calls: ${(c.observes.total() / n).toFixed(1)} a run, for ${(c.built.total() / n).toFixed(1)} records built`);
   table("records dropped unbuilt (no reader), by kind", c.dropped, n);
   table("records built or dropped, by goroutine and kind", c.emitters, n);
   const inSteps = c.stepNs.total();
