@@ -7,6 +7,7 @@ import {
   EXIT_CODE_START_ERROR, REASON_START_ERROR, deliverSignal, scheduleFor, startProcess,
 } from "./container_process.ts";
 import type { RuntimeCore } from "./core.ts";
+import type { CallSite } from "./faults.ts";
 import { CriError, notFound } from "./errors.ts";
 import { programForAttempt } from "./program.ts";
 import { removeContainerRecord } from "./sandbox_ops.ts";
@@ -142,9 +143,14 @@ export function RemoveContainer(rt: RuntimeCore, id: string): Op | CriError {
   });
 }
 
+/** The call site of every ListContainers (it names no pod): one object for every call, as nothing writes a site. */
+const LIST_CONTAINERS_SITE: CallSite = Object.freeze({ method: "ListContainers", pod: null, container: null });
+/** A listing's trace fields. */
+const listCount = (list: readonly unknown[]): Record<string, unknown> => ({ count: list.length });
+
 export function ListContainers(rt: RuntimeCore, filter: ContainerFilter | null): Op | CriError {
   return rt.call<Container[]>(
-    { method: "ListContainers", pod: null, container: null },
+    LIST_CONTAINERS_SITE,
     null,
     () => rt.store.containerListings.list(rt.store.generation, filter, () => {
       const out: Container[] = [];
@@ -157,7 +163,7 @@ export function ListContainers(rt: RuntimeCore, filter: ContainerFilter | null):
       }
       return out;
     }),
-    (list) => ({ count: list.length }),
+    listCount,
   );
 }
 

@@ -5,6 +5,7 @@ import { matchLabels, type PodSandbox, type PodSandboxConfig, type PodSandboxFil
 import { drawMs } from "./config.ts";
 import { deliverSignal } from "./container_process.ts";
 import type { CriCall, RuntimeCore } from "./core.ts";
+import type { CallSite } from "./faults.ts";
 import { CriError, notFound } from "./errors.ts";
 import { pullFailure, pullTimeOf } from "./image_ops.ts";
 import { sandboxName, type SandboxRecord } from "./store.ts";
@@ -139,9 +140,14 @@ export function PodSandboxStatus(rt: RuntimeCore, id: string): Op | CriError {
   );
 }
 
+/** The call site of every ListPodSandbox (it names no pod): one object for every call, as nothing writes a site. */
+const LIST_SANDBOXES_SITE: CallSite = Object.freeze({ method: "ListPodSandbox", pod: null, container: null });
+/** A listing's trace fields. */
+const listCount = (list: readonly unknown[]): Record<string, unknown> => ({ count: list.length });
+
 export function ListPodSandbox(rt: RuntimeCore, filter: PodSandboxFilter | null): Op | CriError {
   return rt.call<PodSandbox[]>(
-    { method: "ListPodSandbox", pod: null, container: null },
+    LIST_SANDBOXES_SITE,
     null,
     () => rt.store.sandboxListings.list(rt.store.generation, filter, () => {
       const out: PodSandbox[] = [];
@@ -153,6 +159,6 @@ export function ListPodSandbox(rt: RuntimeCore, filter: PodSandboxFilter | null)
       }
       return out;
     }),
-    (list) => ({ count: list.length }),
+    listCount,
   );
 }

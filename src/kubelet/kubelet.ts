@@ -1,7 +1,7 @@
 // Models pkg/kubelet/kubelet.go: syncLoop and syncLoopIteration, the select at the heart of the
 // kubelet. The handlers it dispatches to are per era: kubelet_handlers.ts (v1.22+) and
 // kubelet_handlers_legacy.ts (v1.21 and before).
-import { recvCase, select, sleep, type Proc, type SelectCase } from "../sim/index.ts";
+import { again, recvCase, selectOp, sleep, type Op, type Proc, type SelectCase, type SelectResult } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import type { GoError } from "./types.ts";
 import type { PodStatus } from "./container/runtime.ts";
@@ -107,9 +107,14 @@ export class Kubelet {
     return this.eraOf.resultsToSyncLoop;
   }
 
+  /** The select operation of these cases, built once while the cases are the same (`iterationCases`). */
+  private iterationOp: Op | null = null;
+
   /** syncLoopIteration: one Go select; when several channels are ready, which fires is a recorded choice. */
   private *syncLoopIteration(cases: readonly SelectCase[]): Proc<boolean> {
-    const c = yield* select(cases);
+    // `yield* select(cases)` without a generator and an operation per iteration (sim/ops.ts selectOp).
+    if (this.iterationOp === null || this.iterationOp.target !== cases) this.iterationOp = selectOp(cases);
+    const c = (yield again(this.iterationOp)) as SelectResult;
     switch (c.index) {
       case 0:
         if (!c.ok) return false; // "Update channel is closed, exiting the sync loop"

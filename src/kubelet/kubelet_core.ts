@@ -80,11 +80,16 @@ export class KubeletCore {
    * order is drawn only when some pod is to sync: an empty answer is the same in any order.
    */
   getPodsToSync(): Pod[] {
-    const due = new Set(this.workQueue.GetWork());
+    const work = this.workQueue.GetWork();
+    // Asked every second and mostly nothing is due: the sets are made only when something is.
+    const due = work.length === 0 ? null : new Set(work);
     const handlers = this.deps.podSyncLoopHandlers ?? [];
     const pods = this.podManager.GetPods();
-    const wanted = new Set(pods.filter((p) => due.has(p.metadata.uid!) || handlers.some((h) => h.ShouldSync(p))));
-    if (wanted.size === 0) return [];
+    let wanted: Set<Pod> | null = null;
+    for (const p of pods) {
+      if ((due !== null && due.has(p.metadata.uid!)) || handlers.some((h) => h.ShouldSync(p))) (wanted ??= new Set()).add(p);
+    }
+    if (wanted === null) return [];
     return this.sim.mapOrder(pods).filter((p) => wanted.has(p));
   }
 

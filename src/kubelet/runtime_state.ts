@@ -5,7 +5,7 @@
 // 3m0s ago; threshold is 3m0s" (race R10).
 // Simplified: the base runtime sync (updateRuntimeUp every 5 s) and the network check are not
 // modelled; the runtime counts as up.
-import type { GoError } from "./types.ts";
+import { goErrorValue, type GoError } from "./types.ts";
 import type { HealthResult } from "./pleg/pleg.ts";
 
 interface HealthCheck {
@@ -32,6 +32,6 @@ export class RuntimeState {
     }
     if (errs === null) return null;
     // utilerrors.NewAggregate: one error prints as itself, several as a bracketed list.
-    return new Error(errs.length === 1 ? errs[0]! : `[${errs.join(", ")}]`);
+    return goErrorValue(errs.length === 1 ? errs[0]! : `[${errs.join(", ")}]`);
   }
 }

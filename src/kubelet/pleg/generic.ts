@@ -9,12 +9,12 @@
 // Update changes the period when the Evented PLEG falls back to relisting. Not modelled:
 // relistLock/podCacheMutex, the metrics other than the discarded-event count and the running pod
 // and container gauges (metrics.ts), and the 1.32+ restructure of relist around watch conditions.
-import { formatDuration, recvCase, select, type Chan, type Proc, type Sim } from "../../sim/index.ts";
+import { again, formatDuration, recvCase, selectOp, type Chan, type Op, type Proc, type SelectResult, type Sim, type Timer } from "../../sim/index.ts";
 import type { Cache } from "../container/cache.ts";
 import { GO_ZERO_TIME_MS, type PodStatus } from "../container/runtime.ts";
 import type { RuntimePod } from "../kuberuntime/running_pod.ts";
 import { CriError } from "../../cri/errors.ts";
-import type { GoError } from "../types.ts";
+import { goErrorValue, type GoError } from "../types.ts";
 import { ContainerChanged, ContainerDied, plegChannelCapacity, plegRelistPeriodMs, relistThresholdMs } from "./pleg.ts";
 import type { HealthResult, PodLifecycleEvent, PodLifecycleEventGenerator, RelistDuration } from "./pleg.ts";
 import { computeEventsByPodID, PodRecords } from "./generic_events.ts";
@@ -140,7 +140,7 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
     const thresholdMs = this.relistDuration.relistThresholdMs;
     if (elapsedMs > thresholdMs) {
       const msg = `pleg was last seen active ${formatDuration(elapsedMs)} ago; threshold is ${formatDuration(thresholdMs)}`;
-      return { ok: false, err: new Error(msg) };
+      return { ok: false, err: goErrorValue(msg) };
     }
     return HEALTHY;
   }
@@ -155,11 +155,20 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
    * relist delays the next one (R10). The stop channel is checked before each relist.
    */
   private *until(stopCh: Chan<never>): Proc<void> {
+    // One timer for every period, re-armed after each relist, as wait.Until's backoff timer is
+    // (Reset): its channel is empty again once the select took its tick. One select operation on
+    // the same cases each period: no generator and operation a period, and the kernel revives the
+    // select's waiters (sim/perform.ts selectOp, requeueSelect).
+    let t: Timer | null = null;
+    let op: Op | null = null;
     for (;;) {
       if (stopCh.closed) return; // select { case <-stopCh: return; default: }
       yield* this.relist();
-      const t = this.sim.newTimer("pleg/relist-period", this.relistDuration.relistPeriodMs);
-      const c = yield* select([recvCase(stopCh), recvCase(t.C)]);
+      if (t === null) {
+        t = this.sim.newTimer("pleg/relist-period", this.relistDuration.relistPeriodMs);
+        op = selectOp([recvCase(stopCh), recvCase(t.C)]);
+      } else t.reset(this.relistDuration.relistPeriodMs);
+      const c = (yield again(op!)) as SelectResult;
       if (c.index === 0) {
         t.stop();
         return;
@@ -185,8 +194,9 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
     const eventsByPodID = this.eventsOf(podList);
     const needsReinspection = new Map<string, RuntimePod | null>();
     let sent = 0;
-    // If there are events associated with a pod, we should update the podCache. Go ranges over a map.
-    for (const pid of this.sim.mapOrder([...eventsByPodID.keys()].sort(byString))) {
+    // If there are events associated with a pod, we should update the podCache. Go ranges over a map
+    // (an empty one draws no order: most relists find nothing).
+    for (const pid of eventsByPodID.size === 0 ? NO_PIDS : this.sim.mapOrder([...eventsByPodID.keys()].sort(byString))) {
       const pod = this.podRecords.getCurrent(pid);
       const ref = podRef(pod ?? this.podRecords.getOld(pid));
       if (this.cacheEnabled()) {
@@ -219,8 +229,8 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
    * events again (both are functions of the records and the listing alone): skipped then, as the
    * PLEG relists every pod of the node every second and most seconds nothing changed.
    */
-  private eventsOf(podList: readonly RuntimePod[]): Map<string, PodLifecycleEvent[]> {
-    if (this.quietListing !== null && sameItems(this.quietListing, podList)) return new Map();
+  private eventsOf(podList: readonly RuntimePod[]): ReadonlyMap<string, PodLifecycleEvent[]> {
+    if (this.quietListing !== null && sameItems(this.quietListing, podList)) return NO_EVENTS;
     this.podRecords.setCurrent(podList, this.opts.setCurrentKeepsMissingPods === true);
     const eventsByPodID = computeEventsByPodID(this.podRecords);
     this.quietListing = eventsByPodID.size === 0 && podList.every((p) => Object.isFrozen(p)) ? podList : null;
@@ -234,6 +244,7 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
 
   /** Reinspect any pods that failed inspection during the previous relist (a Go map range). */
   private *reinspect(needsReinspection: Map<string, RuntimePod | null>): Proc<void> {
+    if (this.podsToReinspect.size === 0) return; // nothing to range over: no order to draw
     for (const pid of this.sim.mapOrder([...this.podsToReinspect.keys()].sort(byString))) {
       const pod = this.podsToReinspect.get(pid) ?? null;
       const [err] = yield* this.updateCache(pod, pid);
@@ -309,6 +320,10 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
     return oldStatus.ips;
   }
 }
+
+/** No events (a quiet relist's), and no pods to range over: read only. */
+const NO_EVENTS: ReadonlyMap<string, PodLifecycleEvent[]> = new Map();
+const NO_PIDS: readonly string[] = [];
 
 function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
   if (a.length !== b.length) return false;
