@@ -7,24 +7,41 @@
 //       building and running to --from minutes, then of the minutes --from..--until, and the trace
 //       hash. Run it for each tree in turn, several times: unlike ab-cpu.ts, the trees share no
 //       heap, so neither's collections are charged to the other (and neither is loaded second).
+//   node --expose-gc --import tsx scripts/cluster-steady.ts beside TREE [--nodes 10] [--idle 60] [--idle-tree OTHER] [--from 4] [--until 12]
+//       as cpu, with another cluster of --idle nodes started to --from minutes first and then left
+//       idle in the same heap: built from TREE's modules (they share every module-level object,
+//       hidden class and compiled function with the measured cluster) or from OTHER's, a copy of
+//       TREE (cp -r TREE/{dist,src,package.json} OTHER; ln -s TREE/node_modules OTHER: its own
+//       module instances). Whether what a pod costs grows with the heap or with what is shared.
 //   node --import tsx scripts/cluster-steady.ts memo [--nodes 10] [--until 10]
 //       this tree's sources: the trace digest's string memo (calls, misses, restarts, distinct strings).
 //   node --import tsx scripts/cluster-steady.ts promoted [--nodes 10] [--from 4] [--until 7] [--minor]
 //       this tree's sources: V8's allocation sampling over the steady minutes, by allocating function,
 //       of the objects that outlived a young-generation collection (with --minor: of all objects).
 import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { parseArgs } from "node:util";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { nodes: { type: "string" }, from: { type: "string", default: "4" }, until: { type: "string" }, minor: { type: "boolean", default: false } },
+  options: { nodes: { type: "string" }, idle: { type: "string", default: "60" }, "idle-tree": { type: "string" }, from: { type: "string", default: "4" }, until: { type: "string" }, minor: { type: "boolean", default: false } },
 });
 const mode = positionals[0];
 const here = join(import.meta.dirname, "..");
 const cpuMs = () => {
   const c = process.cpuUsage();
   return (c.user + c.system) / 1000;
+};
+/** The main thread's CPU ms (Linux: /proc/self/task/<pid>/stat, in clock ticks of 10 ms); the rest of cpuMs is V8's helper threads (concurrent marking, sweeping) and libuv's. */
+const mainThreadMs = (): number => {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // from field 3 (state) on: utime is field 14, stime 15
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return NaN;
+  }
 };
 
 async function start(tree: string, dist: boolean, nodes: number, untilMin: number) {
@@ -35,18 +52,31 @@ async function start(tree: string, dist: boolean, nodes: number, untilMin: numbe
   return startSimulation(scenario, { sinks: [{ wantsLines: false, write() {} }], keepRecords: false });
 }
 
-if (mode === "cpu") {
+if (mode === "cpu" || mode === "beside") {
   const tree = positionals[1] ?? here;
-  const nodes = Number(values.nodes ?? 30);
+  const nodes = Number(values.nodes ?? (mode === "cpu" ? 30 : 10));
   const from = Number(values.from);
-  const until = Number(values.until ?? 6);
+  const until = Number(values.until ?? (mode === "cpu" ? 6 : 12));
+  let idle: unknown = null;
+  if (mode === "beside" && Number(values.idle) > 0) {
+    idle = await start(values["idle-tree"] ?? tree, true, Number(values.idle), 60);
+    (idle as { sim: { runUntil(ms: number): void } }).sim.runUntil(from * 60_000);
+    (globalThis as { gc?: () => void }).gc?.();
+    console.log(`beside ${values.idle} idle nodes of ${values["idle-tree"] ?? tree}'s modules, heap ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB`);
+  }
   const c0 = cpuMs();
+  const m0 = mainThreadMs();
   const h = await start(tree, true, nodes, until);
   h.sim.runUntil(from * 60_000);
   const c1 = cpuMs();
+  const m1 = mainThreadMs();
+  const e1 = (h.sim as unknown as { events: number }).events; // the kernel's count so far (private)
   const run = h.finish().run;
   const c2 = cpuMs();
-  console.log(`${tree}: ${nodes}x110 start-up to ${from}m ${(c1 - c0).toFixed(0)} ms CPU, minutes ${from}-${until} ${(c2 - c1).toFixed(0)} ms CPU (${run.traceHash}, ${run.events} events)`);
+  const m2 = mainThreadMs();
+  const perPodSecond = (ms: number, minutes: number) => ((1000 * ms) / (nodes * 110 * minutes * 60)).toFixed(2);
+  console.log(`${tree}: ${nodes}x110 start-up to ${from}m ${(c1 - c0).toFixed(0)} ms CPU (main thread ${(m1 - m0).toFixed(0)}), minutes ${from}-${until} ${(c2 - c1).toFixed(0)} ms CPU (main thread ${(m2 - m1).toFixed(0)}): ${perPodSecond(c2 - c1, until - from)} µs CPU a pod-second (main thread ${perPodSecond(m2 - m1, until - from)}), ${run.events - e1} events, (${run.traceHash}, ${run.events} events)`);
+  void idle; // kept alive to here
 } else if (mode === "memo") {
   const { TraceDigest } = await import("../src/sim/digest.ts");
   const proto = TraceDigest.prototype as unknown as { memoAt(this: { memo: Map<string, number> }, s: string): number };
@@ -93,6 +123,6 @@ if (mode === "cpu") {
   console.log(`${nodes}x110 minutes ${from}-${until}: ${(total / 1e6).toFixed(0)} MB sampled (${values.minor ? "all objects" : "objects that outlived a young collection"})`);
   for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`${((100 * v) / total).toFixed(1).padStart(5)}% ${(v / 1e6).toFixed(1).padStart(6)} MB  ${k}`);
 } else {
-  console.error("usage: scripts/cluster-steady.ts cpu TREE | memo | promoted  [--nodes N] [--from MIN] [--until MIN] [--minor]");
+  console.error("usage: scripts/cluster-steady.ts cpu TREE | beside TREE [--idle N] [--idle-tree OTHER] | memo | promoted  [--nodes N] [--from MIN] [--until MIN] [--minor]");
   process.exit(2);
 }

@@ -12,7 +12,7 @@ import { SimCluster } from "./node/cluster.ts";
 import { startClusterScheduler } from "./scheduler/scheduler.ts";
 import { startControllers } from "./controllers/manager.ts";
 import { startNodeControllers } from "./controllers/node_controllers.ts";
-import type { NodePlan } from "./node/plan.ts";
+import type { ClusterPlan } from "./node/plan.ts";
 import { startTimeline } from "./node/timeline.ts";
 import { startScheduler } from "./node/scheduler.ts";
 import { Checker, type CheckReport } from "./check/checker.ts";
@@ -46,10 +46,10 @@ export interface SimulateOptions {
    */
   hash?: boolean;
   /**
-   * The node's plan compiled once from this very scenario (node/plan.ts compileNodePlan), for
+   * Every node's plan compiled once from this very scenario (node/plan.ts compileClusterPlan), for
    * callers that run one scenario many times (an exploration); compiled per run when omitted.
    */
-  plan?: NodePlan;
+  plan?: ClusterPlan;
 }
 
 export interface SimulationResult {

@@ -13,7 +13,7 @@
 // cost of a form that fails often (FoundationDB's simulator likewise re-runs a sample to check
 // determinism rather than hashing everything).
 import { simulate, type SimulationResult } from "../simulate.ts";
-import { compileNodePlan, type NodePlan } from "../node/plan.ts";
+import { compileClusterPlan, type ClusterPlan } from "../node/plan.ts";
 import { formatStrategy, LineSink, type StrategySpec, type TraceRecord, type TraceSink } from "../sim/index.ts";
 import type { Scenario } from "../scenario/index.ts";
 import type { InvariantInfo, InvariantMonitor, Violation } from "../check/invariants.ts";
@@ -125,8 +125,8 @@ export class ExtraMonitors implements TraceSink {
 export class RunContext {
   readonly base: Scenario;
   readonly label: string;
-  /** The base scenario's node, compiled once: every run of it is built from this. */
-  private readonly basePlan: NodePlan;
+  /** The base scenario's nodes, compiled once: every run of it is built from this. */
+  private readonly basePlan: ClusterPlan;
   /** The knobs each run draws (null: none). */
   readonly space: KnobSpace | null;
   /** The strategy a run is made with when no other is given (guided's runs without a tape: pos). */
@@ -140,7 +140,7 @@ export class RunContext {
     this.base = compileRawOrThrow(plan.raw, plan.file);
     this.runnable = plan.strategy.name === "guided" ? { name: "pos" } : plan.strategy;
     this.label = plan.strategy.name === "guided" ? `guided:${plan.strategy.islands}` : formatStrategy(plan.strategy);
-    this.basePlan = compileNodePlan(this.base);
+    this.basePlan = compileClusterPlan(this.base);
     this.space = knobSpaceFor(plan.swarm, plan.raw, this.base);
   }
 
@@ -210,7 +210,7 @@ export class RunContext {
       keepRecords: false,
       hash: opts.hash ?? true,
       // A run with knobs drawn has a scenario of its own, whose pods are the base's (plan.ts samePods).
-      plan: scenario === this.base ? this.basePlan : compileNodePlan(scenario, undefined, this.basePlan),
+      plan: scenario === this.base ? this.basePlan : compileClusterPlan(scenario, this.basePlan),
     });
     return { result, failure: classifyFailure(scenario, result, extra?.violations ?? []), lines };
   }

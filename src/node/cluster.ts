@@ -10,28 +10,12 @@ import type { Scenario } from "../scenario/resolve.ts";
 import { SimNode } from "./node.ts";
 import { nodeSim } from "./node_sim.ts";
 import { AdoptedBehaviours } from "./adopted_behaviours.ts";
-import { compileNodePlan, type NodePlan } from "./plan.ts";
-import type { ClusterNode } from "../scenario/resolve.ts";
+import { compileClusterPlan, type ClusterPlan } from "./plan.ts";
 import type { ControllerManager } from "../controllers/manager.ts";
 import { defaultTolerationSeconds } from "../apiserver/admission/default_toleration_seconds.ts";
 import { initialNode, nodeCapacity, readyCondition } from "../kubelet/nodestatus/node_status.ts";
 import { newLease, nodeOwnerReference } from "../kubelet/nodestatus/nodelease.ts";
 import { formatRFC3339 } from "../apiserver/time.ts";
-
-/**
- * The plan of a cluster's node, sharing the pod half of the last plan compiled for a node of that
- * name over the same pods (compileNodePlan's `like`): an exploration's runs share the scenario's
- * pods, and the caller compiles only the first node's plan once.
- */
-function laterNodePlan(scenario: Scenario, member: ClusterNode): NodePlan {
-  let byName = laterPlans.get(scenario.pods);
-  if (byName === undefined) laterPlans.set(scenario.pods, (byName = new Map()));
-  const plan = compileNodePlan(scenario, member, byName.get(member.kubelet.nodeName));
-  byName.set(member.kubelet.nodeName, plan);
-  return plan;
-}
-
-const laterPlans = new WeakMap<Scenario["pods"], Map<string, NodePlan>>();
 
 export class SimCluster {
   readonly nodes: readonly SimNode[];
@@ -42,15 +26,15 @@ export class SimCluster {
   controllers: ControllerManager | null = null;
   private readonly byName: ReadonlyMap<string, SimNode>;
 
-  /** `plan` is the first node's, when the caller compiled it once (node/plan.ts). */
-  constructor(sim: Sim, readonly scenario: Scenario, plan?: NodePlan) {
+  /** `plans`: every node's, when the caller compiled them once (node/plan.ts compileClusterPlan). */
+  constructor(sim: Sim, readonly scenario: Scenario, plans: ClusterPlan = compileClusterPlan(scenario)) {
+    if (plans.length !== (scenario.nodes?.length ?? 1)) throw new Error("SimCluster: the plan has another number of nodes than the scenario");
     if (scenario.nodes === undefined) {
-      const node = new SimNode(sim, scenario, plan);
+      const node = new SimNode(sim, scenario, plans[0]);
       this.nodes = [node];
       this.api = node.api;
     } else {
       const { minMs, maxMs } = scenario.apiserver.latency;
-      const plans = scenario.nodes.map((m, i) => (i === 0 && plan !== undefined ? plan : laterNodePlan(scenario, m)));
       let first: SimNode | null = null;
       this.api = new ApiServer(sim, {
         latencyMs: minMs === maxMs ? minMs : [minMs, maxMs],

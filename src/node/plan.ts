@@ -34,6 +34,19 @@ export interface NodePlan {
 }
 
 /**
+ * A run's node plans, one a node in the scenario's order (a scenario without `nodes:` has one):
+ * what SimCluster builds its nodes from. An exploration compiles the base scenario's once, and
+ * each run with knobs drawn compiles its own like it (compileNodePlan's `like`, node by node).
+ */
+export type ClusterPlan = readonly NodePlan[];
+
+/** Every node's plan (see ClusterPlan); node i's like `like[i]` when given. */
+export function compileClusterPlan(scenario: Scenario, like?: ClusterPlan): ClusterPlan {
+  const members: readonly (ClusterNode | undefined)[] = scenario.nodes ?? [undefined];
+  return Object.freeze(members.map((m, i) => compileNodePlan(scenario, m, like?.[i])));
+}
+
+/**
  * Compiles the node half of a run plan (see the top of this file): of the scenario's one node, or
  * of `member`, one node of its cluster. A one-node scenario's API pods come bound to its node, as
  * a scheduler would bind them; a cluster's come as written, and the scheduler stand-in binds those

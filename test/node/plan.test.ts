@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { simulate } from "../../src/simulate.ts";
-import { compileNodePlan } from "../../src/node/plan.ts";
+import { compileClusterPlan, compileNodePlan } from "../../src/node/plan.ts";
 import { loadScenarioText, type Scenario } from "../../src/scenario/index.ts";
 import { RunContext } from "../../src/explore/context.ts";
 import { makePlan } from "../../src/explore/plan.ts";
@@ -22,7 +22,7 @@ describe("a node's compiled plan", () => {
   for (const file of files) {
     it(`runs from one shared plan are the runs from fresh plans, in any order: ${file}`, () => {
       const scenario = load(file);
-      const plan = compileNodePlan(scenario);
+      const plan = compileClusterPlan(scenario);
       const fresh = [1, 2, 3].map((seed) => simulate(scenario, { seed, strategy: pct }).run.traceHash);
       const shared = [3, 1, 2, 1].map((seed) => simulate(scenario, { seed, strategy: pct, plan }).run.traceHash);
       expect(shared).toEqual([fresh[2], fresh[0], fresh[1], fresh[0]]);
@@ -46,7 +46,7 @@ describe("a node's compiled plan", () => {
       expect(like.behaviours).toEqual(fresh.behaviours);
       expect(like.runtimeConfig).toEqual(fresh.runtimeConfig);
       expect(like.settings).toEqual(fresh.settings);
-      const run = (plan: typeof like) => simulate(scenario, { seed: 7 + index, strategy: pct, plan }).run.traceHash;
+      const run = (plan: typeof like) => simulate(scenario, { seed: 7 + index, strategy: pct, plan: [plan] }).run.traceHash;
       expect(run(like)).toBe(run(fresh));
     }
     // Other pods: compiled afresh.
@@ -54,26 +54,33 @@ describe("a node's compiled plan", () => {
     expect(compileNodePlan(other, undefined, base).manifests).not.toBe(base.manifests);
   });
 
-  // A cluster's later nodes: SimCluster compiles each like the last plan of that node over the
-  // same pods (cluster.ts laterNodePlan), the first node's plan coming from the exploration.
-  it("of a cluster's later node, built like the last one, shares its pods and equals a fresh plan", () => {
+  // A cluster: the exploration compiles every node's plan of the base scenario once, and a run
+  // with knobs compiles each node's like the base's node of the same index (compileClusterPlan).
+  it("of a cluster, built like the base's, shares every node's pods and runs as a fresh plan does", () => {
     const ctx = new RunContext(makePlan({ source: { file: join(ROOT, "scenarios/races/hunt/r26-hunt.yaml") }, strategy: "pct", seed: 5 }));
-    const member = (s: Scenario) => s.nodes![1]!;
-    const base = compileNodePlan(ctx.base, member(ctx.base));
+    const base = compileClusterPlan(ctx.base);
+    expect(base.length).toBe(ctx.base.nodes!.length);
+    expect(base.length).toBeGreaterThan(1);
     for (const index of [0, 1]) {
       const { scenario } = ctx.scenarioFor(index);
-      const like = compileNodePlan(scenario, member(scenario), base);
-      const fresh = compileNodePlan(scenario, member(scenario));
-      expect(like.manifests).toBe(base.manifests);
-      expect([...like.manifests]).toEqual([...fresh.manifests]);
-      expect(like.behaviours).toEqual(fresh.behaviours);
-      expect(like.settings).toEqual(fresh.settings);
-      expect(like.runtimeConfig).toEqual(fresh.runtimeConfig);
+      const like = compileClusterPlan(scenario, base);
+      const fresh = compileClusterPlan(scenario);
+      expect(like.length).toBe(base.length);
+      like.forEach((plan, i) => {
+        expect(plan.scenario).toBe(scenario);
+        expect(plan.manifests).toBe(base[i]!.manifests);
+        expect(plan.behaviours).toBe(base[i]!.behaviours);
+        expect(plan.settings.nodeName).toBe(scenario.nodes![i]!.kubelet.nodeName);
+        expect([...plan.manifests]).toEqual([...fresh[i]!.manifests]);
+        expect(plan.behaviours).toEqual(fresh[i]!.behaviours);
+        expect(plan.settings).toEqual(fresh[i]!.settings);
+        expect(plan.runtimeConfig).toEqual(fresh[i]!.runtimeConfig);
+      });
+      const run = (plan?: typeof like) => simulate(scenario, { seed: 11 + index, strategy: pct, ...(plan === undefined ? {} : { plan }) }).run.traceHash;
+      const unplanned = run();
+      expect(run(like)).toBe(unplanned);
+      expect(run(fresh)).toBe(unplanned);
     }
-    // A run, then the same run again (its later node's plan now built like the first's): one hash.
-    const { scenario } = ctx.scenarioFor(0);
-    const run = () => simulate(scenario, { seed: 11, strategy: pct }).run.traceHash;
-    expect(run()).toBe(run());
   });
 
   it("is frozen, and refuses to build another scenario's node", () => {
@@ -84,6 +91,9 @@ describe("a node's compiled plan", () => {
     expect(Object.isFrozen(plan.runtimeConfig.latency)).toBe(true);
     for (const m of plan.manifests.values()) expect(Object.isFrozen(m.spec.containers[0])).toBe(true);
     const other = load("scenarios/races/r03-static-pod-uid-reuse.yaml");
-    expect(() => simulate(other, { plan })).toThrow(/another scenario/);
+    expect(() => simulate(other, { plan: [plan] })).toThrow(/another scenario/);
+    // A cluster's plan has a node for each of the scenario's, no fewer.
+    const cluster = load("examples/cluster/three-nodes.yaml");
+    expect(() => simulate(cluster, { plan: compileClusterPlan(cluster).slice(1) })).toThrow(/another number of nodes/);
   });
 });
