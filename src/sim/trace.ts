@@ -55,7 +55,8 @@ export class Trace {
     this.hash = opts.hash ? new TraceDigest() : null;
     this.wantsLines = sinks.some((s) => s.wantsLines);
     const everything = opts.hash || sinks.some((s) => s.kinds === undefined);
-    this.wanted = everything ? null : new Set(sinks.flatMap((s) => [...s.kinds!]));
+    // One sink (an exploration's checker): its own set, which every run shares, not a copy a run.
+    this.wanted = everything ? null : sinks.length === 1 ? sinks[0]!.kinds! : new Set(sinks.flatMap((s) => [...s.kinds!]));
     this.advancers = sinks.filter((s) => s.advance !== undefined);
   }
 

@@ -90,15 +90,14 @@ export class Cache {
     const ch = this.subscribe(id, minTimeMs);
     const { value } = yield* recv(ch);
     const d = value!;
-    this.sim.emit(COMPONENT, "GetNewerThan", {
-      ...podField(d.status),
-      uid: id,
-      minTimeMs,
-      statusTimeMs: d.modifiedMs ?? null,
-      globalTimeMs: this.timestampMs,
-      waitedMs: this.sim.nowMs - sinceMs,
-      ...(d.err === null ? {} : { err: d.err.message }),
-    });
+    const fields = podFields(d.status);
+    fields.uid = id;
+    fields.minTimeMs = minTimeMs;
+    fields.statusTimeMs = d.modifiedMs ?? null;
+    fields.globalTimeMs = this.timestampMs;
+    fields.waitedMs = this.sim.nowMs - sinceMs;
+    if (d.err !== null) fields.err = d.err.message;
+    this.sim.emit(COMPONENT, "GetNewerThan", fields);
     return [d.status, d.err];
   }
 
@@ -113,17 +112,20 @@ export class Cache {
       // cache is older than the current update timestamp.
       const cached = this.pods.get(id);
       if (cached !== undefined && cached.modifiedMs! > timestampMs) {
-        this.sim.emit(COMPONENT, "SetIgnored", { ...podField(status), uid: id, timeMs: timestampMs, cachedTimeMs: cached.modifiedMs });
+        const fields = podFields(status);
+        fields.uid = id;
+        fields.timeMs = timestampMs;
+        fields.cachedTimeMs = cached.modifiedMs;
+        this.sim.emit(COMPONENT, "SetIgnored", fields);
         return false;
       }
     }
     this.pods.set(id, { status, err, modifiedMs: timestampMs });
-    this.sim.emit(COMPONENT, "Set", {
-      ...podField(status),
-      uid: id,
-      timeMs: timestampMs,
-      ...(err === null ? {} : { err: err.message }),
-    });
+    const fields = podFields(status);
+    fields.uid = id;
+    fields.timeMs = timestampMs;
+    if (err !== null) fields.err = err.message;
+    this.sim.emit(COMPONENT, "Set", fields);
     this.notify(id, timestampMs);
     return true;
   }
@@ -210,8 +212,14 @@ function sortedKeys<V>(m: ReadonlyMap<string, V>): string[] {
   return [...m.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** The trace's `pod` field ("ns/name") when the status names its pod. */
-function podField(status: PodStatus | null): { pod?: string } {
+/**
+ * A record's fields, starting with the trace's `pod` field ("ns/name") when the status names its
+ * pod, for the caller to add the rest to in order. Not
+ * `{ ...podField(s), uid, ... }`: on Node 20's V8 a literal that spreads a fresh (unfrozen) object
+ * and then adds a property of its own costs about 1 µs (the hot records' fields were 1.9% of an
+ * explore run by line ticks); properties added one by one to a literal cost tens of ns.
+ */
+function podFields(status: PodStatus | null): Record<string, unknown> {
   if (status === null || status.name === "") return {};
   return { pod: status.namespace === "" ? status.name : `${status.namespace}/${status.name}` };
 }

@@ -268,17 +268,27 @@ export class KubeGenericRuntimeManager {
     const startContainerResult = NewSyncResult("StartContainer", spec.container.name);
     result.AddSyncResult(startContainerResult);
     const startMs = m.sim.nowMs;
-    const fields = { container: spec.container.name, type: typeName };
+    // The record's fields as literals, not a spread of `fields` (on Node 20's V8 a spread of a fresh
+    // object followed by a property costs about 1 µs: see podFields in container/cache.ts).
+    const fields = (): Record<string, unknown> => ({ container: spec.container.name, type: typeName, sinceMs: startMs });
     const backOff = doBackOff(pod, spec.container, podStatus, ctx.backOff, this.backOffFromFirstStart);
     if (backOff.isInBackOff) {
       m.recorder.Eventf(pod, "Warning", BackOffStartContainer, backOff.eventMessage, containerFieldPath(pod, spec.container));
       startContainerResult.Fail(backOff.err!, backOff.message);
-      trace(m, "StartContainer", pod, { ...fields, sinceMs: startMs, error: backOff.err, message: backOff.message });
+      const f = fields();
+      f.error = backOff.err;
+      f.message = backOff.message;
+      trace(m, "StartContainer", pod, f);
       return backOff.err;
     }
     const { msg, err } = yield* startContainer(m, ctx.podSandboxID, ctx.podSandboxConfig, spec, pod, podStatus, ctx.ctx);
     if (err !== null) startContainerResult.Fail(err, msg);
-    trace(m, "StartContainer", pod, { ...fields, sinceMs: startMs, ...(err === null ? {} : { error: err, message: msg }) });
+    const f = fields();
+    if (err !== null) {
+      f.error = err;
+      f.message = msg;
+    }
+    trace(m, "StartContainer", pod, f);
     return err;
   }
 
