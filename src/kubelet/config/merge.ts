@@ -2,7 +2,7 @@
 //
 // Upstream mutates the stored *v1.Pod in place; here the storage is an immutable value and every
 // function returns new (frozen) pods, so a pod once handed to the syncLoop never changes under it.
-import { freeze } from "immer";
+import { freeze, produce } from "immer";
 import type { Pod } from "../../k8s/pod.ts";
 import { getPodFullName } from "../../k8s/podutil.ts";
 import { formatRFC3339Nano } from "../../apiserver/time.ts";
@@ -230,16 +230,14 @@ export function checkAndUpdatePod(existing: Pod, ref: Pod): CheckResult {
     // rather than an immer draft (whose finalize walks the whole pod, most of a merge's cost).
     return result(withStatus(existing, ref.status), false, true, false);
   }
-  // existing.Spec = ref.Spec, existing.Labels = ref.Labels, ..., on a copy of the stored pod and
-  // its metadata (the rest shared): the copies immer's draft would make (a spread of each, keys in
-  // place, new ones last), without its finalize walking the whole pod (1.7% of an explore run).
-  const metadata: Pod["metadata"] = { ...existing.metadata };
-  const updated: Pod = { ...existing, spec: shareOrClone(ref.spec), metadata };
-  setOrDelete(metadata, "labels", ref.metadata.labels);
-  setOrDelete(metadata, "deletionTimestamp", ref.metadata.deletionTimestamp);
-  setOrDelete(metadata, "deletionGracePeriodSeconds", ref.metadata.deletionGracePeriodSeconds);
-  setOrDelete(updated, "status", ref.status);
-  metadata.annotations = updateAnnotations(existing, ref);
+  const updated = produce(existing, (d) => {
+    d.spec = shareOrClone(ref.spec) as typeof d.spec;
+    setOrDelete(d.metadata, "labels", ref.metadata.labels);
+    setOrDelete(d.metadata, "deletionTimestamp", ref.metadata.deletionTimestamp);
+    setOrDelete(d.metadata, "deletionGracePeriodSeconds", ref.metadata.deletionGracePeriodSeconds);
+    setOrDelete(d, "status", ref.status);
+    d.metadata.annotations = updateAnnotations(existing, ref);
+  });
   const graceful = ref.metadata.deletionTimestamp != null;
   return result(freeze(updated, true), !graceful, false, graceful);
 }

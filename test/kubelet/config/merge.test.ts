@@ -1,6 +1,6 @@
 // podStorage.merge and checkAndUpdatePod, table-driven; the cases port pkg/kubelet/config/config_test.go.
 import { describe, expect, it } from "vitest";
-import { freeze, produce } from "immer";
+import { freeze } from "immer";
 import type { Pod } from "../../../src/k8s/pod.ts";
 import {
   checkAndUpdatePod, emptyPodStorage, incrementalNotifications, merge, type PodStorageState, type PodUpdate,
@@ -177,65 +177,6 @@ describe("checkAndUpdatePod", () => {
     expect(r.existing.metadata).toBe(stored.metadata);
     expect(Object.isFrozen(r.existing)).toBe(true);
     expect(Object.keys(r.existing)).toEqual(Object.keys(stored).filter((k) => status !== undefined || k !== "status"));
-  });
-});
-
-/** checkAndUpdatePod's update as it was written with immer's produce: the reference of the plain copies. */
-function immerUpdate(existing: Pod, ref: Pod): Pod {
-  const share = <T>(v: T): T => (Object.isFrozen(v) ? v : structuredClone(v));
-  const setOrDelete = (target: Record<string, unknown>, key: string, value: unknown): void => {
-    if (value === undefined) delete target[key];
-    else target[key] = share(value);
-  };
-  const updated = produce(existing, (d) => {
-    d.spec = share(ref.spec) as typeof d.spec;
-    setOrDelete(d.metadata as Record<string, unknown>, "labels", ref.metadata.labels);
-    setOrDelete(d.metadata as Record<string, unknown>, "deletionTimestamp", ref.metadata.deletionTimestamp);
-    setOrDelete(d.metadata as Record<string, unknown>, "deletionGracePeriodSeconds", ref.metadata.deletionGracePeriodSeconds);
-    setOrDelete(d as unknown as Record<string, unknown>, "status", ref.status);
-    const annotations: Record<string, string> = { ...(ref.metadata.annotations ?? {}) };
-    annotations["kubernetes.io/config.seen"] = existing.metadata.annotations?.["kubernetes.io/config.seen"] ?? "";
-    for (const k of ["kubernetes.io/config.source", "kubernetes.io/config.mirror", "kubernetes.io/config.seen"]) {
-      const v = existing.metadata.annotations?.[k];
-      if (v !== undefined) annotations[k] = v;
-    }
-    d.metadata.annotations = annotations;
-  });
-  return freeze(updated, true);
-}
-
-/** Every object of a value frozen, and its JSON text (keys in order). */
-function allFrozen(v: unknown): boolean {
-  if (v === null || typeof v !== "object") return true;
-  return Object.isFrozen(v) && Object.values(v).every(allFrozen);
-}
-
-describe("checkAndUpdatePod's update, written without immer", () => {
-  const stored = validPod("p", "ns", (p) => {
-    p.metadata.labels = { app: "a" };
-    p.metadata.annotations = { "kubernetes.io/config.seen": "t0", "kubernetes.io/config.source": "api", keep: "x" };
-    p.status = { phase: "Pending" };
-  });
-  it.each<[string, (p: Pod) => void]>([
-    ["spec", (p) => { p.spec.activeDeadlineSeconds = 5; }],
-    ["labels changed", (p) => { p.metadata.labels = { app: "b" }; }],
-    ["labels removed", (p) => { delete p.metadata.labels; }],
-    ["deletion (timestamp and grace added after the other metadata)", (p) => { p.metadata.deletionTimestamp = "2025-01-01T00:00:00Z"; p.metadata.deletionGracePeriodSeconds = 30; }],
-    ["status removed with a spec change", (p) => { delete p.status; p.spec.activeDeadlineSeconds = 1; }],
-    ["an annotation added, one removed", (p) => { p.metadata.annotations = { "kubernetes.io/config.seen": "t9", added: "y" }; }],
-    ["an unfrozen spec (cloned, not shared)", (p) => { p.spec.activeDeadlineSeconds = 7; }],
-  ])("%s: the same pod, keys in the same order, every object frozen", (name, change) => {
-    const ref = structuredClone(stored) as Pod;
-    change(ref);
-    // The last case leaves the ref's spec unfrozen: shared when frozen, copied otherwise.
-    const given = name.startsWith("an unfrozen") ? ({ ...freeze({ ...ref, spec: undefined }, true), spec: ref.spec } as Pod) : freeze(ref, true);
-    const r = checkAndUpdatePod(stored, given);
-    const want = immerUpdate(stored, given);
-    expect(JSON.stringify(r.existing)).toBe(JSON.stringify(want));
-    expect(allFrozen(r.existing)).toBe(true);
-    expect(r.existing.spec === given.spec).toBe(Object.isFrozen(given.spec));
-    if (given.status !== undefined && Object.isFrozen(given.status)) expect(r.existing.status).toBe(given.status);
-    expect(r.existing).not.toBe(stored);
   });
 });
 
