@@ -34,7 +34,7 @@
 //       this tree's sources: V8's allocation sampling over the steady minutes, by allocating function,
 //       of the objects that outlived a young-generation collection (with --minor: of all objects).
 import { join } from "node:path";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeSync } from "node:fs";
 import { Session } from "node:inspector";
 import { parseArgs } from "node:util";
 import { PerformanceObserver, performance } from "node:perf_hooks";
@@ -87,10 +87,12 @@ if (mode === "cpu" || mode === "beside") {
   h.sim.runUntil(from * 60_000);
   const c1 = cpuMs();
   const m1 = mainThreadMs();
+  writeSync(1, `--- steady minutes from ${from}\n`); // marks where the steady window's lines of --trace-gc-nvp begin (stdout, written at once)
   const e1 = (h.sim as unknown as { events: number }).events; // the kernel's count so far (private)
   const run = h.finish().run;
   const c2 = cpuMs();
   const m2 = mainThreadMs();
+  writeSync(1, `--- steady minutes until ${until}\n`);
   const perPodSecond = (ms: number, minutes: number) => ((1000 * ms) / (Math.max(nodes, 1) * 110 * minutes * 60)).toFixed(2);
   console.log(`${tree}: ${nodes}x110 start-up to ${from}m ${(c1 - c0).toFixed(0)} ms CPU (main thread ${(m1 - m0).toFixed(0)}), minutes ${from}-${until} ${(c2 - c1).toFixed(0)} ms CPU (main thread ${(m2 - m1).toFixed(0)}): ${perPodSecond(c2 - c1, until - from)} µs CPU a pod-second (main thread ${perPodSecond(m2 - m1, until - from)}), ${run.events - e1} events, (${run.traceHash}, ${run.events} events)`);
   void idle; // kept alive to here
