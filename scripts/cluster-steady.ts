@@ -94,7 +94,7 @@ if (mode === "cpu" || mode === "beside") {
   const m2 = mainThreadMs();
   writeSync(1, `--- steady minutes until ${until}\n`);
   const perPodSecond = (ms: number, minutes: number) => ((1000 * ms) / (Math.max(nodes, 1) * 110 * minutes * 60)).toFixed(2);
-  console.log(`${tree}: ${nodes}x110 start-up to ${from}m ${(c1 - c0).toFixed(0)} ms CPU (main thread ${(m1 - m0).toFixed(0)}), minutes ${from}-${until} ${(c2 - c1).toFixed(0)} ms CPU (main thread ${(m2 - m1).toFixed(0)}): ${perPodSecond(c2 - c1, until - from)} µs CPU a pod-second (main thread ${perPodSecond(m2 - m1, until - from)}), ${run.events - e1} events, (${run.traceHash}, ${run.events} events)`);
+  console.log(`${tree}: ${nodes}x110 start-up to ${from}m ${(c1 - c0).toFixed(0)} ms CPU (main thread ${(m1 - m0).toFixed(0)}), minutes ${from}-${until} ${(c2 - c1).toFixed(0)} ms CPU (main thread ${(m2 - m1).toFixed(0)}): ${perPodSecond(c2 - c1, until - from)} µs CPU a pod-second (main thread ${perPodSecond(m2 - m1, until - from)}), ${run.events - e1} events, (${run.traceHash}, ${run.events} events), max RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   void idle; // kept alive to here
 } else if (mode === "interleave") {
   const tree = positionals[1] ?? here;
