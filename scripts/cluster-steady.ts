@@ -28,6 +28,9 @@
 //   node --expose-gc --import tsx scripts/cluster-steady.ts heap TREE [--nodes 10] [--from 4] [--snapshot FILE]
 //       what is live after a full collection at --from minutes (--nodes 0: the node line), in bytes a
 //       pod; with --snapshot, a heap snapshot written there and summarised (self size by kind of object).
+//   node --import tsx scripts/cluster-steady.ts gcsum FILE
+//       FILE: the output of `node --trace-gc-nvp --import tsx scripts/cluster-steady.ts cpu ...`: the
+//       steady window's collections by kind, their pauses, and the bytes promoted.
 //   node --import tsx scripts/cluster-steady.ts memo [--nodes 10] [--until 10]
 //       this tree's sources: the trace digest's string memo (calls, misses, restarts, distinct strings).
 //   node --import tsx scripts/cluster-steady.ts promoted [--nodes 10] [--from 4] [--until 7] [--minor]
@@ -174,6 +177,25 @@ if (mode === "cpu" || mode === "beside") {
     summariseSnapshot(values.snapshot, pods);
     dominators(values.snapshot, pods);
   }
+} else if (mode === "gcsum") {
+  // The lines of `node --trace-gc-nvp ... cpu` between the steady window's markers: collections by
+  // kind (gc=s scavenge, gc=mc mark-compact) with their pauses (wall ms), and the bytes promoted.
+  const counts = new Map<string, { n: number; pause: number }>();
+  let promoted = 0;
+  let on = false;
+  for (const line of readFileSync(positionals[1]!, "utf8").split("\n")) {
+    if (line.startsWith("--- steady minutes from")) on = true;
+    else if (line.startsWith("--- steady minutes until")) on = false;
+    else if (on && line.includes(" gc=")) {
+      const f = new Map(line.split(" ").filter((w) => w.includes("=")).map((w) => w.split("=") as [string, string]));
+      const c = counts.get(f.get("gc")!) ?? { n: 0, pause: 0 };
+      c.n++;
+      c.pause += Number(f.get("pause"));
+      counts.set(f.get("gc")!, c);
+      promoted += Number(f.get("promoted") ?? 0);
+    }
+  }
+  console.log(`${[...counts].map(([k, c]) => `gc=${k} count ${c.n} pause ${c.pause.toFixed(0)} ms`).join("; ")}; promoted ${(promoted / 1e6).toFixed(1)} MB`);
 } else if (mode === "dominators") {
   dominators(positionals[1]!, Math.max(Number(values.nodes ?? 10), 1) * 110);
 } else if (mode === "memo") {
