@@ -13,19 +13,38 @@
 //       hidden class and compiled function with the measured cluster) or from OTHER's, a copy of
 //       TREE (cp -r TREE/{dist,src,package.json} OTHER; ln -s TREE/node_modules OTHER: its own
 //       module instances). Whether what a pod costs grows with the heap or with what is shared.
+//       --nodes 0: the node line's scenario instead (src/bench/workloads.ts nodeScenarioYaml: 110
+//       pods on one node, no `nodes:`), to compare a pod there with a pod in a cluster.
+//   node --expose-gc --import tsx scripts/cluster-steady.ts interleave TREE [--nodes 10] [--busy 60] [--busy-tree OTHER] [--slice 1] [--from 4] [--until 6]
+//       the measured cluster of --nodes and a busy one of --busy nodes (TREE's modules, or OTHER's:
+//       a copy as for beside) both started to --from minutes, then run in lockstep slices of --slice
+//       virtual seconds, each slice's CPU on its cluster's account: the measured cluster's µs a
+//       pod-second while another cluster's steady work runs between its slices (--busy 0: alone,
+//       sliced the same way). The busy cluster's slices touch its whole working set between two of
+//       the measured cluster's, as 100 nodes' interleaved events do; with OTHER they share no
+//       module-level object, hidden class or compiled function with it. --still: the other cluster is
+//       started and then left idle (its heap there, its working set untouched but by the collector).
+//       --thrash MB (with --busy 0): a walk over MB of a typed array between two slices instead.
+//   node --expose-gc --import tsx scripts/cluster-steady.ts heap TREE [--nodes 10] [--from 4] [--snapshot FILE]
+//       what is live after a full collection at --from minutes (--nodes 0: the node line), in bytes a
+//       pod; with --snapshot, a heap snapshot written there and summarised (self size by kind of object).
+//   node --import tsx scripts/cluster-steady.ts gcsum FILE
+//       FILE: the output of `node --trace-gc-nvp --import tsx scripts/cluster-steady.ts cpu ...`: the
+//       steady window's collections by kind, their pauses, and the bytes promoted.
 //   node --import tsx scripts/cluster-steady.ts memo [--nodes 10] [--until 10]
 //       this tree's sources: the trace digest's string memo (calls, misses, restarts, distinct strings).
 //   node --import tsx scripts/cluster-steady.ts promoted [--nodes 10] [--from 4] [--until 7] [--minor]
 //       this tree's sources: V8's allocation sampling over the steady minutes, by allocating function,
 //       of the objects that outlived a young-generation collection (with --minor: of all objects).
 import { join } from "node:path";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeSync } from "node:fs";
 import { Session } from "node:inspector";
 import { parseArgs } from "node:util";
+import { PerformanceObserver, performance } from "node:perf_hooks";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { nodes: { type: "string" }, idle: { type: "string", default: "60" }, "idle-tree": { type: "string" }, from: { type: "string", default: "4" }, until: { type: "string" }, minor: { type: "boolean", default: false } },
+  options: { nodes: { type: "string" }, busy: { type: "string", default: "60" }, "busy-tree": { type: "string" }, slice: { type: "string", default: "1" }, thrash: { type: "string" }, still: { type: "boolean", default: false }, snapshot: { type: "string" }, "min-share": { type: "string" }, idle: { type: "string", default: "60" }, "idle-tree": { type: "string" }, from: { type: "string", default: "4" }, until: { type: "string" }, minor: { type: "boolean", default: false } },
 });
 const mode = positionals[0];
 const here = join(import.meta.dirname, "..");
@@ -48,7 +67,8 @@ async function start(tree: string, dist: boolean, nodes: number, untilMin: numbe
   const { clusterScenarioYaml } = await import(join(tree, "src/bench/workloads.ts"));
   const { loadScenarioText } = await import(join(tree, dist ? "dist/scenario/index.js" : "src/scenario/index.ts"));
   const { startSimulation } = await import(join(tree, dist ? "dist/simulate.js" : "src/simulate.ts"));
-  const { scenario } = loadScenarioText(clusterScenarioYaml({ nodes, podsPerNode: 110 }, `${untilMin}m`), "cluster-bench.yaml");
+  const yaml = nodes === 0 ? (await import(join(tree, "src/bench/workloads.ts"))).nodeScenarioYaml(110, `${untilMin}m`) : clusterScenarioYaml({ nodes, podsPerNode: 110 }, `${untilMin}m`);
+  const { scenario } = loadScenarioText(yaml, "cluster-bench.yaml");
   return startSimulation(scenario, { sinks: [{ wantsLines: false, write() {} }], keepRecords: false });
 }
 
@@ -70,13 +90,114 @@ if (mode === "cpu" || mode === "beside") {
   h.sim.runUntil(from * 60_000);
   const c1 = cpuMs();
   const m1 = mainThreadMs();
+  writeSync(1, `--- steady minutes from ${from}\n`); // marks where the steady window's lines of --trace-gc-nvp begin (stdout, written at once)
   const e1 = (h.sim as unknown as { events: number }).events; // the kernel's count so far (private)
   const run = h.finish().run;
   const c2 = cpuMs();
   const m2 = mainThreadMs();
-  const perPodSecond = (ms: number, minutes: number) => ((1000 * ms) / (nodes * 110 * minutes * 60)).toFixed(2);
-  console.log(`${tree}: ${nodes}x110 start-up to ${from}m ${(c1 - c0).toFixed(0)} ms CPU (main thread ${(m1 - m0).toFixed(0)}), minutes ${from}-${until} ${(c2 - c1).toFixed(0)} ms CPU (main thread ${(m2 - m1).toFixed(0)}): ${perPodSecond(c2 - c1, until - from)} µs CPU a pod-second (main thread ${perPodSecond(m2 - m1, until - from)}), ${run.events - e1} events, (${run.traceHash}, ${run.events} events)`);
+  writeSync(1, `--- steady minutes until ${until}\n`);
+  const perPodSecond = (ms: number, minutes: number) => ((1000 * ms) / (Math.max(nodes, 1) * 110 * minutes * 60)).toFixed(2);
+  console.log(`${tree}: ${nodes}x110 start-up to ${from}m ${(c1 - c0).toFixed(0)} ms CPU (main thread ${(m1 - m0).toFixed(0)}), minutes ${from}-${until} ${(c2 - c1).toFixed(0)} ms CPU (main thread ${(m2 - m1).toFixed(0)}): ${perPodSecond(c2 - c1, until - from)} µs CPU a pod-second (main thread ${perPodSecond(m2 - m1, until - from)}), ${run.events - e1} events, (${run.traceHash}, ${run.events} events), max RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   void idle; // kept alive to here
+} else if (mode === "interleave") {
+  const tree = positionals[1] ?? here;
+  const nodes = Number(values.nodes ?? 10);
+  const busyNodes = Number(values.busy);
+  const from = Number(values.from);
+  const until = Number(values.until ?? 6);
+  const sliceMs = Number(values.slice) * 1000;
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const busy = busyNodes > 0 ? await start(values["busy-tree"] ?? tree, true, busyNodes, until) : null;
+  busy?.sim.runUntil(from * 60_000);
+  const h = await start(tree, true, nodes, until);
+  h.sim.runUntil(from * 60_000);
+  gc?.();
+  const heapMB = (process.memoryUsage().heapUsed / 1e6).toFixed(0);
+  let mine = 0;
+  let theirs = 0;
+  // --thrash MB: between two slices, a walk over MB of a typed array, one read a cache line: it
+  // evicts the CPU's caches as another cluster's work would, with no object, hidden class or garbage.
+  const thrash = values.thrash === undefined ? null : new Float64Array(Number(values.thrash) * 131_072).fill(1);
+  const walk = (a: Float64Array): number => {
+    let x = 0;
+    for (let i = 0; i < a.length; i += 8) x += a[i]!;
+    return x;
+  };
+  let sink = 0;
+  const slices: number[] = []; // the measured slices' wall-clock bounds, to charge V8's collections to them
+  const gcs: { start: number; ms: number; kind: number }[] = [];
+  const obs = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcs.push({ start: e.startTime, ms: e.duration, kind: (e.detail as { kind: number }).kind });
+  });
+  obs.observe({ entryTypes: ["gc"] });
+  for (let t = from * 60_000 + sliceMs; t <= until * 60_000; t += sliceMs) {
+    const w0 = performance.now();
+    const c0 = cpuMs();
+    h.sim.runUntil(t);
+    const c1 = cpuMs();
+    slices.push(w0, performance.now());
+    if (!values.still) busy?.sim.runUntil(t);
+    if (thrash !== null) sink += walk(thrash);
+    mine += c1 - c0;
+    theirs += cpuMs() - c1;
+  }
+  await new Promise((r) => setTimeout(r, 10));
+  obs.disconnect();
+  // Pause wall time (milliseconds, the host's load in it) of the collections that began in a measured slice, by kind.
+  const inMine = (at: number) => {
+    for (let i = 0; i < slices.length; i += 2) if (at >= slices[i]! && at <= slices[i + 1]!) return true;
+    return false;
+  };
+  const gcKinds: Record<number, string> = { 1: "minor", 2: "major", 4: "incremental", 8: "weakcb" };
+  const gcMine: Record<string, number> = {};
+  for (const g of gcs) if (inMine(g.start)) gcMine[gcKinds[g.kind] ?? g.kind] = (gcMine[gcKinds[g.kind] ?? g.kind] ?? 0) + g.ms;
+  const gcText = Object.entries(gcMine).map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(", ");
+  const run = h.finish().run;
+  const pps = (ms: number, n: number) => ((1000 * ms) / (n * 110 * (until - from) * 60)).toFixed(2);
+  const beside = busy === null ? (thrash === null ? "alone" : `alone, ${values.thrash} MB walked between slices (${sink > 0 ? "read" : ""})`) : values.still ? `beside ${busyNodes} idle nodes of ${values["busy-tree"] ?? tree}'s modules` : `beside ${busyNodes} busy nodes of ${values["busy-tree"] ?? tree}'s modules (${pps(theirs, busyNodes)} µs a pod-second)`;
+  console.log(`${tree}: ${nodes}x110 minutes ${from}-${until} in ${values.slice} s slices, ${beside}, heap ${heapMB} MB at ${from}m: ${mine.toFixed(0)} ms CPU, ${pps(mine, nodes)} µs CPU a pod-second, collections in its slices (ms wall) ${gcText} (${run.traceHash}, ${run.events} events)`);
+} else if (mode === "heap") {
+  const tree = positionals[1] ?? here;
+  const nodes = Number(values.nodes ?? 10);
+  const from = Number(values.from);
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error("heap: run node with --expose-gc");
+  const { getHeapStatistics, writeHeapSnapshot } = await import("node:v8");
+  const pods = Math.max(nodes, 1) * 110;
+  gc();
+  const before = getHeapStatistics().used_heap_size;
+  const h = await start(tree, true, nodes, from + 1);
+  h.sim.runUntil(from * 60_000);
+  gc();
+  const after = getHeapStatistics().used_heap_size;
+  console.log(`${tree}: ${nodes}x110 at ${from}m: ${((after - before) / 1e6).toFixed(1)} MB live past the modules' (${((after - before) / pods / 1024).toFixed(1)} KB a pod), heap ${(after / 1e6).toFixed(1)} MB, rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
+  if (values.snapshot !== undefined) {
+    writeHeapSnapshot(values.snapshot);
+    void h;
+    summariseSnapshot(values.snapshot, pods);
+    dominators(values.snapshot, pods);
+  }
+} else if (mode === "gcsum") {
+  // The lines of `node --trace-gc-nvp ... cpu` between the steady window's markers: collections by
+  // kind (gc=s scavenge, gc=mc mark-compact) with their pauses (wall ms), and the bytes promoted.
+  const counts = new Map<string, { n: number; pause: number }>();
+  let promoted = 0;
+  let on = false;
+  for (const line of readFileSync(positionals[1]!, "utf8").split("\n")) {
+    if (line.startsWith("--- steady minutes from")) on = true;
+    else if (line.startsWith("--- steady minutes until")) on = false;
+    else if (on && line.includes(" gc=")) {
+      const f = new Map(line.split(" ").filter((w) => w.includes("=")).map((w) => w.split("=") as [string, string]));
+      const c = counts.get(f.get("gc")!) ?? { n: 0, pause: 0 };
+      c.n++;
+      c.pause += Number(f.get("pause"));
+      counts.set(f.get("gc")!, c);
+      promoted += Number(f.get("promoted") ?? 0);
+    }
+  }
+  console.log(`${[...counts].map(([k, c]) => `gc=${k} count ${c.n} pause ${c.pause.toFixed(0)} ms`).join("; ")}; promoted ${(promoted / 1e6).toFixed(1)} MB`);
+} else if (mode === "dominators") {
+  dominators(positionals[1]!, Math.max(Number(values.nodes ?? 10), 1) * 110);
 } else if (mode === "memo") {
   const { TraceDigest } = await import("../src/sim/digest.ts");
   const proto = TraceDigest.prototype as unknown as { memoAt(this: { memo: Map<string, number> }, s: string): number };
@@ -123,6 +244,141 @@ if (mode === "cpu" || mode === "beside") {
   console.log(`${nodes}x110 minutes ${from}-${until}: ${(total / 1e6).toFixed(0)} MB sampled (${values.minor ? "all objects" : "objects that outlived a young collection"})`);
   for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`${((100 * v) / total).toFixed(1).padStart(5)}% ${(v / 1e6).toFixed(1).padStart(6)} MB  ${k}`);
 } else {
-  console.error("usage: scripts/cluster-steady.ts cpu TREE | beside TREE [--idle N] [--idle-tree OTHER] | memo | promoted  [--nodes N] [--from MIN] [--until MIN] [--minor]");
+  console.error("usage: scripts/cluster-steady.ts cpu TREE | beside TREE [--idle N] [--idle-tree OTHER] | interleave TREE [--busy N] [--busy-tree OTHER] [--slice S] | heap TREE [--snapshot FILE] | memo | promoted  [--nodes N] [--from MIN] [--until MIN] [--minor]");
   process.exit(2);
+}
+
+/** Self size of a heap snapshot's objects by kind (V8's node type and name: a class, "Object", "(string)", "Map"...), largest first, in bytes a pod. */
+function summariseSnapshot(file: string, pods: number): void {
+  const snap = JSON.parse(readFileSync(file, "utf8")) as { snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }; nodes: number[]; strings: string[] };
+  const f = snap.snapshot.meta.node_fields;
+  const width = f.length;
+  const [iType, iName, iSize] = [f.indexOf("type"), f.indexOf("name"), f.indexOf("self_size")];
+  const types = snap.snapshot.meta.node_types[0];
+  const by = new Map<string, { bytes: number; count: number }>();
+  let total = 0;
+  for (let i = 0; i < snap.nodes.length; i += width) {
+    const type = types[snap.nodes[i + iType]!]!;
+    const name = type === "object" || type === "closure" || type === "native" ? snap.strings[snap.nodes[i + iName]!]! : type === "hidden" || type === "array" || type === "code" ? `${type}:${snap.strings[snap.nodes[i + iName]!]!.slice(0, 40)}` : `(${type})`;
+    const size = snap.nodes[i + iSize]!;
+    total += size;
+    const e = by.get(name) ?? { bytes: 0, count: 0 };
+    e.bytes += size;
+    e.count++;
+    by.set(name, e);
+  }
+  console.log(`snapshot ${file}: ${(total / 1e6).toFixed(1)} MB self size in all, ${(total / pods / 1024).toFixed(1)} KB a pod`);
+  for (const [name, e] of [...by].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 30)) {
+    console.log(`${((100 * e.bytes) / total).toFixed(1).padStart(5)}% ${(e.bytes / pods / 1024).toFixed(2).padStart(7)} KB a pod ${(e.count / pods).toFixed(1).padStart(8)} a pod  ${name}`);
+  }
+}
+
+/**
+ * The snapshot's dominator tree (Cooper, Harvey and Kennedy's iteration; weak edges left out, as
+ * DevTools does): from the root down, each object that keeps alive more than `minShare` of the heap
+ * (its retained size: what would be freed with it), with the edge that reaches it from its
+ * dominator; a chain whose one child keeps nearly all of its parent is shown as one line.
+ */
+function dominators(file: string, pods: number, minShare = Number(values["min-share"] ?? 0.01), maxDepth = 14): void {
+  const snap = JSON.parse(readFileSync(file, "utf8")) as { snapshot: { meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] } }; nodes: number[]; edges: number[]; strings: string[] };
+  const meta = snap.snapshot.meta;
+  const nw = meta.node_fields.length;
+  const ew = meta.edge_fields.length;
+  const [nType, nName, nSize, nEdges] = ["type", "name", "self_size", "edge_count"].map((k) => meta.node_fields.indexOf(k)) as [number, number, number, number];
+  const [eType, eName, eTo] = ["type", "name_or_index", "to_node"].map((k) => meta.edge_fields.indexOf(k)) as [number, number, number];
+  const edgeTypes = meta.edge_types[0];
+  const weak = edgeTypes.indexOf("weak");
+  const N = snap.nodes.length / nw;
+  const firstEdge = new Uint32Array(N + 1);
+  for (let i = 0; i < N; i++) firstEdge[i + 1] = firstEdge[i]! + snap.nodes[i * nw + nEdges]! * ew;
+  // Postorder by an iterative depth-first walk from the root (node 0).
+  const post = new Int32Array(N).fill(-1);
+  const order: number[] = [];
+  const seen = new Uint8Array(N);
+  const stack: number[] = [0];
+  const next = new Uint32Array(N);
+  seen[0] = 1;
+  for (let i = 0; i < N; i++) next[i] = firstEdge[i]!;
+  while (stack.length > 0) {
+    const v = stack[stack.length - 1]!;
+    if (next[v]! < firstEdge[v + 1]!) {
+      const e = next[v]!;
+      next[v] = e + ew;
+      if (snap.edges[e + eType] === weak) continue;
+      const w = snap.edges[e + eTo]! / nw;
+      if (seen[w] === 0) {
+        seen[w] = 1;
+        stack.push(w);
+      }
+    } else {
+      stack.pop();
+      post[v] = order.length;
+      order.push(v);
+    }
+  }
+  const preds: number[][] = new Array(N);
+  for (const v of order) {
+    for (let e = firstEdge[v]!; e < firstEdge[v + 1]!; e += ew) {
+      if (snap.edges[e + eType] === weak) continue;
+      const w = snap.edges[e + eTo]! / nw;
+      (preds[w] ??= []).push(v);
+    }
+  }
+  const idom = new Int32Array(N).fill(-1);
+  idom[0] = 0;
+  const intersect = (a: number, b: number): number => {
+    while (a !== b) {
+      while (post[a]! < post[b]!) a = idom[a]!;
+      while (post[b]! < post[a]!) b = idom[b]!;
+    }
+    return a;
+  };
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let k = order.length - 2; k >= 0; k--) {
+      const v = order[k]!;
+      let d = -1;
+      for (const p of preds[v] ?? []) if (idom[p] !== -1) d = d === -1 ? p : intersect(p, d);
+      if (d !== -1 && idom[v] !== d) {
+        idom[v] = d;
+        changed = true;
+      }
+    }
+  }
+  const retained = new Float64Array(N);
+  for (const v of order) retained[v]! += snap.nodes[v * nw + nSize]!;
+  for (const v of order) if (v !== 0) retained[idom[v]!]! += retained[v]!;
+  const children: number[][] = new Array(N);
+  for (const v of order) if (v !== 0) (children[idom[v]!] ??= []).push(v);
+  const total = retained[0]!;
+  const types = meta.node_types[0];
+  const label = (v: number): string => {
+    const t = types[snap.nodes[v * nw + nType]!]!;
+    const name = snap.strings[snap.nodes[v * nw + nName]!]!.slice(0, 50).replace(/\s+/g, " ");
+    return t === "object" || t === "closure" ? name : `(${t}) ${name}`;
+  };
+  const edgeTo = (from: number, to: number): string => {
+    for (let e = firstEdge[from]!; e < firstEdge[from + 1]!; e += ew) {
+      if (snap.edges[e + eTo]! / nw !== to) continue;
+      const t = edgeTypes[snap.edges[e + eType]!]!;
+      return t === "element" || t === "hidden" ? `[${snap.edges[e + eName]}]` : `.${snap.strings[snap.edges[e + eName]!]}`;
+    }
+    return " ~";
+  };
+  console.log(`dominators: ${(total / 1e6).toFixed(1)} MB reachable, ${order.length} objects; retained KB a pod, share`);
+  const show = (v: number, depth: number, prefix: string): void => {
+    let path = prefix;
+    let u = v;
+    for (;;) {
+      const big = (children[u] ?? []).filter((c) => retained[c]! >= 0.9 * retained[u]!);
+      if (big.length !== 1) break;
+      path += `${edgeTo(u, big[0]!)} ${label(big[0]!)}`;
+      u = big[0]!;
+    }
+    console.log(`${"  ".repeat(depth)}${(retained[v]! / pods / 1024).toFixed(2).padStart(7)} ${((100 * retained[v]!) / total).toFixed(1).padStart(5)}%  ${path}`);
+    if (depth >= maxDepth) return;
+    const kids = (children[u] ?? []).filter((c) => retained[c]! >= minShare * total).sort((a, b) => retained[b]! - retained[a]!);
+    for (const c of kids) show(c, depth + 1, `${edgeTo(u, c)} ${label(c)}`);
+  };
+  show(0, 0, label(0));
 }
