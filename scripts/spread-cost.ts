@@ -26,6 +26,12 @@ const forms: [string, Make, { pod: string }, { pod: string }][] = [
   ["Object.assign({}, x); o.uid = i", (x, i) => { const o: Record<string, unknown> = Object.assign({}, x); o.uid = i; return o; }, A, B],
   ["{ pod: x.pod, uid } written out", (x, i) => ({ pod: x.pod, uid: i }), A, B],
   ["o = { pod: x.pod }; o.uid = i", (x, i) => { const o: Record<string, unknown> = { pod: x.pod }; o.uid = i; return o; }, A, B],
+  // A frozen copy: freezing is a map transition too, so Object.freeze({ ...x }) of an unfrozen x
+  // makes a new hidden class per object (every reader of such copies then misses its inline cache).
+  ["Object.freeze({ ...x }) (x not frozen)", (x) => Object.freeze({ ...x }), A, B],
+  ["Object.freeze({ ...x }) (x frozen)", (x) => Object.freeze({ ...x }), FA, FB],
+  ["Object.freeze(Object.assign({}, x))", (x) => Object.freeze(Object.assign({}, x)), A, B],
+  ["Object.freeze({ pod: x.pod }) written out", (x) => Object.freeze({ pod: x.pod }), A, B],
 ];
 
 function time(make: Make, a: { pod: string }, b: { pod: string }): number {

@@ -7,12 +7,25 @@ import type { ContainerRecord, ImageRecord, SandboxRecord } from "./store.ts";
 
 const frozenCopies = new WeakMap<object, Readonly<Record<string, string>>>();
 
+/**
+ * `{ ...m }`: the same keys in the same order, copied by Object.assign. On Node 20 (V8 11.3) a spread
+ * copy of an object that is not frozen has a hidden class outside V8's transition tree, so freezing
+ * it (the views below freeze their copies) makes a new hidden class for every copy: every reader of
+ * the views then met a class it had never seen (each a miss of its inline cache, counted with
+ * `node --log-ic`; docs/BENCHMARKS.md, "Object shapes on the hot path"). Copies made by
+ * Object.assign share one class frozen. Object.assign sets a key "__proto__" as the prototype where
+ * a spread defines it, so such an object is spread.
+ */
+function copyOf<T extends object>(m: T): T {
+  return Object.hasOwn(m, "__proto__") ? { ...m } : Object.assign({}, m);
+}
+
 /** A frozen copy of a record's labels or annotations, made once per source object. */
 function frozenCopy(m: Readonly<Record<string, string>> | undefined): Record<string, string> {
   if (m === undefined) return {};
   let copy = frozenCopies.get(m);
   if (copy === undefined) {
-    copy = Object.freeze({ ...m });
+    copy = Object.freeze(copyOf(m));
     frozenCopies.set(m, copy);
   }
   return copy as Record<string, string>;
@@ -21,7 +34,7 @@ function frozenCopy(m: Readonly<Record<string, string>> | undefined): Record<str
 export function toPodSandbox(s: SandboxRecord): PodSandbox {
   return {
     id: s.id,
-    metadata: { ...s.config.metadata },
+    metadata: copyOf(s.config.metadata), // podSandboxView freezes it
     state: s.state,
     createdAtMs: s.createdAtMs,
     labels: frozenCopy(s.config.labels),
@@ -76,8 +89,8 @@ export function toContainer(c: ContainerRecord): Container {
   const view: Container = Object.freeze({
     id: c.id,
     podSandboxId: c.sandboxId,
-    metadata: Object.freeze({ ...c.config.metadata }),
-    image: Object.freeze({ ...c.config.image }),
+    metadata: Object.freeze(copyOf(c.config.metadata)),
+    image: Object.freeze(copyOf(c.config.image)),
     imageRef: c.imageRef,
     state: c.state,
     createdAtMs: c.createdAtMs,

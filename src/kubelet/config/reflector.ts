@@ -21,9 +21,21 @@ export interface ListerWatcher {
 /** cache.NewListWatchFromClient(c, "pods", NamespaceAll, OneTermEqualSelector("spec.nodeName", node)). */
 export function NewListWatchFromClient(client: PodsClient, nodeName: string): ListerWatcher {
   return {
-    List: (opts) => client.listPods({ ...opts, nodeName }),
-    Watch: (opts) => client.watchPods({ ...opts, nodeName }),
+    List: (opts) => client.listPods(withNodeName(opts, nodeName)),
+    Watch: (opts) => client.watchPods(withNodeName(opts, nodeName)),
   };
+}
+
+/**
+ * `{ ...opts, nodeName }` (the field selector), copied by Object.assign: on Node 20 a spread copy of
+ * an object that is not frozen gets a new hidden class when it grows, so the apiserver's readers of
+ * the options met a new class each call (`node --log-ic`; docs/BENCHMARKS.md, "Object shapes on the
+ * hot path"). The options are the reflector's own literals (no "__proto__" key).
+ */
+function withNodeName(opts: ListOptions, nodeName: string): ListOptions {
+  const o: ListOptions = Object.assign({}, opts);
+  o.nodeName = nodeName;
+  return o;
 }
 
 /** minWatchTimeout: watch timeouts are random in [5 min, 10 min). */
