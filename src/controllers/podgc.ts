@@ -118,15 +118,23 @@ export class PodGCController {
   }
 
   private *gc(): Proc<void> {
-    const pods = byKey(this.pods());
     const nodes = new Map(this.nodeInformer.list().map((n) => [n.metadata.name, n]));
-    // The quarantine: a missing node is first noted, and counted gone only after QUARANTINE_MS.
-    for (const p of pods) {
+    // The quarantine: a missing node is first noted, and counted gone only after QUARANTINE_MS (every
+    // note of a pass is of the same time, so the pods' order does not matter here). The same pass
+    // asks whether any pod could be collected at all: terminated, terminating, or bound to a missing
+    // node. Most checks find none, and then skip the sort of the cluster's every pod by key that
+    // only the victims' order needs (podsToCollect of no candidate is empty in any order).
+    let candidates = false;
+    for (const p of this.pods()) {
       const n = p.spec.nodeName ?? "";
-      if (n !== "" && !nodes.has(n) && !this.missingSince.has(n)) this.missingSince.set(n, this.sim.nowMs);
+      if (n !== "" && !nodes.has(n)) {
+        candidates = true;
+        if (!this.missingSince.has(n)) this.missingSince.set(n, this.sim.nowMs);
+      } else if (!candidates && (p.metadata.deletionTimestamp || isTerminated(p))) candidates = true;
     }
     for (const n of [...this.missingSince.keys()]) if (nodes.has(n)) this.missingSince.delete(n);
-    const victims = podsToCollect({ pods, nodes, missingSinceMs: this.missingSince, nowMs: this.sim.nowMs, outOfService: this.outOfService });
+    if (!candidates) return;
+    const victims = podsToCollect({ pods: byKey(this.pods()), nodes, missingSinceMs: this.missingSince, nowMs: this.sim.nowMs, outOfService: this.outOfService });
     for (const v of victims) yield* this.markFailedAndDeletePod(v.pod, v.reason);
   }
 

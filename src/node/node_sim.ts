@@ -24,14 +24,24 @@ export function kubeletGroup(nodeName: string): string {
  */
 export function nodeSim(sim: Sim, nodeName: string): Sim {
   const prefix = `${nodeName}/`;
-  const group = (g: string | undefined): string | undefined => (g === "kubelet" ? kubeletGroup(nodeName) : g === undefined || g === "" ? g : `${g}@${nodeName}`);
+  // A node's group names, made once each: go() asks for one at every spawn.
+  const groups = new Map<string, string>([["kubelet", kubeletGroup(nodeName)]]);
+  const group = (g: string): string => {
+    let named = groups.get(g);
+    if (named === undefined) groups.set(g, (named = `${g}@${nodeName}`));
+    return named;
+  };
   const view = forwarding(sim);
+  // The clock, read at every step of every model: its own accessor (the generic one's keyed load
+  // by name serves every field and is megamorphic).
+  Object.defineProperty(view, "nowMs", { get: () => sim.nowMs, set: (v: number) => void (sim.nowMs = v), enumerable: true });
   Object.assign(view, {
+    // The kernel reads only `group` and `daemon` of the options: without a group they pass as they are.
     go: (name: string, body: Parameters<Sim["go"]>[1], opts: SpawnOptions = {}) =>
-      sim.go(prefix + name, body, { ...opts, ...(opts.group === undefined ? {} : { group: group(opts.group) }) }),
-    emit: (component: string, kind: string, fields?: Readonly<Record<string, unknown>>) => sim.emit(component, kind, { node: nodeName, ...fields }),
+      sim.go(prefix + name, body, opts.group === undefined || opts.group === "" ? opts : { group: group(opts.group), daemon: opts.daemon }),
+    emit: (component: string, kind: string, fields?: Readonly<Record<string, unknown>>) => sim.emitOnNode(nodeName, component, kind, fields),
     rng: (stream: string) => sim.rng(prefix + stream),
-    killGroup: (g: string) => sim.killGroup(group(g)!),
+    killGroup: (g: string) => sim.killGroup(g === "" ? g : group(g)),
   });
   return view as unknown as Sim;
 }
@@ -44,6 +54,7 @@ function forwarding(target: object): Record<string, unknown> {
       get: () => (target as Record<string, unknown>)[name],
       set: (v: unknown) => void ((target as Record<string, unknown>)[name] = v),
       enumerable: true,
+      configurable: true, // nodeSim gives the clock its own
     });
   }
   for (let proto = Object.getPrototypeOf(target) as object | null; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {

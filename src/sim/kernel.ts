@@ -163,6 +163,16 @@ export class Sim implements Waker, TimerHost {
   }
 
   /**
+   * emit for the processes of one node of a cluster (src/node/node_sim.ts): the record carries
+   * `node` right after `kind`, as emit(component, kind, { node, ...fields }) would make it, without
+   * that intermediate copy of the fields.
+   */
+  emitOnNode(node: string, component: string, kind: string, fields?: Readonly<Record<string, unknown>>): void {
+    const rec = this.trace.emit(this.nowMs, component, kind, fields, node);
+    if (rec !== null) this.observer?.record(rec, this.running);
+  }
+
+  /**
    * Whether a record of this kind is wanted now: a component about to build a record asks first,
    * and builds nothing on false. Always true when the trace is hashed (run, replay) or a sink
    * reads every kind. A false answer counts as the record dropped (see Trace.wants): ask only

@@ -20,6 +20,41 @@ describe("a node's view of the kernel", () => {
     expect(tick).toMatchObject({ node: "node-b", n: 1, t: 5 });
   });
 
+  it("puts node right after kind, as { node, ...fields } would: a field named node keeps that place and gives its value", () => {
+    const sink = new MemorySink();
+    const sim = new Sim({ seed: 1, strategy: { name: "fifo" }, sinks: [sink] });
+    const view = nodeSim(sim, "node-b");
+    view.emit("kubelet", "A", { pod: "default/a", n: 1 });
+    view.emit("apiserver", "PodView", { pod: "default/a", node: "node-c" });
+    view.emit("kubelet", "B");
+    sim.emit("kubelet", "C", { pod: "default/a" });
+    expect(sink.records.map((r) => Object.keys(r).join(","))).toEqual([
+      "t,seq,component,kind,node,pod,n",
+      "t,seq,component,kind,node,pod",
+      "t,seq,component,kind,node",
+      "t,seq,component,kind,pod",
+    ]);
+    expect(sink.records.map((r) => r.node)).toEqual(["node-b", "node-c", "node-b", undefined]);
+  });
+
+  it("kills only its own node's group, and keeps a spawn's daemon flag", () => {
+    const sim = new Sim({ seed: 1, strategy: { name: "fifo" } });
+    const b = nodeSim(sim, "node-b");
+    const c = nodeSim(sim, "node-c");
+    const forever = function* () {
+      yield* sleep(1_000);
+    };
+    const pb = b.go("syncLoop", forever, { group: "kubelet", daemon: true });
+    c.go("syncLoop", forever, { group: "kubelet" });
+    b.go("plugin", forever, { group: "plugins" });
+    expect(pb.group).toBe("kubelet@node-b");
+    expect(pb.daemon).toBe(true);
+    expect(b.killGroup("kubelet")).toBe(1);
+    expect(b.killGroup("kubelet")).toBe(0);
+    expect(c.killGroup("kubelet")).toBe(1);
+    expect(b.killGroup("plugins")).toBe(1);
+  });
+
   it("reads the kernel's fields and getters as they are now and calls its methods on the kernel", () => {
     const sim = new Sim({ seed: 1, strategy: { name: "fifo" } });
     const view = nodeSim(sim, "node-b");
