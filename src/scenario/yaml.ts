@@ -136,7 +136,7 @@ const tooDeep = () => `nested too deeply: more than ${MAX_DEPTH} levels; a scena
 const aliasBomb = () =>
   `too many alias expansions: aliases may expand to at most ${MAX_ALIASES} nodes (this looks like an alias bomb)`;
 
-/** Thrown by depthGuarded where nesting first exceeds MAX_DEPTH: its offset in the text. */
+/** Thrown by parseAllDepthGuarded where nesting first exceeds MAX_DEPTH: its offset in the text. */
 class TooDeep extends Error {
   constructor(readonly offset: number) {
     super("nested too deeply");
@@ -156,27 +156,23 @@ function parseAllDepthGuarded(text: string, lc: LineCounter): Document.Parsed[] 
   const composer = new Composer({ uniqueKeys: false, strict: true });
   function* tokens() {
     lc.addNewLine(0); // Parser.parse's onNewLine(0) at offset 0
-    for (const token of depthGuarded(text)) yield* parser.next(token);
+    // prescanDepth's count, inline (a generator between lexer and parser cost what it saved).
+    let offset = 0;
+    let flow = 0;
+    let lineIndicators = 0;
+    for (const token of new Lexer().lex(text)) {
+      if (token === "[" || token === "{") flow++;
+      else if (token === "]" || token === "}") flow = Math.max(0, flow - 1);
+      else if (token === "-" || token === "?") lineIndicators++;
+      else if (token === "\n" || token === "\r\n") lineIndicators = 0;
+      if (flow + lineIndicators > MAX_DEPTH) throw new TooDeep(offset);
+      offset += sourceLength(token);
+      yield* parser.next(token);
+    }
     yield* parser.end();
   }
   // An empty stream gives no document (parseAllDocuments' EmptyStream, an empty array).
   return Array.from(composer.compose(tokens()));
-}
-
-/** The lexer's tokens of text, throwing TooDeep where prescanDepth would report. */
-function* depthGuarded(text: string): Generator<string> {
-  let offset = 0;
-  let flow = 0;
-  let lineIndicators = 0;
-  for (const token of new Lexer().lex(text)) {
-    if (token === "[" || token === "{") flow++;
-    else if (token === "]" || token === "}") flow = Math.max(0, flow - 1);
-    else if (token === "-" || token === "?") lineIndicators++;
-    else if (token === "\n" || token === "\r\n") lineIndicators = 0;
-    if (flow + lineIndicators > MAX_DEPTH) throw new TooDeep(offset);
-    offset += sourceLength(token);
-    yield token;
-  }
 }
 
 /** The offset where nesting first exceeds MAX_DEPTH, counting flow brackets and compact "- - -" items. */
