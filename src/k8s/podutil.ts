@@ -1,16 +1,27 @@
 // Models pkg/api/v1/pod/util.go and pkg/kubelet/container/helpers.go naming helpers (a small subset).
-import type { Container, EphemeralContainer, Pod } from "./pod.ts";
+import type { Container, EphemeralContainer, ObjectMeta, Pod } from "./pod.ts";
+import { perFrozenObject } from "./memo.ts";
 
 /** kubecontainer.GetPodFullName: "name_namespace", the kubelet's key in logs and backoff keys. */
 export function getPodFullName(pod: Pod): string {
-  return `${pod.metadata.name}_${pod.metadata.namespace ?? ""}`;
+  return fullNameOf(pod.metadata);
 }
 
 /** cache.MetaNamespaceKeyFunc: "namespace/name", the key the apiserver and informers use. */
 export function podKey(pod: Pod): string {
-  const ns = pod.metadata.namespace ?? "";
-  return ns === "" ? pod.metadata.name : `${ns}/${pod.metadata.name}`;
+  return keyOf(pod.metadata);
 }
+
+/**
+ * Both keys once per frozen metadata object (its name and namespace cannot change): the config
+ * source files every pod of the node under them at each SET, and the trace names each; the same
+ * string object comes back, its hash kept, where a new string is joined and hashed at every use.
+ */
+const fullNameOf = perFrozenObject((m: ObjectMeta): string => `${m.name}_${m.namespace ?? ""}`);
+const keyOf = perFrozenObject((m: ObjectMeta): string => {
+  const ns = m.namespace ?? "";
+  return ns === "" ? m.name : `${ns}/${m.name}`;
+});
 
 /** podutil.IsRestartableInitContainer: an init container with restartPolicy Always is a sidecar. */
 export function isRestartableInitContainer(c: Container | undefined): boolean {

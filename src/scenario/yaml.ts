@@ -1,6 +1,6 @@
 // Parses scenario YAML into a document (for positions) and a plain value (for the schema), refusing
 // hostile input quickly: deep nesting, alias bombs, complex keys, several documents.
-import { isAlias, isCollection, isMap, isPair, isScalar, Lexer, LineCounter, parseAllDocuments, parseDocument, type Document, type Node } from "yaml";
+import { Composer, isAlias, isCollection, isMap, isPair, isScalar, Lexer, LineCounter, parseDocument, Parser, type Document, type Node } from "yaml";
 import type { LocatedIssue } from "./errors.ts";
 import { describeValue } from "./found.ts";
 
@@ -65,10 +65,13 @@ export type StreamResult = { ok: true; docs: StreamDoc[]; lineCounter: LineCount
 export function parseYamlStream(text: string, file: string): StreamResult {
   const lc = new LineCounter();
   const at = (offset: number, message: string): LocatedIssue => ({ file, ...lc.linePos(offset), path: "", message });
-  const deep = prescanDepth(text);
-  if (deep !== undefined) return { ok: false, issues: [{ file, ...lineColOf(text, deep), path: "", message: tooDeep() }] };
-  const parsed = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false, strict: true });
-  const all = Array.isArray(parsed) ? parsed : [];
+  let all: Document.Parsed[];
+  try {
+    all = parseAllDepthGuarded(text, lc);
+  } catch (err) {
+    if (!(err instanceof TooDeep)) throw err;
+    return { ok: false, issues: [{ file, ...lineColOf(text, err.offset), path: "", message: tooDeep() }] };
+  }
   const issues: LocatedIssue[] = [];
   const docs: StreamDoc[] = [];
   let aliases = 0;
@@ -132,6 +135,45 @@ function countAliases(doc: Document): number {
 const tooDeep = () => `nested too deeply: more than ${MAX_DEPTH} levels; a scenario never needs that many`;
 const aliasBomb = () =>
   `too many alias expansions: aliases may expand to at most ${MAX_ALIASES} nodes (this looks like an alias bomb)`;
+
+/** Thrown by parseAllDepthGuarded where nesting first exceeds MAX_DEPTH: its offset in the text. */
+class TooDeep extends Error {
+  constructor(readonly offset: number) {
+    super("nested too deeply");
+  }
+}
+
+/**
+ * parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false, strict: true })
+ * (the library's own steps: a Parser fed by a Lexer, a Composer over its tokens), with the lexer's
+ * tokens counted as prescanDepth counts them on their way to the parser, so the text is lexed once
+ * rather than twice (the prescan was an eighth of a 110-pod scenario's load). The parser is a stack
+ * machine and a document reaches the recursive composer only once all its tokens are lexed, so a
+ * too-deep document still throws TooDeep before any composing of it.
+ */
+function parseAllDepthGuarded(text: string, lc: LineCounter): Document.Parsed[] {
+  const parser = new Parser(lc.addNewLine);
+  const composer = new Composer({ uniqueKeys: false, strict: true });
+  function* tokens() {
+    lc.addNewLine(0); // Parser.parse's onNewLine(0) at offset 0
+    // prescanDepth's count, inline (a generator between lexer and parser cost what it saved).
+    let offset = 0;
+    let flow = 0;
+    let lineIndicators = 0;
+    for (const token of new Lexer().lex(text)) {
+      if (token === "[" || token === "{") flow++;
+      else if (token === "]" || token === "}") flow = Math.max(0, flow - 1);
+      else if (token === "-" || token === "?") lineIndicators++;
+      else if (token === "\n" || token === "\r\n") lineIndicators = 0;
+      if (flow + lineIndicators > MAX_DEPTH) throw new TooDeep(offset);
+      offset += sourceLength(token);
+      yield* parser.next(token);
+    }
+    yield* parser.end();
+  }
+  // An empty stream gives no document (parseAllDocuments' EmptyStream, an empty array).
+  return Array.from(composer.compose(tokens()));
+}
 
 /** The offset where nesting first exceeds MAX_DEPTH, counting flow brackets and compact "- - -" items. */
 function prescanDepth(text: string): number | undefined {

@@ -40,7 +40,8 @@ export const emptyPodStorage = (): PodStorageState => ({ pods: new Map(), source
 export function merge(state: PodStorageState, source: string, change: PodUpdate, ctx: MergeContext): MergeResult {
   const acc = { add: [] as Pod[], update: [] as Pod[], del: [] as Pod[], remove: [] as Pod[], reconcile: [] as Pod[], rejected: [] as Pod[] };
   const oldPods = state.pods.get(source) ?? new Map<string, Pod>();
-  let pods = new Map(oldPods);
+  // A SET starts from an empty map (below): the copy of the old one is only for the other ops.
+  let pods = change.Op === "SET" ? new Map<string, Pod>() : new Map(oldPods);
   let sourcesSeen = state.sourcesSeen;
   switch (change.Op) {
     case "ADD":
@@ -58,7 +59,7 @@ export function merge(state: PodStorageState, source: string, change: PodUpdate,
       break;
     case "SET":
       sourcesSeen = new Set([...sourcesSeen, source]); // markSourceSet
-      pods = new Map(); // clear the old map entries by just creating a new map
+      // pods = new Map(): "clear the old map entries by just creating a new map" (made above)
       updatePodsFunc(change.Pods, oldPods, pods, source, ctx, acc);
       for (const uid of ctx.mapOrder([...oldPods.keys()].sort(compareStrings))) {
         if (!pods.has(uid)) acc.remove.push(oldPods.get(uid)!); // this is a delete

@@ -13,6 +13,11 @@ export type PushFunc = (pods: Pod[]) => Proc<void>;
 export class UndeltaStore {
   /** The keyed cache (cache.NewStore(MetaNamespaceKeyFunc)): "namespace/name" → object. */
   private readonly items = new Map<string, Pod>();
+  /**
+   * items' keys sorted, until the key set changes: every change pushes the whole list, and most
+   * are an Update of a pod already held (a status write), which leaves the keys as they were.
+   */
+  private sortedKeys: readonly string[] | null = null;
 
   constructor(
     private readonly pushFunc: PushFunc,
@@ -22,7 +27,8 @@ export class UndeltaStore {
 
   /** Store.List: every object, in Go map order. */
   List(): Pod[] {
-    const keys = this.mapOrder([...this.items.keys()].sort(compareStrings));
+    this.sortedKeys ??= [...this.items.keys()].sort(compareStrings);
+    const keys = this.mapOrder(this.sortedKeys);
     return keys.map((k) => this.items.get(k)!);
   }
 
@@ -31,24 +37,30 @@ export class UndeltaStore {
   }
 
   *Add(obj: Pod): Proc<void> {
-    this.items.set(podKey(obj), obj);
+    this.set(podKey(obj), obj);
     yield* this.pushFunc(this.List());
   }
 
   *Update(obj: Pod): Proc<void> {
-    this.items.set(podKey(obj), obj);
+    this.set(podKey(obj), obj);
     yield* this.pushFunc(this.List());
   }
 
   *Delete(obj: Pod): Proc<void> {
-    this.items.delete(podKey(obj));
+    if (this.items.delete(podKey(obj))) this.sortedKeys = null;
     yield* this.pushFunc(this.List());
   }
 
   /** Replace: the given list becomes the whole content, then the complete state is pushed. */
   *Replace(list: readonly Pod[], _resourceVersion: string): Proc<void> {
     this.items.clear();
+    this.sortedKeys = null;
     for (const obj of list) this.items.set(podKey(obj), obj);
     yield* this.pushFunc(this.List());
+  }
+
+  private set(key: string, obj: Pod): void {
+    if (!this.items.has(key)) this.sortedKeys = null;
+    this.items.set(key, obj);
   }
 }
