@@ -156,17 +156,10 @@ function parseAllDepthGuarded(text: string, lc: LineCounter): Document.Parsed[] 
   const composer = new Composer({ uniqueKeys: false, strict: true });
   function* tokens() {
     lc.addNewLine(0); // Parser.parse's onNewLine(0) at offset 0
-    // prescanDepth's count, inline (a generator between lexer and parser cost what it saved).
-    let offset = 0;
-    let flow = 0;
-    let lineIndicators = 0;
+    // prescanDepth's count, in the same loop (a generator between lexer and parser cost what it saved).
+    const depth = new DepthCount();
     for (const token of new Lexer().lex(text)) {
-      if (token === "[" || token === "{") flow++;
-      else if (token === "]" || token === "}") flow = Math.max(0, flow - 1);
-      else if (token === "-" || token === "?") lineIndicators++;
-      else if (token === "\n" || token === "\r\n") lineIndicators = 0;
-      if (flow + lineIndicators > MAX_DEPTH) throw new TooDeep(offset);
-      offset += sourceLength(token);
+      if (depth.tooDeep(token)) throw new TooDeep(depth.offset);
       yield* parser.next(token);
     }
     yield* parser.end();
@@ -175,19 +168,29 @@ function parseAllDepthGuarded(text: string, lc: LineCounter): Document.Parsed[] 
   return Array.from(composer.compose(tokens()));
 }
 
+/** Nesting counted token by token from the lexer: flow brackets and compact "- - -" items. */
+class DepthCount {
+  /** Where the token being counted starts in the text. */
+  offset = 0;
+  private flow = 0;
+  private lineIndicators = 0;
+
+  /** Counts one token; true when nesting exceeds MAX_DEPTH at it (offset is then its start). */
+  tooDeep(token: string): boolean {
+    if (token === "[" || token === "{") this.flow++;
+    else if (token === "]" || token === "}") this.flow = Math.max(0, this.flow - 1);
+    else if (token === "-" || token === "?") this.lineIndicators++;
+    else if (token === "\n" || token === "\r\n") this.lineIndicators = 0;
+    if (this.flow + this.lineIndicators > MAX_DEPTH) return true;
+    this.offset += sourceLength(token);
+    return false;
+  }
+}
+
 /** The offset where nesting first exceeds MAX_DEPTH, counting flow brackets and compact "- - -" items. */
 function prescanDepth(text: string): number | undefined {
-  let offset = 0;
-  let flow = 0;
-  let lineIndicators = 0;
-  for (const token of new Lexer().lex(text)) {
-    if (token === "[" || token === "{") flow++;
-    else if (token === "]" || token === "}") flow = Math.max(0, flow - 1);
-    else if (token === "-" || token === "?") lineIndicators++;
-    else if (token === "\n" || token === "\r\n") lineIndicators = 0;
-    if (flow + lineIndicators > MAX_DEPTH) return offset;
-    offset += sourceLength(token);
-  }
+  const depth = new DepthCount();
+  for (const token of new Lexer().lex(text)) if (depth.tooDeep(token)) return depth.offset;
   return undefined;
 }
 
