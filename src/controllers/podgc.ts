@@ -69,6 +69,17 @@ export interface GcInput {
 }
 
 /** gc: the pods to force-delete, in the order gcTerminated, gcTerminating, gcOrphaned, gcUnscheduledTerminating take them. */
+/**
+ * Whether podsToCollect could name this pod in some pass: terminated, terminating (which covers
+ * outOfService and unscheduledTerminating) or bound to a node that is not there (orphaned, once its
+ * quarantine is over). A superset of every category below, kept beside them: the controller skips a
+ * pass's sort of every pod by key when no pod passes it.
+ */
+export function couldBeCollected(pod: Pod, nodes: ReadonlyMap<string, NodeObject>): boolean {
+  const node = pod.spec.nodeName ?? "";
+  return (node !== "" && !nodes.has(node)) || Boolean(pod.metadata.deletionTimestamp) || isTerminated(pod);
+}
+
 export function podsToCollect(i: GcInput): { pod: Pod; reason: GcReason }[] {
   const out: { pod: Pod; reason: GcReason }[] = [];
   const threshold = i.threshold ?? TERMINATED_POD_THRESHOLD;
@@ -121,16 +132,14 @@ export class PodGCController {
     const nodes = new Map(this.nodeInformer.list().map((n) => [n.metadata.name, n]));
     // The quarantine: a missing node is first noted, and counted gone only after QUARANTINE_MS (every
     // note of a pass is of the same time, so the pods' order does not matter here). The same pass
-    // asks whether any pod could be collected at all: terminated, terminating, or bound to a missing
-    // node. Most checks find none, and then skip the sort of the cluster's every pod by key that
-    // only the victims' order needs (podsToCollect of no candidate is empty in any order).
+    // asks whether any pod could be collected at all (couldBeCollected). Most checks find none, and
+    // then skip the sort of the cluster's every pod by key that only the victims' order needs
+    // (podsToCollect of no candidate is empty in any order).
     let candidates = false;
     for (const p of this.pods()) {
       const n = p.spec.nodeName ?? "";
-      if (n !== "" && !nodes.has(n)) {
-        candidates = true;
-        if (!this.missingSince.has(n)) this.missingSince.set(n, this.sim.nowMs);
-      } else if (!candidates && (p.metadata.deletionTimestamp || isTerminated(p))) candidates = true;
+      if (n !== "" && !nodes.has(n) && !this.missingSince.has(n)) this.missingSince.set(n, this.sim.nowMs);
+      if (!candidates && couldBeCollected(p, nodes)) candidates = true;
     }
     for (const n of [...this.missingSince.keys()]) if (nodes.has(n)) this.missingSince.delete(n);
     if (!candidates) return;

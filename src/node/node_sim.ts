@@ -36,9 +36,9 @@ export function nodeSim(sim: Sim, nodeName: string): Sim {
   // by name serves every field and is megamorphic).
   Object.defineProperty(view, "nowMs", { get: () => sim.nowMs, set: (v: number) => void (sim.nowMs = v), enumerable: true });
   Object.assign(view, {
-    // The kernel reads only `group` and `daemon` of the options: without a group they pass as they are.
+    // Without a group the options pass as they are; with one, a copy with the node's group name.
     go: (name: string, body: Parameters<Sim["go"]>[1], opts: SpawnOptions = {}) =>
-      sim.go(prefix + name, body, opts.group === undefined || opts.group === "" ? opts : { group: group(opts.group), daemon: opts.daemon }),
+      sim.go(prefix + name, body, opts.group === undefined || opts.group === "" ? opts : Object.assign({}, opts, { group: group(opts.group) })),
     emit: (component: string, kind: string, fields?: Readonly<Record<string, unknown>>) => sim.emitOnNode(nodeName, component, kind, fields),
     rng: (stream: string) => sim.rng(prefix + stream),
     killGroup: (g: string) => sim.killGroup(g === "" ? g : group(g)),

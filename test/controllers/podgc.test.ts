@@ -1,6 +1,6 @@
 // podgc's choices (gc_controller.go gc): which pods it force-deletes, and why.
 import { describe, expect, it } from "vitest";
-import { podsToCollect, QUARANTINE_MS } from "../../src/controllers/podgc.ts";
+import { couldBeCollected, podsToCollect, QUARANTINE_MS } from "../../src/controllers/podgc.ts";
 import { formatRFC3339 } from "../../src/apiserver/time.ts";
 import type { Pod } from "../../src/k8s/pod.ts";
 import type { NodeObject } from "../../src/k8s/node_api.ts";
@@ -38,5 +38,28 @@ describe("podsToCollect", () => {
     const pods = [pod("new", { node: "a", phase: "Succeeded", createdMs: 3000 }), pod("old", { node: "a", phase: "Failed", createdMs: 1000 }), pod("mid", { node: "a", phase: "Succeeded", createdMs: 2000 })];
     expect(podsToCollect({ pods, nodes, missingSinceMs: new Map(), nowMs: 0, outOfService: true, threshold: 1 }).map((v) => v.pod.metadata.name)).toEqual(["old", "mid"]);
     expect(podsToCollect({ pods, nodes, missingSinceMs: new Map(), nowMs: 0, outOfService: true, threshold: 3 })).toEqual([]);
+  });
+});
+
+describe("couldBeCollected", () => {
+  // The controller skips a pass when no pod passes it, so it must hold for every pod podsToCollect
+  // names, in every category: tried over every node, phase and deletion of the table's pods.
+  const nodes = new Map([["a", node("a", true)], ["down", node("down", false, oos)], ["notready", node("notready", false)]]);
+  const combos: Pod[] = [];
+  for (const n of [undefined, "a", "down", "notready", "gone"]) {
+    for (const phase of ["Running", "Succeeded", "Failed"]) {
+      for (const deleting of [false, true]) combos.push(pod(`${n ?? "none"}-${phase}-${deleting}`, { ...(n === undefined ? {} : { node: n }), phase, deleting }));
+    }
+  }
+
+  it("holds for every pod podsToCollect names", () => {
+    const victims = podsToCollect({ pods: combos, nodes, missingSinceMs: new Map([["gone", -QUARANTINE_MS]]), nowMs: 0, outOfService: true, threshold: 1 });
+    expect(new Set(victims.map((v) => v.reason))).toEqual(new Set(["terminated", "outOfService", "orphaned", "unscheduledTerminating"]));
+    for (const v of victims) expect(couldBeCollected(v.pod, nodes), v.pod.metadata.name).toBe(true);
+  });
+
+  it("is false for a running pod on a node that is there", () => {
+    expect(couldBeCollected(pod("p", { node: "a" }), nodes)).toBe(false);
+    expect(couldBeCollected(pod("p", { node: "notready" }), nodes)).toBe(false);
   });
 });
