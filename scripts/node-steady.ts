@@ -2,22 +2,32 @@
 // its start-up and its steady minutes: what each costs in CPU, for one tree alone in this process.
 // host-time-ok: a measuring tool, like src/bench/ and scripts/ab-cpu.ts.
 //
-//   node --import tsx scripts/node-steady.ts TREE [--from 2] [--until 60] [--warm 3]
+//   node --import tsx scripts/node-steady.ts TREE [--from 2] [--until 60] [--warm 3] [--profile FILE] [--interval 50]
 //
 // TREE's compiled dist/ (`npm run build` there) runs --warm virtual minutes of the scenario first
 // (JIT warm-up, as the bench's second repetition has it), then a fresh run: the CPU time to build it
 // and run it to --from minutes (the pods' creation: every pod runs and is Ready by 2 minutes), then
 // that of the minutes --from..--until, each with its speed in real time, and the trace hash. Run it
 // for each tree in turn, several times (the trees share no heap, and neither is loaded second).
+// --profile FILE: V8's sampling profiler (node:inspector, every --interval µs) over the steady
+// minutes alone, written as a .cpuprofile (the CPU figures then include the profiler's cost).
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
+import { Session } from "node:inspector";
+import { writeFileSync } from "node:fs";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { from: { type: "string", default: "2" }, until: { type: "string", default: "60" }, warm: { type: "string", default: "3" } },
+  options: {
+    from: { type: "string", default: "2" },
+    until: { type: "string", default: "60" },
+    warm: { type: "string", default: "3" },
+    profile: { type: "string" },
+    interval: { type: "string", default: "50" },
+  },
 });
 if (positionals.length !== 1) {
-  process.stderr.write("usage: node --import tsx scripts/node-steady.ts TREE [--from 2] [--until 60] [--warm 3]\n");
+  process.stderr.write("usage: node --import tsx scripts/node-steady.ts TREE [--from 2] [--until 60] [--warm 3] [--profile FILE] [--interval 50]\n");
   process.exit(2);
 }
 const tree = resolve(positionals[0]!);
@@ -47,9 +57,23 @@ const c0 = cpuMs();
 const { scenario } = loadScenarioText(nodeScenarioYaml(110, `${until}m`), "node-110-pods.yaml");
 const h = startSimulation(scenario, { sinks: [sink], keepRecords: false });
 runTo(h, 0, from * 60_000);
+const session = values.profile === undefined ? null : new Session();
+if (session !== null) {
+  session.connect();
+  session.post("Profiler.enable");
+  session.post("Profiler.setSamplingInterval", { interval: Number(values.interval) });
+  session.post("Profiler.start");
+}
 const c1 = cpuMs();
 runTo(h, from * 60_000, until * 60_000);
 const c2 = cpuMs();
+if (session !== null) {
+  session.post("Profiler.stop", (err, r) => {
+    if (err) throw err;
+    writeFileSync(values.profile!, JSON.stringify((r as unknown as { profile: unknown }).profile));
+  });
+  session.disconnect();
+}
 const run = h.finish().run;
 const x = (virtualMin: number, ms: number) => `${((virtualMin * 60_000) / ms).toFixed(0)}x`;
 console.log(
