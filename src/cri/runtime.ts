@@ -203,11 +203,11 @@ export class SimRuntime implements RuntimeService, ImageManagerService, Containe
   // ---- ContainerNetwork ---------------------------------------------------------------------
 
   *probe(containerId: string, probeType: ProbeType, timeoutMs: number): Proc<NetworkOutcome> {
-    const op = networkRequest(this.core, containerId, { probe: probeType }, timeoutMs);
+    const op = networkRequest(this.core, containerId, probePurpose(probeType), timeoutMs);
     return op instanceof Op ? ((yield op) as NetworkOutcome) : op;
   }
   probeOp(containerId: string, probeType: ProbeType, timeoutMs: number): Op | NetworkOutcome {
-    return networkRequest(this.core, containerId, { probe: probeType }, timeoutMs);
+    return networkRequest(this.core, containerId, probePurpose(probeType), timeoutMs);
   }
   *httpHook(containerId: string, hook: HookType, timeoutMs: number): Proc<NetworkOutcome> {
     const op = networkRequest(this.core, containerId, { hook }, timeoutMs);
@@ -226,4 +226,15 @@ function newest<T extends { createdAtMs: number; id: string }>(items: readonly T
 
 function idNumber(id: string): number {
   return Number(id.slice(id.indexOf("-") + 1));
+}
+
+/** A network probe's purpose, one object per probe type (nothing writes one): not one per probe. */
+const PROBE_PURPOSES: Readonly<Record<ProbeType, { readonly probe: ProbeType }>> = {
+  liveness: { probe: "liveness" },
+  readiness: { probe: "readiness" },
+  startup: { probe: "startup" },
+};
+
+function probePurpose(probeType: ProbeType): { readonly probe: ProbeType } {
+  return PROBE_PURPOSES[probeType] ?? { probe: probeType };
 }

@@ -140,10 +140,15 @@ export class Prober {
 
   /** runProbeWithRetries: retries only while the probe errors; a failure is an answer. */
   private runProbeWithRetries(req: ProbeRequest, retries: number): Op | ProbeRunResult {
-    // The loop of upstream, as a continuation per attempt: attempt i's answer decides attempt i+1.
-    const attempt = (i: number): Op | ProbeRunResult =>
-      andThen(this.runProbe(req), (r: ProbeRunResult) => (r.answer !== "error" || i + 1 >= retries ? r : attempt(i + 1)));
-    return retries > 0 ? attempt(0) : { answer: "error", output: "" };
+    return retries > 0 ? this.attempt(req, 0, retries) : { answer: "error", output: "" };
+  }
+
+  /**
+   * Attempt i of runProbeWithRetries' loop, as a continuation per attempt: its answer decides
+   * attempt i+1. A method rather than a closure made per probe.
+   */
+  private attempt(req: ProbeRequest, i: number, retries: number): Op | ProbeRunResult {
+    return andThen(this.runProbe(req), (r: ProbeRunResult) => (r.answer !== "error" || i + 1 >= retries ? r : this.attempt(req, i + 1, retries)));
   }
 
   private runProbe(req: ProbeRequest): Op | ProbeRunResult {
@@ -226,5 +231,10 @@ function execProbeResult(r: ExecSyncResponse | CriError): ProbeRunResult {
 }
 
 function networkProbeResult(o: NetworkOutcome): ProbeRunResult {
+  // A success without output (every answered probe of a healthy container) is one shared answer,
+  // which nothing writes (not frozen: a frozen object would be a second shape where answers are read).
+  if (o.result === "success" && o.output === "") return NETWORK_SUCCESS;
   return { answer: o.result, output: o.output };
 }
+
+const NETWORK_SUCCESS: Readonly<ProbeRunResult> = { answer: "success", output: "" };

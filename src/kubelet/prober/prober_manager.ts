@@ -171,7 +171,7 @@ export class ProberManager implements WorkerHost {
    */
   CleanupPods(desiredPods: ReadonlySet<string>): void {
     for (const w of this.workers.values()) {
-      if (!desiredPods.has(w.pod.metadata.uid ?? "")) w.stop();
+      if (!desiredPods.has(w.uid)) w.stop();
     }
   }
 

@@ -57,8 +57,20 @@ export class Worker {
   private readonly coreSpec: WorkerSpec;
   private readonly resultsManager: ResultsManager;
   private state: WorkerState = newWorkerState();
-  /** The inputs of the last pass when it decided to probe with nothing to change first (see reusablePrepare). */
-  private lastProbed: { status: PodStatus; podDeleted: boolean; containerID: string; onHold: boolean } | null = null;
+  /** The pod's UID, read from the snapshot once (every tick and every housekeeping pass asks for it). */
+  readonly uid: string;
+  /** Whether the snapshot has a deletion timestamp, read once when its metadata is frozen (null: read at each tick). */
+  private readonly snapshotDeleted: boolean | null;
+  /**
+   * The inputs of the last pass when it decided to probe with nothing to change first (see
+   * reusablePrepare): its status (null: no such pass), deletion answer, container ID and hold.
+   * Fields of the worker rather than an object of their own: a tick then reads them from the
+   * worker it is already reading, not from one more object last touched a period ago.
+   */
+  private lastStatus: PodStatus | null = null;
+  private lastPodDeleted = false;
+  private lastContainerID = "";
+  private lastOnHold = false;
 
   constructor(
     private readonly m: WorkerHost,
@@ -67,6 +79,8 @@ export class Worker {
     readonly container: Container,
   ) {
     this.spec = probeOf(container, probeType);
+    this.uid = pod.metadata.uid ?? "";
+    this.snapshotDeleted = Object.isFrozen(pod.metadata) ? pod.metadata.deletionTimestamp != null : null;
     this.name = `prober/${pod.metadata.namespace ?? ""}/${pod.metadata.name}/${container.name}/${probeType}`;
     this.stopCh = m.sim.chan<null>(`${this.name}/stopCh`, 1);
     this.manualTriggerCh = m.era.resultsToSyncLoop ? m.sim.chan<null>(`${this.name}/manualTriggerCh`, 1) : null;
@@ -117,7 +131,18 @@ export class Worker {
       // The select of every period, built once (the same cases each time).
       const wait = selectOp(cases);
       for (;;) {
-        if (!(yield* this.doProbe())) {
+        // doProbe, or its steady pass (see steadyProbeOp) without a generator of its own a tick.
+        let keepGoing: boolean;
+        const probe = this.steadyProbeOp();
+        if (probe === null) keepGoing = yield* this.doProbe();
+        else {
+          const outcome = probe instanceof Op ? ((yield probe) as ProbeOutcome) : probe;
+          const out = this.finishProbe(this.state, NO_OPS, outcome);
+          const j = this.applyQuiet(out.resultOps, 0);
+          if (j < out.resultOps.length) yield* this.apply(out.resultOps, j);
+          keepGoing = out.keepGoing;
+        }
+        if (!keepGoing) {
           reason = "done";
           break;
         }
@@ -129,42 +154,63 @@ export class Worker {
       // Clean up (upstream's deferred func): a killed process never gets here, as a dead goroutine.
       probeTicker.stop();
       for (const op of workerExitOps(this.state)) this.resultsManager.Remove(op.containerID);
-      this.m.removeWorker(this.pod.metadata.uid ?? "", this.container.name, this.probeType);
+      this.m.removeWorker(this.uid, this.container.name, this.probeType);
       sim.emit("prober", "WorkerStop", { ...this.fields(), reason });
     }
   }
 
   /** doProbe probes the container once and records the result; returns whether to keep going. */
   private *doProbe(): Proc<boolean> {
-    const uid = this.pod.metadata.uid ?? "";
+    const uid = this.uid;
     const status = this.m.GetPodStatus(uid);
     // Graceful shutdown check (≥1.21) reads the worker's own pod snapshot, as upstream (#107473);
     // with proberReadsLatestPod, the pod manager's current copy (#107514), the snapshot if gone.
-    const podDeleted = this.m.era.stopOnPodDeletion && this.podForShutdownCheck(uid).metadata.deletionTimestamp != null;
-    const prepared = this.reusablePrepare(status, podDeleted) ?? this.prepare(status, podDeleted);
+    const podDeleted = this.m.era.stopOnPodDeletion && this.podForShutdownCheck(uid);
+    // A reused pass (see reusable) decides to probe with the state as it is and nothing to write first.
+    const prepared = this.reusable(status, podDeleted) ? null : this.prepare(status, podDeleted);
     // The results are written up to the first that changes a cached one without a generator (a
     // steady tick sets the result it already has, which Set leaves without yielding); only a
     // change, whose Update is a send that may block, goes through apply.
-    if (prepared.phase === "done") {
+    if (prepared !== null && prepared.phase === "done") {
       this.state = prepared.output.newState;
       const ops = prepared.output.resultOps;
       const i = this.applyQuiet(ops, 0);
       if (i < ops.length) yield* this.apply(ops, i);
       return prepared.output.keepGoing;
     }
-    this.state = prepared.state;
-    const before = prepared.resultOps;
+    const state = prepared === null ? this.state : prepared.state;
+    const before = prepared === null ? NO_OPS : prepared.resultOps;
+    this.state = state;
     const i = this.applyQuiet(before, 0);
     if (i < before.length) yield* this.apply(before, i);
     // The probe is one operation (the runtime's call, its retries and the reading of its answer
     // as continuations): one yield, one resumption, instead of a generator frame per level.
     const probe = this.m.prober.probeOp(this.probeType, this.pod, status!, this.container, this.state.containerID);
     const outcome = probe instanceof Op ? ((yield probe) as ProbeOutcome) : probe;
-    const out = this.withEraHold(doProbeFinish(this.coreSpec, prepared.state, prepared.resultOps, outcome), prepared.state, outcome);
-    this.state = out.newState;
+    const out = this.finishProbe(state, before, outcome);
     const j = this.applyQuiet(out.resultOps, before.length);
     if (j < out.resultOps.length) yield* this.apply(out.resultOps, j);
     return out.keepGoing;
+  }
+
+  /**
+   * doProbe's first steps when they would find the pass reusable (see reusable): the probe's
+   * operation (or answer), for run to yield and finish itself; null for any other pass, which
+   * doProbe takes from the start (the same reads again: they are pure). What a steady tick does,
+   * in doProbe's order, without a generator object a tick.
+   */
+  private steadyProbeOp(): Op | ProbeOutcome | null {
+    const status = this.m.GetPodStatus(this.uid);
+    const podDeleted = this.m.era.stopOnPodDeletion && this.podForShutdownCheck(this.uid);
+    if (!this.reusable(status, podDeleted)) return null;
+    return this.m.prober.probeOp(this.probeType, this.pod, status!, this.container, this.state.containerID);
+  }
+
+  /** doProbe after the probe: the core's decision on its outcome, taken as the worker's state. */
+  private finishProbe(state: WorkerState, before: readonly ResultOp[], outcome: ProbeOutcome): DoProbeOutput {
+    const out = this.withEraHold(doProbeFinish(this.coreSpec, state, before, outcome), state, outcome);
+    this.state = out.newState;
+    return out;
   }
 
   private prepare(status: PodStatus | undefined, podDeleted: boolean): PrepareOutput {
@@ -177,9 +223,12 @@ export class Worker {
     };
     const prepared = doProbePrepare(this.coreSpec, this.state, inputs);
     const steady = prepared.phase === "probe" && prepared.resultOps.length === 0 && prepared.state === this.state;
-    this.lastProbed = steady && status !== undefined && Object.isFrozen(status)
-      ? { status, podDeleted, containerID: this.state.containerID, onHold: this.state.onHold }
-      : null;
+    if (steady && status !== undefined && Object.isFrozen(status)) {
+      this.lastStatus = status;
+      this.lastPodDeleted = podDeleted;
+      this.lastContainerID = this.state.containerID;
+      this.lastOnHold = this.state.onHold;
+    } else this.lastStatus = null;
     return prepared;
   }
 
@@ -190,11 +239,9 @@ export class Worker {
    * the checks read. Then they decide the same now: time enters only through the initial delay,
    * which that pass found over, and it stays over. Every probe tick of a running container asks.
    */
-  private reusablePrepare(status: PodStatus | undefined, podDeleted: boolean): PrepareOutput | null {
-    const last = this.lastProbed;
-    if (last === null || last.status !== status || last.podDeleted !== podDeleted) return null;
-    if (last.containerID !== this.state.containerID || last.onHold !== this.state.onHold) return null;
-    return { phase: "probe", state: this.state, resultOps: [] };
+  private reusable(status: PodStatus | undefined, podDeleted: boolean): boolean {
+    if (this.lastStatus === null || this.lastStatus !== status || this.lastPodDeleted !== podDeleted) return false;
+    return this.lastContainerID === this.state.containerID && this.lastOnHold === this.state.onHold;
   }
 
   /**
@@ -211,8 +258,11 @@ export class Worker {
     return { ...out, newState: { ...out.newState, onHold: before.onHold, resultRun } };
   }
 
-  private podForShutdownCheck(uid: string): Pod {
-    return this.m.podManager?.GetPodByUID(uid) ?? this.pod;
+  /** Whether the pod the shutdown check reads has a deletion timestamp (the snapshot's answer is read once: it never changes). */
+  private podForShutdownCheck(uid: string): boolean {
+    const latest = this.m.podManager?.GetPodByUID(uid);
+    if (latest !== undefined) return latest.metadata.deletionTimestamp != null;
+    return this.snapshotDeleted ?? this.pod.metadata.deletionTimestamp != null;
   }
 
   /**
@@ -231,7 +281,7 @@ export class Worker {
 
   /** The results manager's calls of ops[from..], in order. */
   private *apply(ops: readonly ResultOp[], from: number): Proc<void> {
-    const uid = this.pod.metadata.uid ?? "";
+    const uid = this.uid;
     for (let i = from; i < ops.length; i++) {
       const op = ops[i]!;
       if (op.op === "remove") this.resultsManager.Remove(op.containerID);
@@ -241,9 +291,12 @@ export class Worker {
 
   private fields(): Record<string, unknown> {
     const pod = `${this.pod.metadata.namespace ?? ""}/${this.pod.metadata.name}`;
-    return { pod, uid: this.pod.metadata.uid ?? "", container: this.container.name, probeType: this.probeType };
+    return { pod, uid: this.uid, container: this.container.name, probeType: this.probeType };
   }
 }
+
+/** No result to write before the probe (a reused pass's): read only, doProbeFinish copies it. */
+const NO_OPS: readonly ResultOp[] = Object.freeze([]);
 
 /** The container ID the pod object's (API) status records for the named container or sidecar; "" when none. */
 export function apiContainerID(pod: Pod, name: string): string {

@@ -188,10 +188,9 @@ function newContainerOps(spec: WorkerSpec, c: WorkerContainerStatus, inputs: DoP
 }
 
 /** doProbe after the probe: thresholds, the cached result, and the hold rule. */
-export function doProbeFinish(spec: WorkerSpec, state0: WorkerState, ops0: ResultOp[], outcome: ProbeOutcome): DoProbeOutput {
-  const ops = ops0.slice();
+export function doProbeFinish(spec: WorkerSpec, state0: WorkerState, ops0: readonly ResultOp[], outcome: ProbeOutcome): DoProbeOutput {
   // Prober error, throw away the result.
-  if (outcome === "error") return finishOutput(true, state0, ops, true);
+  if (outcome === "error") return finishOutput(true, state0, ops0.slice(), true);
   const result = outcome;
   // The state's fields written out (its every field, in its order), not spread: every probe makes one.
   let state: WorkerState = {
@@ -205,9 +204,12 @@ export function doProbeFinish(spec: WorkerSpec, state0: WorkerState, ops0: Resul
     (result === "Success" && state.resultRun < spec.successThreshold)
   ) {
     // Success or failure is below threshold - leave the probe state unchanged.
-    return finishOutput(true, state, ops, true);
+    return finishOutput(true, state, ops0.slice(), true);
   }
-  ops.push({ op: "set", containerID: state.containerID, result });
+  // The ops so far and the set, as one literal when there were none (every steady probe): a push
+  // onto an empty copy would allocate room for 17.
+  const set: ResultOp = { op: "set", containerID: state.containerID, result };
+  const ops = ops0.length === 0 ? [set] : [...ops0, set];
   if ((spec.probeType === "liveness" && result === "Failure") || spec.probeType === "startup") {
     // A failed liveness/startup container will be restarted; a started one needs no more startup
     // probes. Either way stop probing until a new container ID shows up (#21751, #117153).
@@ -238,14 +240,11 @@ function findTargetStatus(status: WorkerPodStatus, name: string): WorkerContaine
 }
 
 function finishOutput(keepGoing: boolean, newState: WorkerState, resultOps: ResultOp[], probed: boolean): DoProbeOutput {
-  const out: DoProbeOutput = { keepGoing, newState, resultOps, probed };
-  // The last set, read from the end without copying the list.
+  // The last set, read from the end without copying the list; the set op itself is the result
+  // set (its containerID and result), and the output is built whole, not given a field afterwards.
   for (let i = resultOps.length - 1; i >= 0; i--) {
     const op = resultOps[i]!;
-    if (op.op === "set") {
-      out.resultSet = { containerID: op.containerID, result: op.result };
-      break;
-    }
+    if (op.op === "set") return { keepGoing, newState, resultOps, probed, resultSet: op };
   }
-  return out;
+  return { keepGoing, newState, resultOps, probed };
 }
