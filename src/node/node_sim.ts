@@ -16,54 +16,190 @@ export function kubeletGroup(nodeName: string): string {
 }
 
 /**
- * The kernel as the processes of node `nodeName` see it (see the top of this file): a plain object
- * with the kernel's methods bound to it, its fields read (and written) through to it, and four
- * methods of its own. Not a Proxy: every kernel call of every node's kubelet (emit, go, chan, now)
- * went through a trap that looked the name up twice; a plain object's properties are as fast as
- * the kernel's own.
+ * The kernel as the processes of node `nodeName` see it (see the top of this file): an instance of
+ * one class whose methods call the kernel's, its fields read (and written) through to it, and four
+ * methods of its own. Not a Proxy (a trap on every kernel call of every node's kubelet), and not an
+ * object given each member as its own property: with some sixty accessors and bound methods each,
+ * V8 kept every view in dictionary mode, so every `sim.nowMs` and `sim.emit` of a node's models was
+ * a hash lookup. The views of all nodes share one hidden class and one prototype, whose members
+ * are plain methods and accessors: a model's read of the clock is a monomorphic getter call.
  */
 export function nodeSim(sim: Sim, nodeName: string): Sim {
-  const prefix = `${nodeName}/`;
-  // A node's group names, made once each: go() asks for one at every spawn.
-  const groups = new Map<string, string>([["kubelet", kubeletGroup(nodeName)]]);
-  const group = (g: string): string => {
-    let named = groups.get(g);
-    if (named === undefined) groups.set(g, (named = `${g}@${nodeName}`));
-    return named;
-  };
-  const view = forwarding(sim);
-  // The clock, read at every step of every model: its own accessor (the generic one's keyed load
-  // by name serves every field and is megamorphic).
-  Object.defineProperty(view, "nowMs", { get: () => sim.nowMs, set: (v: number) => void (sim.nowMs = v), enumerable: true });
-  Object.assign(view, {
-    // Without a group the options pass as they are; with one, a copy with the node's group name.
-    go: (name: string, body: Parameters<Sim["go"]>[1], opts: SpawnOptions = {}) =>
-      sim.go(prefix + name, body, opts.group === undefined || opts.group === "" ? opts : Object.assign({}, opts, { group: group(opts.group) })),
-    emit: (component: string, kind: string, fields?: Readonly<Record<string, unknown>>) => sim.emitOnNode(nodeName, component, kind, fields),
-    rng: (stream: string) => sim.rng(prefix + stream),
-    killGroup: (g: string) => sim.killGroup(g === "" ? g : group(g)),
-  });
-  return view as unknown as Sim;
+  forwardTheRest(sim);
+  return new NodeView(sim, nodeName) as unknown as Sim;
 }
 
-/** An object whose every method is `target`'s bound to it and whose every field and getter reads `target`'s now. */
-function forwarding(target: object): Record<string, unknown> {
-  const view: Record<string, unknown> = {};
-  for (const name of Object.keys(target)) {
-    Object.defineProperty(view, name, {
-      get: () => (target as Record<string, unknown>)[name],
-      set: (v: unknown) => void ((target as Record<string, unknown>)[name] = v),
-      enumerable: true,
-      configurable: true, // nodeSim gives the clock its own
+type Kernel = Sim & Record<string, unknown>;
+
+class NodeView {
+  private readonly prefix: string;
+  // A node's group names, made once each: go() asks for one at every spawn.
+  private readonly groupNames: Map<string, string>;
+
+  constructor(private readonly kernel: Sim, private readonly nodeName: string) {
+    this.prefix = `${nodeName}/`;
+    this.groupNames = new Map<string, string>([["kubelet", kubeletGroup(nodeName)]]);
+  }
+
+  private group(g: string): string {
+    let named = this.groupNames.get(g);
+    if (named === undefined) this.groupNames.set(g, (named = `${g}@${this.nodeName}`));
+    return named;
+  }
+
+  // ---- the node's own -------------------------------------------------------------------------
+
+  /** Without a group the options pass as they are; with one, a copy with the node's group name. */
+  go(name: string, body: Parameters<Sim["go"]>[1], opts: SpawnOptions = {}): ReturnType<Sim["go"]> {
+    return this.kernel.go(this.prefix + name, body, opts.group === undefined || opts.group === "" ? opts : Object.assign({}, opts, { group: this.group(opts.group) }));
+  }
+  emit(component: string, kind: string, fields?: Readonly<Record<string, unknown>>): void {
+    this.kernel.emitOnNode(this.nodeName, component, kind, fields);
+  }
+  rng(stream: string): ReturnType<Sim["rng"]> {
+    return this.kernel.rng(this.prefix + stream);
+  }
+  killGroup(g: string): number {
+    return this.kernel.killGroup(g === "" ? g : this.group(g));
+  }
+
+  // ---- the kernel's, read and called through ----------------------------------------------------
+
+  get nowMs(): number {
+    return this.kernel.nowMs;
+  }
+  set nowMs(v: number) {
+    this.kernel.nowMs = v;
+  }
+  get current(): Sim["current"] {
+    return this.kernel.current;
+  }
+  get strategyName(): string {
+    return this.kernel.strategyName;
+  }
+  get choices(): Sim["choices"] {
+    return this.kernel.choices;
+  }
+  get bounds(): Sim["bounds"] {
+    return this.kernel.bounds;
+  }
+  get ready(): Sim["ready"] {
+    return this.kernel.ready;
+  }
+  get observer(): Sim["observer"] {
+    return this.kernel.observer;
+  }
+  chan<T>(name: string, capacity?: number): ReturnType<Sim["chan"]> {
+    return this.kernel.chan<T>(name, capacity);
+  }
+  mutex(name: string): ReturnType<Sim["mutex"]> {
+    return this.kernel.mutex(name);
+  }
+  rwmutex(name: string): ReturnType<Sim["rwmutex"]> {
+    return this.kernel.rwmutex(name);
+  }
+  waitGroup(name: string): ReturnType<Sim["waitGroup"]> {
+    return this.kernel.waitGroup(name);
+  }
+  newTimer(name: string, durationMs: number): ReturnType<Sim["newTimer"]> {
+    return this.kernel.newTimer(name, durationMs);
+  }
+  newTicker(name: string, periodMs: number): ReturnType<Sim["newTicker"]> {
+    return this.kernel.newTicker(name, periodMs);
+  }
+  after(name: string, durationMs: number): ReturnType<Sim["after"]> {
+    return this.kernel.after(name, durationMs);
+  }
+  choose(n: number): number {
+    return this.kernel.choose(n);
+  }
+  mapOrder<T>(sortedKeys: readonly T[]): T[] {
+    return this.kernel.mapOrder(sortedKeys);
+  }
+  emitOnNode(node: string, component: string, kind: string, fields?: Readonly<Record<string, unknown>>): void {
+    this.kernel.emitOnNode(node, component, kind, fields);
+  }
+  traces(kind: string): boolean {
+    return this.kernel.traces(kind);
+  }
+  stop(...a: Parameters<Sim["stop"]>): void {
+    this.kernel.stop(...a);
+  }
+  wake(...a: Parameters<Sim["wake"]>): void {
+    this.kernel.wake(...a);
+  }
+  wakeWithError(...a: Parameters<Sim["wakeWithError"]>): void {
+    this.kernel.wakeWithError(...a);
+  }
+  wakeToRetry(...a: Parameters<Sim["wakeToRetry"]>): void {
+    this.kernel.wakeToRetry(...a);
+  }
+  schedule(...a: Parameters<Sim["schedule"]>): ReturnType<Sim["schedule"]> {
+    return this.kernel.schedule(...a);
+  }
+  cancel(...a: Parameters<Sim["cancel"]>): void {
+    this.kernel.cancel(...a);
+  }
+  sleepUntil(...a: Parameters<Sim["sleepUntil"]>): void {
+    this.kernel.sleepUntil(...a);
+  }
+  block(...a: Parameters<Sim["block"]>): void {
+    this.kernel.block(...a);
+  }
+  decide(...a: Parameters<Sim["decide"]>): number {
+    return this.kernel.decide(...a);
+  }
+  run(): ReturnType<Sim["run"]> {
+    return this.kernel.run();
+  }
+  runUntil(limitMs: number): ReturnType<Sim["runUntil"]> {
+    return this.kernel.runUntil(limitMs);
+  }
+  replayKey(): string {
+    return this.kernel.replayKey();
+  }
+}
+
+/**
+ * Whatever else a kernel has (its private fields, a member added to Sim later and not listed
+ * above), forwarded from NodeView's prototype, once: a field read and written through, a getter
+ * read, a method called on the kernel. The listed members come first.
+ */
+let forwarded = false;
+function forwardTheRest(sim: Sim): void {
+  if (forwarded) return;
+  forwarded = true;
+  const proto = NodeView.prototype as unknown as Record<string, unknown>;
+  const has = (name: string) => name === "constructor" || Object.hasOwn(proto, name);
+  for (const name of Object.keys(sim)) {
+    if (has(name)) continue;
+    Object.defineProperty(proto, name, {
+      get(this: NodeView) {
+        return (viewKernel(this) as Kernel)[name];
+      },
+      set(this: NodeView, v: unknown) {
+        (viewKernel(this) as Kernel)[name] = v;
+      },
+      configurable: true,
     });
   }
-  for (let proto = Object.getPrototypeOf(target) as object | null; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
-    for (const name of Object.getOwnPropertyNames(proto)) {
-      if (name === "constructor" || Object.hasOwn(view, name)) continue; // a subclass's member comes first
-      const d = Object.getOwnPropertyDescriptor(proto, name)!;
-      if (d.get !== undefined) Object.defineProperty(view, name, { get: () => d.get!.call(target) });
-      else if (typeof d.value === "function") view[name] = (d.value as (...a: unknown[]) => unknown).bind(target);
+  for (let p = Object.getPrototypeOf(sim) as object | null; p !== null && p !== Object.prototype; p = Object.getPrototypeOf(p) as object | null) {
+    for (const name of Object.getOwnPropertyNames(p)) {
+      if (has(name)) continue; // a subclass's member comes first
+      const d = Object.getOwnPropertyDescriptor(p, name)!;
+      if (d.get !== undefined) {
+        const get = d.get;
+        Object.defineProperty(proto, name, { get(this: NodeView) { return get.call(viewKernel(this)); }, configurable: true });
+      } else if (typeof d.value === "function") {
+        const fn = d.value as (...a: unknown[]) => unknown;
+        proto[name] = function (this: NodeView, ...a: unknown[]) {
+          return fn.apply(viewKernel(this), a);
+        };
+      }
     }
   }
-  return view;
+}
+
+function viewKernel(v: NodeView): Sim {
+  return (v as unknown as { kernel: Sim }).kernel;
 }

@@ -70,4 +70,29 @@ describe("a node's view of the kernel", () => {
     expect(seen).toEqual([7, true]);
     expect(view.nowMs).toBe(sim.nowMs);
   });
+
+  it("is one class for every node: its own fields are four, every kernel member is on the shared prototype and reaches the kernel", () => {
+    const sim = new Sim({ seed: 1, strategy: { name: "fifo" } });
+    const b = nodeSim(sim, "node-b");
+    const c = nodeSim(sim, "node-c");
+    // Members given to each view as its own properties put the views in V8's dictionary mode.
+    expect(Object.getPrototypeOf(b)).toBe(Object.getPrototypeOf(c));
+    expect(Object.getOwnPropertyNames(b).sort()).toEqual(["groupNames", "kernel", "nodeName", "prefix"]);
+    for (let p = Object.getPrototypeOf(sim) as object; p !== Object.prototype; p = Object.getPrototypeOf(p) as object) {
+      for (const name of Object.getOwnPropertyNames(p)) {
+        const d = Object.getOwnPropertyDescriptor(p, name)!;
+        if (name !== "constructor" && typeof d.value === "function") expect(typeof (b as unknown as Record<string, unknown>)[name], name).toBe("function");
+      }
+    }
+    // A private field, not listed by the view, reads through to the kernel's value now.
+    const events = () => (b as unknown as { events: number }).events;
+    expect(events()).toBe(0);
+    sim.go("one", function* () {
+      yield* sleep(1);
+    });
+    sim.run();
+    expect(events()).toBe((sim as unknown as { events: number }).events);
+    expect(events()).toBeGreaterThan(0);
+  });
 });
+
