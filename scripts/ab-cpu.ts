@@ -23,10 +23,12 @@
 //   events. Not run by default; `--only cluster --cluster 20:5` runs it alone.
 // kernel:  the kernel bench's two loops (1,000 sleepers against a bare heap of generators), K
 //   alternations; the figure is the kernel's ratio to the bare loop in each tree.
-// hunt:    --hunt r01,r10 [--hunt-runs 40]: each race's hunt form (scenarios/races/hunt/) as
+// hunt:    --hunt r01,r10 [--hunt-runs 40] [--hunt-warm 10]: each race's hunt form (scenarios/races/hunt/) as
 //   `explore` runs it (its swarm, every invariant, pct calibrated by a fifo run; a failing run
 //   of a sampled index runs again in full, context.ts), in batches of 5 runs alternating between the
-//   trees. Not run by default.
+//   trees, after --hunt-warm W runs of each (10: an exploration's first runs; hunt3 found a form
+//   needs about 200 before its code is warm, so `--hunt-warm 200` compares them as a long
+//   exploration runs them). Not run by default.
 // digest:  --digest M: the trace digest alone (TraceDigest.add) over the records of M virtual
 //   minutes of the 110-pod node from minute 2 on (collected once, unhashed, by this tree), fed to
 //   each tree's digest in alternation, 10 passes each; both must give the same hex. Not run by
@@ -48,11 +50,12 @@ const { values } = parseArgs({
     digest: { type: "string" },
     cluster: { type: "string" },
     "hunt-runs": { type: "string", default: "40" },
+    "hunt-warm": { type: "string", default: "10" },
     dist: { type: "boolean", default: false },
   },
 });
 if (values.base === undefined) {
-  process.stderr.write("usage: node --import tsx scripts/ab-cpu.ts --base DIR [--explore RUNS] [--node MINUTES] [--kernel REPS] [--only explore|node|kernel|digest|cluster] [--hunt r01,r10] [--digest MINUTES] [--cluster NODES:MINUTES]\n");
+  process.stderr.write("usage: node --import tsx scripts/ab-cpu.ts --base DIR [--explore RUNS] [--node MINUTES] [--kernel REPS] [--only explore|node|kernel|digest|cluster] [--hunt r01,r10 [--hunt-runs 40] [--hunt-warm 10]] [--digest MINUTES] [--cluster NODES:MINUTES]\n");
   process.exit(2);
 }
 const trees = [resolve(values.base), resolve(join(import.meta.dirname, ".."))];
@@ -199,14 +202,14 @@ async function abKernel(reps: number): Promise<void> {
   console.log(`kernel (2,001,000 events, ${reps} alternations): ratio to the bare loop old ${rate(0)}x, new ${rate(1)}x; kernel new/old speed ${ratio(t.kernel[0]!, t.kernel[1]!)}x`);
 }
 
-async function abHunt(forms: readonly string[], runs: number): Promise<void> {
+async function abHunt(forms: readonly string[], runs: number, warm: number): Promise<void> {
   for (const form of forms) {
     const ctxs = await Promise.all(trees.map(async (t) => {
       const { makePlan } = await mod(t, "explore/plan");
       const { RunContext } = await mod(t, "explore/context");
       return new RunContext(makePlan({ source: { file: join(t, "scenarios/races/hunt", `${form}-hunt.yaml`) }, strategy: "pct" }));
     }));
-    for (const c of ctxs) for (let i = 0; i < 10; i++) c.runIndex(100_000 + i); // warm-up
+    for (let i = 0; i < warm; i++) for (const c of ctxs) c.runIndex(100_000 + i); // warm-up, in alternation
     const spent = [0, 0];
     const ids = [[], []] as string[][];
     const batch = 5;
@@ -218,7 +221,7 @@ async function abHunt(forms: readonly string[], runs: number): Promise<void> {
       }
     }
     const same = ids[0]!.join() === ids[1]!.join() ? "same runs" : "runs differ";
-    console.log(`hunt ${form} ${runs} runs: old ${(spent[0]! / runs).toFixed(2)} ms/run (${Math.round((1000 * runs) / spent[0]!)} runs/s), new ${(spent[1]! / runs).toFixed(2)} ms/run (${Math.round((1000 * runs) / spent[1]!)} runs/s); new/old speed ${ratio(spent[0]!, spent[1]!)}x (${same})`);
+    console.log(`hunt ${form} ${runs} runs (after ${warm} of warm-up): old ${(spent[0]! / runs).toFixed(2)} ms/run (${Math.round((1000 * runs) / spent[0]!)} runs/s), new ${(spent[1]! / runs).toFixed(2)} ms/run (${Math.round((1000 * runs) / spent[1]!)} runs/s); new/old speed ${ratio(spent[0]!, spent[1]!)}x (${same})`);
   }
 }
 
@@ -251,4 +254,4 @@ if (only === undefined || only === "explore") await abExplore(Number(values.expl
 if (only === undefined || only === "node") await abNode(Number(values.node));
 if (values.cluster !== undefined) await abCluster(values.cluster);
 if (values.digest !== undefined) await abDigest(Number(values.digest));
-if (values.hunt !== undefined) await abHunt(values.hunt.split(","), Number(values["hunt-runs"]));
+if (values.hunt !== undefined) await abHunt(values.hunt.split(","), Number(values["hunt-runs"]), Number(values["hunt-warm"]));
