@@ -1,25 +1,25 @@
-// The young generation's size for long simulations (docs/cluster.md, "A large cluster and V8's young
-// generation"). A long run allocates objects that live a probe period or so; with V8's default
-// semi-space (16 MB) a big cluster fills it every fraction of a virtual second, so those objects
-// are copied and promoted instead of dying young, and the run pays for it in collections
-// (docs/BENCHMARKS.md, "The cluster's cost per pod, settled (clu3)"). V8 fixes the semi-space when
-// a heap is set up: `v8.setFlagsFromString` leaves a running heap's as it was, so the only ways to
-// give it to a run are a fresh process (`node --max-semi-space-size=N`) or a worker thread's
-// `resourceLimits`. The `kubelet-sim` command does the first for a run big enough to gain
-// (scenarioWeight below): it starts itself again with the flag and hands the terminal over,
+// The young generation's size for long simulations (docs/cluster.md, "Scale"; docs/BENCHMARKS.md,
+// "The young generation, in the product's path"). A long run allocates objects that live a probe
+// period or so; with V8's default semi-space (16 MB) a big cluster fills it every fraction of a
+// virtual second, so those objects are copied and promoted instead of dying young, and the run pays
+// for it in collections (docs/BENCHMARKS.md, "The cluster's cost per pod, settled (clu3)"). V8
+// fixes the semi-space when a heap is set up: `v8.setFlagsFromString` leaves a running heap's as it
+// was, so the only ways to give it to a run are a fresh process (`node --max-semi-space-size=N`) or
+// a worker thread's `resourceLimits`. The `kubelet-sim` command does the first for a run big enough
+// to gain (scenarioWeight below): it starts itself again with the flag and hands the terminal over,
 // exit code and signals included. The user's own choice wins: with --max-semi-space-size (or its
-// --min- sibling) in NODE_OPTIONS or on node's command line nothing is re-run. GC never changes
-// a run (the same choices, the same trace hash): only when the collector runs.
+// --min- sibling) in NODE_OPTIONS or on node's command line nothing is re-run. GC never changes a
+// run (the same choices, the same trace hash): only when the collector runs.
 import { spawn } from "node:child_process";
 import type { Scenario } from "../scenario/index.ts";
 
-/** The semi-space, in MB, a big run gets (measured against 32, 128 and 256: docs/BENCHMARKS.md, "The young generation, in the product's path"). */
+/** The semi-space, in MB, a big run gets (against 128 and 256: as fast in the measurements, more memory; docs/BENCHMARKS.md, "The young generation, in the product's path"). */
 export const SEMI_SPACE_MB = 64;
 
 /**
  * Pod-seconds of virtual time (pods the scenario makes, times its length) from which a run is
- * started again with the larger semi-space. Below, the second process's start-up (about 0.4 s
- * of CPU: the parent has loaded the CLI and the scenario) is not won back.
+ * started again with the larger semi-space. Below, the second process's start-up (about 0.3 s
+ * of CPU: the first has loaded the CLI and the scenario) is not won back.
  */
 export const WEIGHT_THRESHOLD = 500_000;
 
