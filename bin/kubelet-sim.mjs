@@ -2,6 +2,7 @@
 // Entry point of the `kubelet-sim` command: the compiled CLI in dist/ (`npm run build`; a clone
 // builds it on `npm install` through the `prepare` script).
 import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 // A reader that went away (`kubelet-sim run x.yaml | head`) is not an error of ours: stop quietly.
 for (const stream of [process.stdout, process.stderr]) {
@@ -30,4 +31,5 @@ if (!existsSync(main)) {
   process.exit(3);
 }
 const cli = await import(main.href);
-process.exitCode = await cli.main(args);
+// This file, so that a long run can start it again with a larger young generation (src/cli/young.ts).
+process.exitCode = await cli.main(args, undefined, { script: fileURLToPath(import.meta.url) });

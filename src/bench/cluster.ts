@@ -9,10 +9,22 @@ import { performance } from "node:perf_hooks";
 import { startSimulation } from "../simulate.ts";
 import { loadScenarioText } from "../scenario/index.ts";
 import type { BenchLine } from "./kernel.ts";
+import { semiSpaceChosen, semiSpaceFor } from "../cli/young.ts";
 import { MeteredSink, mb, round2 } from "./node.ts";
 import { CLUSTER_SIZE, clusterScenarioYaml, type ClusterSize } from "./workloads.ts";
 
 const GOAL_SPEEDUP = 10;
+
+/**
+ * The semi-space (MB) `kubelet-sim run` would start this line's scenario with (src/cli/young.ts),
+ * so that the line measures what a user of the command gets; null when a size is chosen already
+ * (the user's NODE_OPTIONS, or this process is that re-run) or the scenario is too small.
+ */
+export function clusterSemiSpace(size: ClusterSize = CLUSTER_SIZE, until = "1h", chosen = semiSpaceChosen()): number | null {
+  if (chosen) return null;
+  const { scenario } = loadScenarioText(clusterScenarioYaml(size, until), "cluster-bench.yaml");
+  return semiSpaceFor(scenario, scenario.untilMs);
+}
 const GOAL_RSS_MB = 8 * 1024;
 
 /** The line; `size` and `until` smaller only to try it (scripts, the harness's own test). */

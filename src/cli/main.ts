@@ -6,10 +6,22 @@ import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, InternalError, UserError } from "./
 import { VERSION } from "../version.ts";
 import { COMMANDS } from "./commands/index.ts";
 import { docPath } from "./package_files.ts";
+import { respawn as respawnCli, semiSpaceChosen } from "./young.ts";
 
 /** The result slot a command handler fills; yargs' own exit handling is turned off. */
 export interface CommandContext {
   exitCode: number;
+  /**
+   * Runs the same command line again in a `node` with a semi-space of MB (young.ts), resolving with
+   * its exit code; null where that is not to be done: in-process callers (tests, the library), or
+   * when a size was chosen already (the user's NODE_OPTIONS, or this is the re-run).
+   */
+  respawn?: ((mb: number) => Promise<number>) | null;
+}
+
+/** How the CLI was started: `script`, the file `node` ran (bin/kubelet-sim.mjs), lets a long run start it again (young.ts). */
+export interface MainOptions {
+  script?: string;
 }
 
 const EPILOGUE =
@@ -24,14 +36,16 @@ export const TOP_EXAMPLES: readonly (readonly [string, string])[] = [
   ["$0 validate my.yaml", "check a scenario you wrote; every error with file:line:col"],
 ];
 
-export async function main(argv: readonly string[], write: (text: string) => void = (t) => void process.stdout.write(t)): Promise<number> {
+export async function main(argv: readonly string[], write: (text: string) => void = (t) => void process.stdout.write(t), options: MainOptions = {}): Promise<number> {
   if (argv.length === 0) {
     write(overview());
     return EXIT_OK;
   }
   const unknown = unknownCommand(argv);
   if (unknown !== null) return reportError(new UserError(unknown));
-  const ctx: CommandContext = { exitCode: 0 };
+  const script = options.script;
+  const respawn = script === undefined || semiSpaceChosen() ? null : (mb: number) => respawnCli(script, argv, mb);
+  const ctx: CommandContext = { exitCode: 0, respawn };
   let parser: Argv = yargs([...argv])
     .scriptName("kubelet-sim")
     .usage("$0 <command> [options]\n\nA deterministic simulator of the Kubernetes kubelet's pod lifecycle.")

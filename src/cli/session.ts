@@ -56,11 +56,19 @@ export interface RunRequest {
   note?: string;
   /** More sinks for the trace (replay's check of an older record's sha256). */
   sinks?: readonly TraceSink[];
+  /**
+   * Asked once the scenario has loaded, before anything is printed: a semi-space size (MB) to run
+   * it with in another process instead (young.ts), or null to run it here. The command line sets
+   * it when it may start itself again; the outcome then carries the size and nothing ran.
+   */
+  elsewhere?: (scenario: Scenario, untilMs: number) => number | null;
 }
 
 export interface RunOutcome {
   exitCode: number;
   result: SimulationResult | null;
+  /** Set when RunRequest.elsewhere asked for the run in another process: its semi-space (MB); nothing was printed. */
+  semiSpaceMb?: number;
 }
 
 /**
@@ -136,7 +144,11 @@ export async function runInSlices(handle: SimulationHandle, initialSliceMs = 100
 
 /** The steps of one run: load, print the key, run (yielded), write the outputs and the record, summarize. */
 export function* runSteps(req: RunRequest, io: CliIo): RunSteps {
-  const loaded = loadOrReport(req.readFrom ?? req.file, req.kubelet, io, req.text);
+  const asked: { mb: number | null } = { mb: null };
+  const ask = req.elsewhere;
+  const elsewhere = ask === undefined ? undefined : (s: Scenario) => (asked.mb = ask(s, req.untilMs ?? s.untilMs)) !== null;
+  const loaded = loadOrReport(req.readFrom ?? req.file, req.kubelet, io, req.text, elsewhere);
+  if (asked.mb !== null) return { exitCode: EXIT_OK, result: null, semiSpaceMb: asked.mb };
   if (loaded === null) return { exitCode: EXIT_USAGE, result: null };
   const { scenario, notices } = loaded;
   // Read as loaded, so a record pins the text that ran even if the file changes during the run.
@@ -205,8 +217,12 @@ function finish(result: SimulationResult, run: Parameters<typeof runJson>[1], ou
   return result.ok ? EXIT_OK : EXIT_VIOLATION;
 }
 
-/** The scenario, or null after printing every located error (and the warnings of a valid one). */
-export function loadOrReport(path: string, kubelet: KubeletOverrides | undefined, io: CliIo, text?: string): (LoadResult & { notices: string[] }) | null {
+/**
+ * The scenario, or null after printing every located error (and the warnings of a valid one).
+ * `quietIf`, asked of a valid scenario first: when it says true, nothing is printed (the run goes
+ * elsewhere, which prints them) and the result is null.
+ */
+export function loadOrReport(path: string, kubelet: KubeletOverrides | undefined, io: CliIo, text?: string, quietIf?: (scenario: Scenario) => boolean): (LoadResult & { notices: string[] }) | null {
   let loaded: LoadResult;
   try {
     loaded = text === undefined ? loadScenarioWithOverrides(path, kubelet) : loadScenarioTextWithOverrides(text, path, kubelet);
@@ -217,6 +233,7 @@ export function loadOrReport(path: string, kubelet: KubeletOverrides | undefined
     io.stderr.write(`kubelet-sim: ${path} has ${n} error${n === 1 ? "" : "s"}; nothing was run (see ${docPath("scenarios.md")})\n`);
     return null;
   }
+  if (quietIf?.(loaded.scenario) === true) return null;
   const notices = loadNotices(loaded, path);
   for (const n of notices) io.stderr.write(`${n}\n`);
   return { ...loaded, notices };

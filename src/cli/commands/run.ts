@@ -9,6 +9,7 @@ import type { RunRequest } from "../session.ts";
 import { hasOverrides, parseFeatureGateFlags, parseVariantFlags, type KubeletOverrides } from "../../scenario/overrides.ts";
 import { resolveScenarioArg } from "../scenario_arg.ts";
 import { docPath } from "../package_files.ts";
+import { semiSpaceFor } from "../young.ts";
 import type { CommandFactory } from "./index.ts";
 
 interface Args extends OutputArgs {
@@ -59,7 +60,10 @@ export const runCommand: CommandFactory = (ctx) => ({
     const request = runRequest(argv);
     // Loaded here, not at the top: the models are needed only when something runs (--help stays fast).
     const { executeRunInterruptible } = await import("../session.ts");
-    ctx.exitCode = (await executeRunInterruptible(request, processIo())).exitCode;
+    // A long run goes to a `node` with a larger young generation (young.ts), when it may.
+    const respawn = ctx.respawn ?? null;
+    const outcome = await executeRunInterruptible(respawn === null ? request : { ...request, elsewhere: semiSpaceFor }, processIo());
+    ctx.exitCode = outcome.semiSpaceMb !== undefined && respawn !== null ? await respawn(outcome.semiSpaceMb) : outcome.exitCode;
   },
 });
 
