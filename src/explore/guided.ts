@@ -4,7 +4,8 @@
 // tape. Later runs are made from corpus entries. With knobs (a swarm), a run keeps the knobs an
 // entry's new features point at (its hints: the steps, the calls that landed somewhere new) and
 // draws every other knob, the kubelet's randomness and the schedule afresh; one run in eight is
-// fresh (pos's run of the same index). Without knobs, a run flips one choice of an entry's tape,
+// fresh (pos's run of the same index); the first runs are the rows of a covering design over the
+// knobs' value classes (guided_cover.ts). Without knobs, a run flips one choice of an entry's tape,
 // splices two tapes or replays a tape under a new seed, and one run in two is fresh. Each new
 // entry is worked on in the run right after it came; otherwise parents are picked with a weight
 // that favours rare features (each feature counts 1/hits, hits being how many of the island's runs
@@ -25,6 +26,7 @@ import { DistanceSink } from "./guided_distance.ts";
 import type { TraceSink } from "../sim/index.ts";
 import { drawKnobs, type Knobs, type KnobSpace, type KnobValue } from "./knobs.ts";
 import { drawBoundaryKnobs } from "./guided_knobs.ts";
+import { coverDesign, drawCoverKnobs, type CoverDesign, type CoverOptions } from "./guided_cover.ts";
 import { Island } from "./guided_island.ts";
 import { runSeed } from "./seeds.ts";
 
@@ -78,8 +80,20 @@ export function guidedShardIndices(runs: number, islands: number, shard: { index
   return out;
 }
 
+/**
+ * With knobs, the first runs are the rows of a covering design (guided_cover.ts): every pair of
+ * (knob, class) over the knobs with a near draw (the steps, the latencies the file writes), the
+ * classes a boundary (any), the near draw and the ordinary draw, in the first rows; the array
+ * PASSES times over, each pass in an order of its own; then the runs below. Measured against
+ * boundary values drawn at random, the split classes (low, high, meet), one pass, and a row every
+ * other run (docs/exploring.md, "Covering designs for the first runs").
+ */
+export const COVER: CoverOptions = { t: 2, classes: "merged", passes: 3 };
+
 export class GuidedRunner {
   private readonly islands = new Map<number, Island>();
+  /** The covering design of the plan's knob space, made at the first run (none without knobs). */
+  private design: CoverDesign | undefined;
   readonly count: number;
   /** The watched invariants whose monitors measure a distance, found at the first run. */
   private distanceIds: string[] | null = null;
@@ -126,6 +140,14 @@ export class GuidedRunner {
   private make(index: number, island: Island, moved: string[]): Genome {
     const rng = new Rng("explore-guided", streamSeed(this.ctx.plan.seed, `explore/guided/${index}`));
     const space = this.ctx.space !== null && this.ctx.space.defs.length > 0 ? this.ctx.space : null;
+    if (space !== null) {
+      this.design ??= coverDesign(space, this.ctx.plan.seed, COVER);
+      const row = this.design.rows[index];
+      if (row !== undefined) {
+        const seed = runSeed(this.ctx.plan.seed, index);
+        return { seed, knobs: drawCoverKnobs(space, seed, this.design, row), tape: null, how: `fresh (covering row ${index + 1} of ${this.design.rows.length})`, parent: null };
+      }
+    }
     if (island.corpus.length === 0 || rng.below(space === null ? FRESH_ONE_IN_SCHEDULE : FRESH_ONE_IN_KNOBS) === 0) {
       const seed = runSeed(this.ctx.plan.seed, index);
       return { seed, knobs: this.ctx.space === null ? null : drawBoundaryKnobs(this.ctx.space, seed), tape: null, how: "fresh", parent: null };

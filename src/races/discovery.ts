@@ -77,11 +77,11 @@ export function guidedFinds(cells: readonly DiscoveryCell[], maxRuns: number): R
   return out;
 }
 
-/** "17 of 60 by fresh runs (pos's seed of the same index, with boundary-value knobs); by mutants: knob 2, flip 1" */
+/** "17 of 60 by fresh runs (pos's seed of the same index, with covering-design or boundary-value knobs); by mutants: knob 2, flip 1" */
 export function guidedFindsText(finds: Record<GuidedMove, number>): string {
   const total = Object.values(finds).reduce((a, b) => a + b, 0);
   const mutants = (["knob", "keep", "flip", "splice", "reseed"] as const).filter((m) => finds[m] > 0).map((m) => `${m} ${finds[m]}`);
-  return `${finds.fresh} of ${total} by fresh runs (pos's seed of the same index, with boundary-value knobs)${mutants.length > 0 ? `, the others by mutants (${mutants.join(", ")})` : ""}`;
+  return `${finds.fresh} of ${total} by fresh runs (pos's seed of the same index, with covering-design or boundary-value knobs)${mutants.length > 0 ? `, the others by mutants (${mutants.join(", ")})` : ""}`;
 }
 
 export interface DiscoveryRow {

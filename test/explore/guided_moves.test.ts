@@ -5,6 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { GuidedRunner, makePlan, RunContext, runSeed, type Genome } from "../../src/explore/index.ts";
 import { drawBoundaryKnobs } from "../../src/explore/guided_knobs.ts";
+import { COVER } from "../../src/explore/guided.ts";
+import { coverDesign, drawCoverKnobs } from "../../src/explore/guided_cover.ts";
 import { TWO_PODS } from "./canary.ts";
 
 const RUNS = 48;
@@ -19,6 +21,22 @@ function genomes(swarm: "auto" | "none"): Genome[] {
 }
 
 describe("guided moves", () => {
+  it("with knobs: the first runs are the covering design's rows, in order, each with pos's seed of its index", () => {
+    const plan = makePlan({ source: { file: TWO_PODS }, strategy: "guided", islands: 1, swarm: "auto", seed: 3 });
+    const space = new RunContext(plan).space!;
+    const design = coverDesign(space, 3, COVER);
+    expect(design.rows.length).toBeGreaterThan(0);
+    expect(design.rows.length).toBeLessThan(RUNS);
+    const all = genomes("auto");
+    all.forEach((g, i) => {
+      const row = design.rows[i];
+      expect(g.how.startsWith("fresh (covering row"), g.how).toBe(row !== undefined);
+      if (row === undefined) return;
+      expect(g.seed).toBe(runSeed(3, i));
+      expect(g.knobs).toEqual(drawCoverKnobs(space, g.seed, design, row));
+    });
+  });
+
   it("with knobs: fresh runs are pos's seeds with boundary-value knobs, the others keep a parent's knobs and draw the rest from their own seed", () => {
     const plan = makePlan({ source: { file: TWO_PODS }, strategy: "guided", islands: 1, swarm: "auto", seed: 3 });
     const space = new RunContext(plan).space!;

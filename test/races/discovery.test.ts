@@ -73,7 +73,7 @@ describe("discoveryRows and discoveryGoal", () => {
   it("say which moves made guided's finds, or nothing when a find did not record it", () => {
     const finds = guidedFinds(cells, 100)!;
     expect(finds).toEqual({ fresh: 3, flip: 1, knob: 1, splice: 0, reseed: 0, keep: 0 });
-    expect(guidedFindsText(finds)).toBe("3 of 5 by fresh runs (pos's seed of the same index, with boundary-value knobs), the others by mutants (knob 1, flip 1)");
+    expect(guidedFindsText(finds)).toBe("3 of 5 by fresh runs (pos's seed of the same index, with covering-design or boundary-value knobs), the others by mutants (knob 1, flip 1)");
     expect(guidedFinds([...cells, cell("R02", "guided", 4, 7)], 100)).toBeNull();
   });
 });
