@@ -99,7 +99,11 @@ export class Checker implements TraceSink, WorldView {
     this.apiKeys = new Map(
       scenario.pods.map((p) => [p.key, p.source === "file" ? `${p.namespace}/${p.name}-${scenario.kubelet.nodeName.toLowerCase()}` : p.key]),
     );
-    this.pending = scenario.expect.map((e, index) => ({ index, e, decided: null, atDeadline: null }));
+    // A loop that pushes, not `expect.map`: TurboFan's inlined `map` builds a HOLEY array where the
+    // builtin builds a PACKED one (and `filter` keeps the kind), so the optimized constructor gave
+    // settleAt and evaluate a second array map and deoptimized them (dispatch.ts, the slots).
+    this.pending = [];
+    for (let index = 0; index < scenario.expect.length; index++) this.pending.push({ index, e: scenario.expect[index]!, decided: null, atDeadline: null });
     this.timed = this.pending.filter((p) => p.e.kind === "at" || (p.e.kind === "eventually" && p.e.byMs !== null));
     this.watched = this.pending.filter((p) => p.e.condition.invariant === undefined);
     const monitors = makeMonitors(monitorIds(scenario.expect, invariantIds), scenario);

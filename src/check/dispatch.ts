@@ -76,12 +76,19 @@ export class MonitorDispatch {
 
   constructor(monitors: readonly InvariantMonitor[], opts: DispatchOptions = {}) {
     const report = opts.onUndeclaredRead;
-    this.slots = monitors.map((m) => ({
-      observe: report === undefined ? m.observe.bind(m) : strictObserve(m, report),
-      advance: m.advance === undefined ? null : m.advance.bind(m),
-      observeApi: m.observeApi === undefined ? null : m.observeApi.bind(m),
-      quietAtMs: -1,
-    }));
+    // A loop that pushes, not `monitors.map`: an array that TurboFan-compiled `map` builds is HOLEY, the
+    // builtin's is PACKED, so once this constructor is optimized (about run 300 of an exploration)
+    // every reader of the slots (deliver, advance, observeApi, inlined into the trace's emit and
+    // drop) met a second array map and was deoptimized (docs/BENCHMARKS.md, "Tiering across runs").
+    this.slots = [];
+    for (const m of monitors) {
+      this.slots.push({
+        observe: report === undefined ? m.observe.bind(m) : strictObserve(m, report),
+        advance: m.advance === undefined ? null : m.advance.bind(m),
+        observeApi: m.observeApi === undefined ? null : m.observeApi.bind(m),
+        quietAtMs: -1,
+      });
+    }
     this.advancers = this.slots.filter((s) => s.advance !== null);
     this.apiReaders = this.slots.filter((s) => s.observeApi !== null);
     this.table = tableFor(monitors, opts.everything === true);
