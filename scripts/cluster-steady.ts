@@ -33,6 +33,13 @@
 //       steady window's collections by kind, their pauses, and the bytes promoted.
 //   node --import tsx scripts/cluster-steady.ts memo [--nodes 10] [--until 10]
 //       this tree's sources: the trace digest's string memo (calls, misses, restarts, distinct strings).
+//   node --import tsx scripts/cluster-steady.ts profile TREE [--nodes 1] [--from 4] [--until 8] [--top 40]
+//       TREE's dist/ under V8's sampling profiler over the steady minutes: self time by file and by
+//       function in µs a pod-second (the load is in it: run the sizes in turn) and as shares.
+//   node --import tsx scripts/cluster-steady.ts census TREE [--nodes 1] [--from 4] [--until 8] [--top 40]
+//       TREE's dist/ over the steady minutes, instrumented: kernel steps, operations (calls by verb and
+//       resource), records and CPU time in steps (process.cpuUsage around each), by goroutine (node and pod stripped), per
+//       pod-minute; --nodes 0 against 1 shows what a node does only in a cluster.
 //   node --import tsx scripts/cluster-steady.ts promoted [--nodes 10] [--from 4] [--until 7] [--minor]
 //       this tree's sources: V8's allocation sampling over the steady minutes, by allocating function,
 //       of the objects that outlived a young-generation collection (with --minor: of all objects).
@@ -44,7 +51,7 @@ import { PerformanceObserver, performance } from "node:perf_hooks";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { nodes: { type: "string" }, busy: { type: "string", default: "60" }, "busy-tree": { type: "string" }, slice: { type: "string", default: "1" }, thrash: { type: "string" }, still: { type: "boolean", default: false }, snapshot: { type: "string" }, "min-share": { type: "string" }, idle: { type: "string", default: "60" }, "idle-tree": { type: "string" }, from: { type: "string", default: "4" }, until: { type: "string" }, minor: { type: "boolean", default: false } },
+  options: { nodes: { type: "string" }, busy: { type: "string", default: "60" }, "busy-tree": { type: "string" }, slice: { type: "string", default: "1" }, thrash: { type: "string" }, still: { type: "boolean", default: false }, snapshot: { type: "string" }, "min-share": { type: "string" }, idle: { type: "string", default: "60" }, "idle-tree": { type: "string" }, from: { type: "string", default: "4" }, until: { type: "string" }, minor: { type: "boolean", default: false }, top: { type: "string" } },
 });
 const mode = positionals[0];
 const here = join(import.meta.dirname, "..");
@@ -243,6 +250,126 @@ if (mode === "cpu" || mode === "beside") {
   walk(profile.head);
   console.log(`${nodes}x110 minutes ${from}-${until}: ${(total / 1e6).toFixed(0)} MB sampled (${values.minor ? "all objects" : "objects that outlived a young collection"})`);
   for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`${((100 * v) / total).toFixed(1).padStart(5)}% ${(v / 1e6).toFixed(1).padStart(6)} MB  ${k}`);
+} else if (mode === "profile") {
+  // V8's sampling profiler over TREE's dist/ in the steady minutes: self time by function and by
+  // file, as µs a pod-second of the window (sampled time, so the host's load is in it; compare the
+  // sizes' rows, --nodes 0 against 1 against 10, run in turn) and as shares.
+  const tree = positionals[1] ?? here;
+  const nodes = Number(values.nodes ?? 1);
+  const from = Number(values.from);
+  const until = Number(values.until ?? 8);
+  const h = await start(tree, true, nodes, until);
+  h.sim.runUntil(from * 60_000);
+  const s = new Session();
+  s.connect();
+  const post = (m: string, p?: object) => new Promise<any>((res, rej) => s.post(m, p, (e, r) => (e ? rej(e) : res(r))));
+  await post("Profiler.enable");
+  await post("Profiler.setSamplingInterval", { interval: 250 });
+  await post("Profiler.start");
+  const c0 = cpuMs();
+  const run = h.finish().run;
+  const cpu = cpuMs() - c0;
+  const { profile } = await post("Profiler.stop");
+  const byId = new Map<number, { callFrame: { functionName: string; url: string; lineNumber: number } }>();
+  for (const n of profile.nodes) byId.set(n.id, n);
+  const dt: number[] = profile.timeDeltas;
+  const fn = new Map<string, number>();
+  const file = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id: number, i: number) => {
+    const f = byId.get(id)!.callFrame;
+    const where = f.url.replace(/^.*\/dist\//, "").replace(/^file:\/\/.*\/node_modules\//, "node_modules/");
+    const us = dt[i + 1] ?? 0;
+    total += us;
+    const k = `${f.functionName || "(anonymous)"} ${where}:${f.lineNumber + 1}`;
+    fn.set(k, (fn.get(k) ?? 0) + us);
+    file.set(where || f.functionName, (file.get(where || f.functionName) ?? 0) + us);
+  });
+  const podSeconds = Math.max(nodes, 1) * 110 * (until - from) * 60;
+  const top = Number(values.top ?? 40);
+  console.log(`${tree}: ${nodes}x110 minutes ${from}-${until} profiled: ${((1000 * cpu) / podSeconds).toFixed(2)} µs CPU a pod-second, ${(total / podSeconds).toFixed(2)} µs sampled (${run.traceHash}, ${run.events} events)`);
+  for (const [title, m] of [["self time by file", file], ["self time by function", fn]] as const) {
+    console.log(`\n${title} (µs a pod-second, share):`);
+    for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${(v / podSeconds).toFixed(3).padStart(8)} ${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`);
+  }
+} else if (mode === "census") {
+  // What a pod's steady minutes do, by goroutine, per pod-minute: kernel steps, operations yielded
+  // (calls by verb and resource), records built, and the wall time inside each goroutine's steps
+  // (instrumented: shares, not speeds). --nodes 0 is the node line's scenario: a cluster's line
+  // over it is work the node does only in a cluster. Patches TREE's compiled kernel in this process.
+  const tree = positionals[1] ?? here;
+  const nodes = Number(values.nodes ?? 1);
+  const from = Number(values.from);
+  const until = Number(values.until ?? 8);
+  const { Sim } = await import(join(tree, "dist/sim/kernel.js"));
+  const { Trace } = await import(join(tree, "dist/sim/trace.js"));
+  const ops = await import(join(tree, "dist/sim/ops.js"));
+  const OP_NAMES = ["sleep", "recv", "send", "select", "lock", "rlock", "wait", "point", "gosched", "wlock", "call", "then", "gen"];
+  /** "node-003/prober/default/web#2" → "prober": no node, no pod, no repeat. */
+  const loop = (name: string): string => {
+    const base = name.replace(/^node-\d+\//, "").replace(/#\d+$/, "");
+    const slash = base.indexOf("/");
+    if (slash < 0) return base;
+    if (base.startsWith("kubelet/")) return base.split("/", 2).join("/"); // syncLoop, nodeLease, syncNodeStatus apart
+    return base.slice(0, slash);
+  };
+  const call = (label: string): string => {
+    const m = /^(\w+) \/api\/v1\/(?:namespaces\/[^/]+\/)?(\w+)(?:\/[^/ ]+)?(\/status)?/.exec(label);
+    return m !== null ? `${m[1]} ${m[2]}${m[3] ?? ""}` : label.replace(/[0-9a-f]{8,}|node-\d+|bench-\d+-\w+/g, "*");
+  };
+  const add = (m: Map<string, number>, k: string, n = 1) => void m.set(k, (m.get(k) ?? 0) + n);
+  const steps = new Map<string, number>();
+  const stepNs = new Map<string, number>();
+  const opsBy = new Map<string, number>();
+  const records = new Map<string, number>();
+  let on = false;
+  let current = "(kernel)";
+  const proto = Sim.prototype as Record<string, (...a: unknown[]) => unknown>;
+  const origStep = proto.step!;
+  proto.step = function (this: unknown) {
+    if (!on) return origStep.call(this);
+    const t0 = process.cpuUsage();
+    const r = origStep.call(this);
+    const t1 = process.cpuUsage(t0);
+    add(stepNs, current, t1.user + t1.system);
+    current = "(kernel)";
+    return r;
+  };
+  const origCount = proto.countStep!;
+  proto.countStep = function (this: unknown, p: { name: string }) {
+    if (on) add(steps, (current = loop(p.name)));
+    return origCount.call(this, p);
+  };
+  ops.opWatch.onOp = (op: { code: number; label: string }) => {
+    if (!on || op.code === ops.OP_THEN || op.code === ops.OP_GEN) return;
+    add(opsBy, `${current}: ${op.code === ops.OP_CALL ? `call ${call(op.label)}` : OP_NAMES[op.code]}`);
+  };
+  const tproto = Trace.prototype as Record<string, (...a: unknown[]) => unknown>;
+  const origEmit = tproto.emit!;
+  tproto.emit = function (this: unknown, t: number, component: string, kind: string, fields: unknown, node?: string) {
+    if (on) add(records, `${current}: ${component} ${kind}`);
+    return origEmit.call(this, t, component, kind, fields, node);
+  };
+  const h = await start(tree, true, nodes, until);
+  h.sim.runUntil(from * 60_000);
+  on = true;
+  const c0 = cpuMs();
+  const run = h.finish().run;
+  const cpu = cpuMs() - c0;
+  on = false;
+  const podMinutes = Math.max(nodes, 1) * 110 * (until - from);
+  const top = Number(values.top ?? 40);
+  const table = (title: string, m: Map<string, number>, scale = 1) => {
+    let total = 0;
+    for (const v of m.values()) total += v;
+    console.log(`\n${title}: ${((total * scale) / podMinutes).toFixed(2)} a pod-minute`);
+    for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${((v * scale) / podMinutes).toFixed(3).padStart(10)} ${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`);
+  };
+  console.log(`${tree}: ${nodes}x110 minutes ${from}-${until}, census (instrumented: ${((1000 * cpu) / (podMinutes * 60)).toFixed(2)} µs CPU a pod-second under it) (${run.traceHash}, ${run.events} events)`);
+  table("kernel steps by goroutine", steps);
+  table("CPU µs in steps by goroutine (the process's, instrumented)", stepNs);
+  table("operations by goroutine and kind", opsBy);
+  table("records by goroutine, component and kind", records);
 } else {
   console.error("usage: scripts/cluster-steady.ts cpu TREE | beside TREE [--idle N] [--idle-tree OTHER] | interleave TREE [--busy N] [--busy-tree OTHER] [--slice S] | heap TREE [--snapshot FILE] | memo | promoted  [--nodes N] [--from MIN] [--until MIN] [--minor]");
   process.exit(2);
