@@ -8,8 +8,9 @@
 // kubelet's admission runs too (k8s/scheduling/), so a pod the scheduler places the kubelet admits.
 import type { Pod } from "../k8s/pod.ts";
 import type { Node, Taint } from "../k8s/node.ts";
-import { admissionCheck, NODE_NAME, fitsNodeName } from "../k8s/scheduling/admission_check.ts";
-import { podRequests, type ResourceOptions } from "../k8s/scheduling/node_resources.ts";
+import { admissionCheck, NODE_NAME, fitsNodeName, type PreFilterResult } from "../k8s/scheduling/admission_check.ts";
+import { wantedHostPorts } from "../k8s/scheduling/node_ports.ts";
+import { podRequests, type ResourceOptions, type ResourceRequest } from "../k8s/scheduling/node_resources.ts";
 import { findMatchingUntoleratedTaint } from "../k8s/scheduling/taints.ts";
 
 /** framework.MaxNodeScore */
@@ -59,14 +60,29 @@ function untoleratedTaint(pod: Pod, taints: readonly Taint[]): Taint | null {
   return findMatchingUntoleratedTaint(taints, pod.spec.tolerations ?? [], (t) => t.effect === "NoSchedule" || t.effect === "NoExecute");
 }
 
+/**
+ * What the PreFilter and PreScore plugins compute of the pod once a scheduling cycle and keep in
+ * the CycleState: the Fit plugin's request (computePodResourceRequest), NodePorts' wanted host
+ * ports, and the score's non-zero request. Every node's filter and score read them.
+ */
+export interface CycleState extends PreFilterResult {
+  readonly nonZero: { readonly milliCPU: number; readonly memory: number };
+}
+
+/** RunPreFilterPlugins and the score's pod side, once for the pod. */
+export function preFilter(pod: Pod, opts: ResourceOptions): CycleState {
+  const request = podRequests(pod, opts);
+  return { request, hostPorts: wantedHostPorts(pod), nonZero: nonZeroOf(request) };
+}
+
 /** The default profile's filters, in order; the first failure is the node's reason. */
-export function filterNode(pod: Pod, info: NodeInfo, opts: ResourceOptions): FilterResult {
+export function filterNode(pod: Pod, info: NodeInfo, opts: ResourceOptions, state: CycleState = preFilter(pod, opts)): FilterResult {
   // nodeunschedulable.Filter: a cordoned node, unless the pod tolerates the unschedulable taint.
   if (info.unschedulable === true && untoleratedTaint(pod, [UNSCHEDULABLE_TAINT]) !== null) return { fits: false, reason: ERR_REASON_UNSCHEDULABLE };
   if (!fitsNodeName(pod, info.node)) return { fits: false, reason: NODE_NAME.reason };
   const taint = untoleratedTaint(pod, info.node.taints);
   if (taint !== null) return { fits: false, reason: `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ""}}` };
-  const failures = admissionCheck(pod, info.node, info.pods, false, opts);
+  const failures = admissionCheck(pod, info.node, info.pods, false, opts, state);
   const f = failures[0];
   if (f === undefined) return { fits: true };
   return { fits: false, reason: "insufficientResource" in f ? f.insufficientResource.reason : f.reason };
@@ -74,7 +90,11 @@ export function filterNode(pod: Pod, info: NodeInfo, opts: ResourceOptions): Fil
 
 /** schedutil.GetNonzeroRequests for the pod: cpu and memory, a container asking for none counting the defaults. */
 export function nonZeroRequests(pod: Pod, opts: ResourceOptions): { milliCPU: number; memory: number } {
-  const r = podRequests(pod, opts);
+  return nonZeroOf(podRequests(pod, opts));
+}
+
+/** GetNonzeroRequests over a request already computed. */
+function nonZeroOf(r: ResourceRequest): { milliCPU: number; memory: number } {
   // Simplified: upstream applies the defaults per container; here per pod, when the pod asks for none.
   return { milliCPU: r.milliCPU === 0 ? DEFAULT_MILLI_CPU_REQUEST : r.milliCPU, memory: r.memory === 0 ? DEFAULT_MEMORY_REQUEST : r.memory };
 }
@@ -86,17 +106,20 @@ export function leastRequestedScore(requested: number, capacity: number): number
 }
 
 /** LeastAllocated over cpu and memory (weight 1 each), with the pod's own requests added. */
-export function leastAllocatedScore(pod: Pod, info: NodeInfo, opts: ResourceOptions): number {
-  const want = nonZeroRequests(pod, opts);
+export function leastAllocatedScore(pod: Pod, info: NodeInfo, opts: ResourceOptions, want: { readonly milliCPU: number; readonly memory: number } = nonZeroRequests(pod, opts)): number {
   const used = info.nonZeroRequested ?? nonZeroRequestedBy(info.pods, opts);
   const cpu = want.milliCPU + used.milliCPU;
   const memory = want.memory + used.memory;
   const a = info.node.allocatable;
   let score = 0;
   let weights = 0;
-  for (const [requested, capacity] of [[cpu, a.milliCPU], [memory, a.memory]] as const) {
-    if (capacity === 0) continue;
-    score += leastRequestedScore(requested, capacity);
+  // The resources in their order (cpu, then memory), without building a list of pairs a node.
+  if (a.milliCPU !== 0) {
+    score += leastRequestedScore(cpu, a.milliCPU);
+    weights++;
+  }
+  if (a.memory !== 0) {
+    score += leastRequestedScore(memory, a.memory);
     weights++;
   }
   return weights === 0 ? 0 : Math.floor(score / weights);
@@ -121,14 +144,14 @@ export interface FitResult {
  * findNodesThatPassFilters: from nextStartNodeIndex round the node list, stop once enough
  * feasible nodes are found; each failing node counts under its reason.
  */
-export function findNodesThatFit(pod: Pod, nodes: readonly NodeInfo[], start: number, opts: ResourceOptions): FitResult {
+export function findNodesThatFit(pod: Pod, nodes: readonly NodeInfo[], start: number, opts: ResourceOptions, state: CycleState = preFilter(pod, opts)): FitResult {
   const want = numFeasibleNodesToFind(nodes.length);
   const feasible: NodeInfo[] = [];
   const reasons = new Map<string, number>();
   let processed = 0;
   for (; processed < nodes.length && feasible.length < want; processed++) {
     const info = nodes[(start + processed) % nodes.length]!;
-    const r = filterNode(pod, info, opts);
+    const r = filterNode(pod, info, opts, state);
     if (r.fits) feasible.push(info);
     else reasons.set(r.reason, (reasons.get(r.reason) ?? 0) + 1);
   }

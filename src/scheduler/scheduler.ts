@@ -17,11 +17,12 @@ import { podKey } from "../k8s/podutil.ts";
 import { formatRFC3339 } from "../apiserver/time.ts";
 import type { PodsClient, WatchEvent } from "../apiserver/index.ts";
 import type { SimCluster } from "../node/cluster.ts";
-import { bestNodes, findNodesThatFit, fitErrorMessage, leastAllocatedScore, nonZeroRequestedBy, type NodeInfo } from "./framework.ts";
+import { bestNodes, findNodesThatFit, fitErrorMessage, leastAllocatedScore, nonZeroRequests, preFilter, type NodeInfo } from "./framework.ts";
 import { ObjectInformer } from "../controllers/node_informer.ts";
 import { controlPlaneSidecars } from "../controllers/manager.ts";
 import type { NodeObject } from "../k8s/node_api.ts";
 import type { Node } from "../k8s/node.ts";
+import type { ResourceOptions } from "../k8s/scheduling/node_resources.ts";
 
 const COMPONENT = "scheduler";
 const DEFAULT_SCHEDULER_NAME = "default-scheduler";
@@ -47,9 +48,11 @@ export function startClusterScheduler(sim: Sim, cluster: SimCluster): Scheduler 
 /**
  * One node in the cache: its pods by key, and the NodeInfo the snapshot hands the filters, built
  * again only after the node's pods changed (upstream's cache updates a NodeInfo as pods come and
- * go, and the snapshot copies only the nodes whose generation moved).
+ * go, and the snapshot copies only the nodes whose generation moved). The non-zero requests are
+ * summed as pods come and go (NodeInfo.AddPod and RemovePod update NonZeroRequested), each pod's
+ * kept beside it, not summed again over the node's pods at each rebuild.
  */
-interface CachedNode {
+interface CachedNode extends NodeRequests {
   readonly pods: Map<string, Pod>;
   info: NodeInfo | null;
   /** The Node object `info` was built from (undefined: none seen yet, the scenario's node). */
@@ -80,7 +83,7 @@ export class Scheduler {
     this.client = cluster.api.client(COMPONENT);
     this.sidecars = controlPlaneSidecars(cluster.scenario);
     this.nodeList = cluster.nodes.map((n) => n.settings.nodeName);
-    this.nodePods = new Map(this.nodeList.map((n) => [n, { pods: new Map(), info: null }]));
+    this.nodePods = new Map(this.nodeList.map((n) => [n, { pods: new Map(), nonZero: new Map(), milliCPU: 0, memory: 0, info: null }]));
     this.retries = sim.chan<Pod>("scheduler/retries", 1024);
     this.nodeInformer = new ObjectInformer(cluster.api, "nodes");
     this.nodeUpdates = sim.chan<null>("scheduler/nodeUpdates", 1);
@@ -132,6 +135,9 @@ export class Scheduler {
   private resetCache(): void {
     for (const n of this.nodePods.values()) {
       n.pods.clear();
+      n.nonZero.clear();
+      n.milliCPU = 0;
+      n.memory = 0;
       n.info = null;
     }
     this.podNode.clear();
@@ -173,6 +179,7 @@ export class Scheduler {
   private cache(nodeName: string, key: string, pod: Pod): void {
     const n = this.nodePods.get(nodeName);
     if (n === undefined) return;
+    addRequests(n, key, pod, { sidecars: this.sidecars });
     n.pods.set(key, pod);
     n.info = null;
     this.podNode.set(key, nodeName);
@@ -186,6 +193,7 @@ export class Scheduler {
     this.podNode.delete(key);
     const n = this.nodePods.get(nodeName)!;
     n.info = null;
+    removeRequests(n, key);
     return n.pods.delete(key);
   }
 
@@ -214,7 +222,6 @@ export class Scheduler {
 
   /** The nodes as the Node informer shows them (a node without its object yet: as the scenario declares it). */
   private snapshot(): NodeInfo[] {
-    const opts = { sidecars: this.sidecars };
     const nodes = this.removed.size === 0 ? this.cluster.nodes : this.cluster.nodes.filter((n) => !this.removed.has(n.settings.nodeName));
     return nodes.map((n) => {
       const c = this.nodePods.get(n.settings.nodeName)!;
@@ -222,7 +229,7 @@ export class Scheduler {
       // Rebuilt when the node's pods change (cache/forget clear it) or its Node object does.
       if (c.info === null || c.nodeObj !== obj) {
         const pods = [...c.pods.values()];
-        c.info = { node: asSchedulerNode(n.settings.node, obj), pods, nonZeroRequested: nonZeroRequestedBy(pods, opts), ...(obj?.spec.unschedulable === true ? { unschedulable: true } : {}) };
+        c.info = { node: asSchedulerNode(n.settings.node, obj), pods, nonZeroRequested: { milliCPU: c.milliCPU, memory: c.memory }, ...(obj?.spec.unschedulable === true ? { unschedulable: true } : {}) };
         c.nodeObj = obj;
       }
       return c.info;
@@ -234,7 +241,9 @@ export class Scheduler {
     const key = podKey(pod);
     const nodes = this.snapshot();
     const opts = { sidecars: this.sidecars };
-    const fit = findNodesThatFit(pod, nodes, this.nextStartNodeIndex, opts);
+    // The PreFilter and PreScore plugins' state: the pod's side, computed once, read at each node.
+    const state = preFilter(pod, opts);
+    const fit = findNodesThatFit(pod, nodes, this.nextStartNodeIndex, opts, state);
     this.nextStartNodeIndex = fit.nextStartNodeIndex;
     if (fit.feasible.length === 0) {
       const message = fitErrorMessage(nodes.length, fit.reasons);
@@ -243,7 +252,7 @@ export class Scheduler {
       this.sim.go(`scheduler/unschedulable/${key}`, () => this.markUnschedulable(pod, message), { daemon: true });
       return;
     }
-    const scored = fit.feasible.length === 1 ? [{ info: fit.feasible[0]!, score: 0 }] : fit.feasible.map((info) => ({ info, score: leastAllocatedScore(pod, info, opts) }));
+    const scored = fit.feasible.length === 1 ? [{ info: fit.feasible[0]!, score: 0 }] : fit.feasible.map((info) => ({ info, score: leastAllocatedScore(pod, info, opts, state.nonZero) }));
     const best = bestNodes(scored);
     // selectHost: reservoir sampling among the best, one draw: here a recorded choice.
     const chosen = best[this.sim.choose(best.length)]!;
@@ -288,6 +297,32 @@ export class Scheduler {
     const condition = { type: "PodScheduled", status: "False" as const, lastProbeTime: null, lastTransitionTime: formatRFC3339(this.sim.nowMs), reason: "Unschedulable", message };
     yield* this.client.patchPodStatus(pod.metadata.namespace ?? "default", pod.metadata.name, { ...status, conditions: [...conditions, condition] }, pod.metadata.uid, status);
   }
+}
+
+/** A node's non-zero requests as the cache keeps them: each pod's, by key, and their sums. */
+export interface NodeRequests {
+  readonly nonZero: Map<string, { readonly milliCPU: number; readonly memory: number }>;
+  /** NodeInfo.NonZeroRequested: the sums of `nonZero`. */
+  milliCPU: number;
+  memory: number;
+}
+
+/** Adds a pod's non-zero requests to its node's sums (NodeInfo.AddPod), replacing what it had under its key. */
+export function addRequests(n: NodeRequests, key: string, pod: Pod, opts: ResourceOptions): void {
+  removeRequests(n, key);
+  const r = nonZeroRequests(pod, opts);
+  n.nonZero.set(key, r);
+  n.milliCPU += r.milliCPU;
+  n.memory += r.memory;
+}
+
+/** Takes a pod's non-zero requests off its node's sums (NodeInfo.RemovePod), if it is cached there. */
+export function removeRequests(n: NodeRequests, key: string): void {
+  const r = n.nonZero.get(key);
+  if (r === undefined) return;
+  n.nonZero.delete(key);
+  n.milliCPU -= r.milliCPU;
+  n.memory -= r.memory;
 }
 
 /** PrioritySort's Less: higher priority first, then earlier in the queue; the key breaks what is left. */

@@ -4,8 +4,9 @@ import { describe, expect, it } from "vitest";
 import type { Pod } from "../../src/k8s/pod.ts";
 import type { Node } from "../../src/k8s/node.ts";
 import {
-  bestNodes, filterNode, findNodesThatFit, fitErrorMessage, leastAllocatedScore, leastRequestedScore, numFeasibleNodesToFind,
+  bestNodes, filterNode, findNodesThatFit, fitErrorMessage, leastAllocatedScore, leastRequestedScore, nonZeroRequestedBy, numFeasibleNodesToFind, preFilter,
 } from "../../src/scheduler/framework.ts";
+import { addRequests, removeRequests, type NodeRequests } from "../../src/scheduler/scheduler.ts";
 
 const GiB = 1024 ** 3;
 const opts = { sidecars: true };
@@ -91,5 +92,43 @@ describe("numFeasibleNodesToFind and the fit error", () => {
     const r = findNodesThatFit(pod("p", {}, "3"), nodes, 0, opts);
     expect(r.feasible).toEqual([]);
     expect(fitErrorMessage(3, r.reasons)).toBe("0/3 nodes are available: 1 node(s) had untolerated taint {k: v}, 2 Insufficient cpu.");
+  });
+});
+
+describe("the cycle's state and the cache's sums (computed once, the same values)", () => {
+  const withPort = (name: string, hostPort: number, cpu?: string): Pod => {
+    const p = pod(name, {}, cpu);
+    return { ...p, spec: { ...p.spec, containers: [{ ...p.spec.containers[0]!, ports: [{ containerPort: 80, hostPort }] }] } } as Pod;
+  };
+  const nodes = [
+    { node: node("a"), pods: [pod("x", { nodeName: "a" }, "1500m")] },
+    { node: node("b"), pods: [withPort("y", 8080)] },
+    { node: node("c"), pods: [] },
+  ];
+  it.each([pod("p"), pod("q", {}, "600m"), withPort("r", 8080, "100m"), withPort("s", 9090)])("preFilter's state filters and scores %# as each node computing it would", (p) => {
+    const state = preFilter(p, opts);
+    for (const info of nodes) {
+      expect(filterNode(p, info, opts, state)).toEqual(filterNode(p, info, opts));
+      expect(leastAllocatedScore(p, info, opts, state.nonZero)).toBe(leastAllocatedScore(p, info, opts));
+    }
+    expect(findNodesThatFit(p, nodes, 1, opts, state)).toEqual(findNodesThatFit(p, nodes, 1, opts));
+  });
+
+  it("keeps a node's non-zero sums equal to the sum over its pods as pods come, change and go", () => {
+    const n: NodeRequests = { nonZero: new Map(), milliCPU: 0, memory: 0 };
+    const pods = new Map<string, Pod>();
+    const put = (p: Pod) => { addRequests(n, p.metadata.name, p, opts); pods.set(p.metadata.name, p); };
+    const drop = (name: string) => { removeRequests(n, name); pods.delete(name); };
+    const check = () => expect({ milliCPU: n.milliCPU, memory: n.memory }).toEqual(nonZeroRequestedBy([...pods.values()], opts));
+    put(pod("a", {}, "250m"));
+    put(pod("b"));
+    check();
+    put(pod("a", {}, "1"));
+    check();
+    drop("b");
+    drop("b");
+    check();
+    drop("a");
+    expect({ milliCPU: n.milliCPU, memory: n.memory, size: n.nonZero.size }).toEqual({ milliCPU: 0, memory: 0, size: 0 });
   });
 });

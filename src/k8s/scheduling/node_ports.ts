@@ -44,10 +44,14 @@ export function checkConflict(used: HostPortInfo, hostIP: string | undefined, pr
   return (used.get(DEFAULT_BIND_ALL_HOST_IP)?.has(key) ?? false) || (used.get(ip)?.has(key) ?? false);
 }
 
+/** nodeports.PreFilter: the pod's ports with a host port (computed once a scheduling cycle). */
+export function wantedHostPorts(pod: Pod): ContainerPort[] {
+  return containerPorts([pod]).filter((p) => (p.hostPort ?? 0) > 0);
+}
+
 /** nodeports.Fits: no wanted host port conflicts with one the other pods use. */
-export function fitsPorts(pod: Pod, otherPods: readonly Pod[]): boolean {
+export function fitsPorts(pod: Pod, otherPods: readonly Pod[], wanted: readonly ContainerPort[] = wantedHostPorts(pod)): boolean {
   // PreFilter: a pod that wants no host port skips the filter (the other pods' ports are not read).
-  const wanted = containerPorts([pod]).filter((p) => (p.hostPort ?? 0) > 0);
   if (wanted.length === 0) return true;
   const used = usedPorts(otherPods);
   return wanted.every((p) => !checkConflict(used, p.hostIP, p.protocol, p.hostPort ?? 0));

@@ -98,14 +98,14 @@ export function requestedBy(pods: readonly Pod[], opts: ResourceOptions): Resour
 /**
  * noderesources.Fits: the pod count first, then cpu, memory and ephemeral-storage, then each
  * scalar resource (in name order: upstream ranges over a Go map, and only the first reason is
- * ever reported). A pod that asks for nothing is checked only against the pod count.
+ * ever reported). A pod that asks for nothing is checked only against the pod count. `want` is the
+ * pod's requests when the caller has them (the Fit plugin's PreFilter computes them once a cycle).
  */
-export function fits(pod: Pod, otherPods: readonly Pod[], allocatable: NodeResources, opts: ResourceOptions): InsufficientResource[] {
+export function fits(pod: Pod, otherPods: readonly Pod[], allocatable: NodeResources, opts: ResourceOptions, want: ResourceRequest = podRequests(pod, opts)): InsufficientResource[] {
   const out: InsufficientResource[] = [];
   if (otherPods.length + 1 > allocatable.allowedPodNumber) {
     out.push({ resourceName: "pods", reason: "Too many pods", requested: 1, used: otherPods.length, capacity: allocatable.allowedPodNumber });
   }
-  const want = podRequests(pod, opts);
   if (want.milliCPU === 0 && want.memory === 0 && want.ephemeralStorage === 0 && Object.keys(want.scalarResources).length === 0) return out;
   const used = requestedBy(otherPods, opts);
   const check = (name: string, requested: number, inUse: number, capacity: number) => {
