@@ -79,6 +79,13 @@ async function start(tree: string, dist: boolean, nodes: number, untilMin: numbe
   return startSimulation(scenario, { sinks: [{ wantsLines: false, write() {} }], keepRecords: false });
 }
 
+/** A connected inspector session of this process, as a promise-returning `post`. */
+function inspector(): (method: string, params?: object) => Promise<any> {
+  const s = new Session();
+  s.connect();
+  return (m, p) => new Promise<any>((res, rej) => s.post(m, p, (e, r) => (e ? rej(e) : res(r))));
+}
+
 if (mode === "cpu" || mode === "beside") {
   const tree = positionals[1] ?? here;
   const nodes = Number(values.nodes ?? (mode === "cpu" ? 30 : 10));
@@ -232,9 +239,7 @@ if (mode === "cpu" || mode === "beside") {
   const until = Number(values.until ?? 7);
   const h = await start(here, false, nodes, until);
   h.sim.runUntil(from * 60_000);
-  const s = new Session();
-  s.connect();
-  const post = (m: string, p?: object) => new Promise<any>((res, rej) => s.post(m, p, (e, r) => (e ? rej(e) : res(r))));
+  const post = inspector();
   await post("HeapProfiler.enable");
   await post("HeapProfiler.startSampling", { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: values.minor });
   h.finish();
@@ -260,9 +265,7 @@ if (mode === "cpu" || mode === "beside") {
   const until = Number(values.until ?? 8);
   const h = await start(tree, true, nodes, until);
   h.sim.runUntil(from * 60_000);
-  const s = new Session();
-  s.connect();
-  const post = (m: string, p?: object) => new Promise<any>((res, rej) => s.post(m, p, (e, r) => (e ? rej(e) : res(r))));
+  const post = inspector();
   await post("Profiler.enable");
   await post("Profiler.setSamplingInterval", { interval: 250 });
   await post("Profiler.start");
