@@ -49,11 +49,10 @@ export function startClusterScheduler(sim: Sim, cluster: SimCluster): Scheduler 
  * One node in the cache: its pods by key, and the NodeInfo the snapshot hands the filters, built
  * again only after the node's pods changed (upstream's cache updates a NodeInfo as pods come and
  * go, and the snapshot copies only the nodes whose generation moved). The non-zero requests are
- * summed as pods come and go (NodeInfo.AddPod and RemovePod update NonZeroRequested), each pod's
- * kept beside it, not summed again over the node's pods at each rebuild.
+ * summed as pods come and go (NodeInfo.AddPod and RemovePod update NonZeroRequested), not summed
+ * again over the node's pods at each rebuild.
  */
 interface CachedNode extends NodeRequests {
-  readonly pods: Map<string, Pod>;
   info: NodeInfo | null;
   /** The Node object `info` was built from (undefined: none seen yet, the scenario's node). */
   nodeObj?: NodeObject | undefined;
@@ -83,7 +82,7 @@ export class Scheduler {
     this.client = cluster.api.client(COMPONENT);
     this.sidecars = controlPlaneSidecars(cluster.scenario);
     this.nodeList = cluster.nodes.map((n) => n.settings.nodeName);
-    this.nodePods = new Map(this.nodeList.map((n) => [n, { pods: new Map(), nonZero: new Map(), milliCPU: 0, memory: 0, info: null }]));
+    this.nodePods = new Map(this.nodeList.map((n) => [n, { pods: new Map(), milliCPU: 0, memory: 0, info: null }]));
     this.retries = sim.chan<Pod>("scheduler/retries", 1024);
     this.nodeInformer = new ObjectInformer(cluster.api, "nodes");
     this.nodeUpdates = sim.chan<null>("scheduler/nodeUpdates", 1);
@@ -135,7 +134,6 @@ export class Scheduler {
   private resetCache(): void {
     for (const n of this.nodePods.values()) {
       n.pods.clear();
-      n.nonZero.clear();
       n.milliCPU = 0;
       n.memory = 0;
       n.info = null;
@@ -180,7 +178,6 @@ export class Scheduler {
     const n = this.nodePods.get(nodeName);
     if (n === undefined) return;
     addRequests(n, key, pod, { sidecars: this.sidecars });
-    n.pods.set(key, pod);
     n.info = null;
     this.podNode.set(key, nodeName);
   }
@@ -193,8 +190,7 @@ export class Scheduler {
     this.podNode.delete(key);
     const n = this.nodePods.get(nodeName)!;
     n.info = null;
-    removeRequests(n, key);
-    return n.pods.delete(key);
+    return removeRequests(n, key, { sidecars: this.sidecars });
   }
 
   private moveAllToActive(): void {
@@ -299,30 +295,32 @@ export class Scheduler {
   }
 }
 
-/** A node's non-zero requests as the cache keeps them: each pod's, by key, and their sums. */
+/** A node's pods as the cache keeps them, by key, and the sums of their non-zero requests. */
 export interface NodeRequests {
-  readonly nonZero: Map<string, { readonly milliCPU: number; readonly memory: number }>;
-  /** NodeInfo.NonZeroRequested: the sums of `nonZero`. */
+  readonly pods: Map<string, Pod>;
+  /** NodeInfo.NonZeroRequested: the sums over `pods`. */
   milliCPU: number;
   memory: number;
 }
 
-/** Adds a pod's non-zero requests to its node's sums (NodeInfo.AddPod), replacing what it had under its key. */
+/** Puts a pod on its node and adds its non-zero requests to the sums (NodeInfo.AddPod), replacing what it had under its key. */
 export function addRequests(n: NodeRequests, key: string, pod: Pod, opts: ResourceOptions): void {
-  removeRequests(n, key);
+  removeRequests(n, key, opts);
   const r = nonZeroRequests(pod, opts);
-  n.nonZero.set(key, r);
+  n.pods.set(key, pod);
   n.milliCPU += r.milliCPU;
   n.memory += r.memory;
 }
 
-/** Takes a pod's non-zero requests off its node's sums (NodeInfo.RemovePod), if it is cached there. */
-export function removeRequests(n: NodeRequests, key: string): void {
-  const r = n.nonZero.get(key);
-  if (r === undefined) return;
-  n.nonZero.delete(key);
+/** Takes a pod off its node and its non-zero requests off the sums (NodeInfo.RemovePod); whether it was there. */
+export function removeRequests(n: NodeRequests, key: string, opts: ResourceOptions): boolean {
+  const old = n.pods.get(key);
+  if (old === undefined) return false;
+  const r = nonZeroRequests(old, opts);
+  n.pods.delete(key);
   n.milliCPU -= r.milliCPU;
   n.memory -= r.memory;
+  return true;
 }
 
 /** PrioritySort's Less: higher priority first, then earlier in the queue; the key breaks what is left. */

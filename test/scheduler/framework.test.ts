@@ -115,20 +115,19 @@ describe("the cycle's state and the cache's sums (computed once, the same values
   });
 
   it("keeps a node's non-zero sums equal to the sum over its pods as pods come, change and go", () => {
-    const n: NodeRequests = { nonZero: new Map(), milliCPU: 0, memory: 0 };
-    const pods = new Map<string, Pod>();
-    const put = (p: Pod) => { addRequests(n, p.metadata.name, p, opts); pods.set(p.metadata.name, p); };
-    const drop = (name: string) => { removeRequests(n, name); pods.delete(name); };
-    const check = () => expect({ milliCPU: n.milliCPU, memory: n.memory }).toEqual(nonZeroRequestedBy([...pods.values()], opts));
+    const n: NodeRequests = { pods: new Map(), milliCPU: 0, memory: 0 };
+    const put = (p: Pod) => addRequests(n, p.metadata.name, p, opts);
+    const drop = (name: string) => removeRequests(n, name, opts);
+    const check = () => expect({ milliCPU: n.milliCPU, memory: n.memory }).toEqual(nonZeroRequestedBy([...n.pods.values()], opts));
     put(pod("a", {}, "250m"));
     put(pod("b"));
     check();
     put(pod("a", {}, "1"));
     check();
-    drop("b");
-    drop("b");
+    expect(drop("b")).toBe(true);
+    expect(drop("b")).toBe(false);
     check();
     drop("a");
-    expect({ milliCPU: n.milliCPU, memory: n.memory, size: n.nonZero.size }).toEqual({ milliCPU: 0, memory: 0, size: 0 });
+    expect({ milliCPU: n.milliCPU, memory: n.memory, size: n.pods.size }).toEqual({ milliCPU: 0, memory: 0, size: 0 });
   });
 });
