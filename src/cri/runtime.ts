@@ -236,5 +236,5 @@ const PROBE_PURPOSES: Readonly<Record<ProbeType, { readonly probe: ProbeType }>>
 };
 
 function probePurpose(probeType: ProbeType): { readonly probe: ProbeType } {
-  return PROBE_PURPOSES[probeType] ?? { probe: probeType };
+  return PROBE_PURPOSES[probeType];
 }
