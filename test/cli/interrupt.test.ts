@@ -86,13 +86,16 @@ describe("an interrupted run --out leaves no temporary file", () => {
 
 describe("a run driven in slices", () => {
   it.each([
-    ["scenarios/default.yaml", { name: "random" }],
-    ["scenarios/races/r05-pw-kill-pinning.yaml", { name: "pct", depth: 3, steps: 1000 }],
-    ["scenarios/basics/02-crash-loop-backoff.yaml", { name: "fifo" }],
-  ] as const)("%s gives the trace of one uninterrupted run, pausing every 37 virtual milliseconds", async (file, strategy) => {
+    ["scenarios/default.yaml", { name: "random" }, { ms: 37 }],
+    ["scenarios/races/r05-pw-kill-pinning.yaml", { name: "pct", depth: 3, steps: 1000 }, { ms: 37 }],
+    ["scenarios/basics/02-crash-loop-backoff.yaml", { name: "fifo" }, { ms: 37 }],
+    ["scenarios/default.yaml", { name: "random" }, { ms: 1000, events: 7 }],
+    ["examples/cluster/workloads.yaml", { name: "random" }, { ms: 24 * 3600_000, events: 13 }],
+    ["examples/cluster/workloads.yaml", { name: "fifo" }, { ms: 5, events: 101 }],
+  ] as const)("%s (%j) gives the trace of one uninterrupted run, pausing every %j", async (file, strategy, size) => {
     const { scenario } = loadScenarioText((await import("node:fs")).readFileSync(join(ROOT, file), "utf8"), file);
     const whole = simulate(scenario, { seed: 5, strategy });
-    const sliced = await runInSlices(startSimulation(scenario, { seed: 5, strategy }), 37, false);
+    const sliced = await runInSlices(startSimulation(scenario, { seed: 5, strategy }), { ...size, adapt: false });
     expect(sliced.run.traceHash).toBe(whole.run.traceHash);
     expect(sliced.run.verdict).toBe(whole.run.verdict);
     expect(sliced.run.choices.encode()).toBe(whole.run.choices.encode());
