@@ -11,6 +11,7 @@ import { startSimulation, simulate } from "../../src/simulate.ts";
 import { runInSlices } from "../../src/cli/session.ts";
 import { processAlive, tempName, tempOwner } from "../../src/cli/atomic.ts";
 import { nodeScenarioYaml } from "../../src/bench/node.ts";
+import { clusterScenarioYaml } from "../../src/bench/workloads.ts";
 import { cli, ROOT, tempDir } from "./helpers.ts";
 
 /** A run long enough to interrupt: 30 pods with probes for an hour of virtual time. */
@@ -81,6 +82,34 @@ describe("an interrupted run --out leaves no temporary file", () => {
     expect(tempOwner(".run.json.x-3.tmp", "run.json")).toBeNull();
     expect(tempOwner("run.json.42-3.tmp", "run.json")).toBeNull();
     expect(processAlive(process.pid)).toBe(true);
+  });
+});
+
+describe("a big cluster's run stops on a signal, in its start-up", () => {
+  // 20 nodes x 110 pods for 10 virtual minutes: 1,320,000 pod-seconds, so the first process starts
+  // a second one (young.ts) unless NODE_OPTIONS chose a semi-space. Its first virtual second, all
+  // start-up, used to be one slice of tens of seconds that no signal handler could interrupt.
+  it.each([
+    ["SIGTERM", "sent to the first process, which passes it on", {}],
+    ["SIGINT", "in a process not started again", { NODE_OPTIONS: "--max-semi-space-size=16" }],
+  ] as const)("%s (%s): one line on stderr, death by the signal, no --out or --record file", async (signal, _how, env) => {
+    const dir = tempDir();
+    const scenario = join(dir, "cluster.yaml");
+    writeFileSync(scenario, clusterScenarioYaml({ nodes: 20, podsPerNode: 110 }, "10m"));
+    const out = join(dir, "trace.jsonl");
+    const args = ["run", scenario, "--format", "jsonl", "--out", out, "--record", join(dir, "run.json")];
+    const child = spawn(process.execPath, [join(ROOT, "bin", "kubelet-sim.mjs"), ...args], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env } });
+    let err = "";
+    child.stderr!.on("data", (d: Buffer) => void (err += d.toString()));
+    // The temporary file of --out is the sign that the run has started (opened before the first slice).
+    await whenReady(child, dir);
+    expect(temps(dir), "the run opened its temporary file").toHaveLength(1);
+    child.kill(signal);
+    expect(await exited(child)).toEqual({ code: null, signal });
+    expect(readdirSync(dir)).toEqual(["cluster.yaml"]);
+    const lines = err.trimEnd().split("\n");
+    expect(lines.at(-1)).toMatch(new RegExp(`^kubelet-sim: ${signal}: the run stopped at [\\d.hms]+ of virtual time, before its end; no output file was written$`));
+    expect(lines.filter((l) => l.startsWith("kubelet-sim:"))).toHaveLength(1);
   });
 });
 
