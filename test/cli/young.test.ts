@@ -114,6 +114,18 @@ describe("the re-run (respawn) keeps the command's exits exact", () => {
     expect(rerun).toEqual(cli(["replay", record], OVERRIDE));
   });
 
+  it("explore of a big scenario starts again too (no run asked for: the test sees only where it went)", () => {
+    const file = bigCluster(tempDir());
+    const args = ["explore", file, "--runs", "0", "--strategy", "random", "--json", "--out", tempDir()];
+    const log = join(tempDir(), "starts.log");
+    const preload = join(ROOT, "test/fixtures/young/log_start.cjs");
+    const rerun = cli(args, { NODE_OPTIONS: `--require ${preload}`, YOUNG_TEST_LOG: log });
+    expect(readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as string[])).toEqual([[], [`--max-semi-space-size=${SEMI_SPACE_MB}`]]);
+    expect(rerun.code).toBe(0);
+    expect(JSON.parse(rerun.out)).toMatchObject({ runs: 0 });
+    expect(rerun).toEqual(cli(args, OVERRIDE));
+  });
+
   it("a bad scenario file, big or small, is reported by the first process: exit 2, every error located", () => {
     const big = bigCluster(tempDir(), (y) => y.replace("until: 10m", "until: 10"));
     const r = cli(["run", big], { NODE_OPTIONS: "" });
