@@ -10,7 +10,7 @@ import type { CliIo } from "./io.ts";
 import { bundledScenario } from "./scenario_arg.ts";
 import { fileSha256, readRunRecord, recordedScenarioSha256, type RunRecord } from "./run_record.ts";
 import type { SimulationHandle, SimulationResult } from "../simulate.ts";
-import { driveInSlices, driveToEnd, humanStream, runSteps, shellWord, type OutputRequest, type RunOutcome } from "./session.ts";
+import { driveInSlices, driveToEnd, humanStream, runSteps, shellWord, type OutputRequest, type RunOutcome, type RunRequest } from "./session.ts";
 
 export interface ReplayRequest {
   recordFile: string;
@@ -18,18 +18,23 @@ export interface ReplayRequest {
   scenario: string | null;
   output: OutputRequest;
   bounds?: Partial<Bounds>;
+  /** As RunRequest.elsewhere: a big recorded run goes to a `node` with a larger young generation (young.ts). */
+  elsewhere?: RunRequest["elsewhere"];
 }
 
+/** The exit code, or the semi-space (MB) the replay is to run with in another process (nothing was printed). */
+export type ReplayOutcome = Pick<RunOutcome, "exitCode" | "semiSpaceMb">;
+
 export function executeReplay(req: ReplayRequest, io: CliIo): number {
-  return driveToEnd(replaySteps(req, io));
+  return driveToEnd(replaySteps(req, io)).exitCode;
 }
 
 /** executeReplay, yielding to the event loop as the run goes (the command line's way: session.ts). */
-export function executeReplayInterruptible(req: ReplayRequest, io: CliIo): Promise<number> {
+export function executeReplayInterruptible(req: ReplayRequest, io: CliIo): Promise<ReplayOutcome> {
   return driveInSlices(replaySteps(req, io));
 }
 
-function* replaySteps(req: ReplayRequest, io: CliIo): Generator<SimulationHandle, number, SimulationResult> {
+function* replaySteps(req: ReplayRequest, io: CliIo): Generator<SimulationHandle, ReplayOutcome, SimulationResult> {
   const { record, tape } = readRunRecord(req.recordFile);
   // A record that carries its scenario's text (a play-mode export) needs no file; parsing it checked its sha256.
   const inline = req.scenario === null ? record.scenarioText : undefined;
@@ -59,10 +64,12 @@ function* replaySteps(req: ReplayRequest, io: CliIo): Generator<SimulationHandle
       note: `replaying ${tape.length} recorded choice${tape.length === 1 ? "" : "s"} of: ${record.replayKey}`,
       ...(req.bounds === undefined ? {} : { bounds: req.bounds }),
       ...(legacy === null ? {} : { sinks: [legacy] }),
+      ...(req.elsewhere === undefined ? {} : { elsewhere: req.elsewhere }),
     },
     io,
   );
-  return checkReproduced(record, outcome, legacy?.hex(), req, io);
+  if (outcome.semiSpaceMb !== undefined) return { exitCode: outcome.exitCode, semiSpaceMb: outcome.semiSpaceMb };
+  return { exitCode: checkReproduced(record, outcome, legacy?.hex(), req, io) };
 }
 
 /** The scenario as the record names it: from here, else next to the record, else --scenario. */

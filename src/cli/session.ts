@@ -10,6 +10,7 @@ import { UnknownInvariantError } from "../check/invariants.ts";
 import { invariantPlace } from "../scenario/locate_value.ts";
 import { render, type Format, type RenderOptions } from "../report/index.ts";
 import { AtomicFile, writeFileAtomic } from "./atomic.ts";
+import { stopRunOnSignal } from "./interrupt.ts";
 import { docPath } from "./package_files.ts";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, InternalError, UserError } from "./exit.ts";
 import { explainFormat, explainRun, explainSummary, lanesOf } from "./guide.ts";
@@ -106,10 +107,9 @@ export function driveToEnd<T>(steps: Generator<SimulationHandle, T, SimulationRe
 }
 
 /**
- * Runs each simulation in slices, yielding to the event loop between them. Pausing never changes
- * the run (Sim.runUntil), so the trace is the one driveToEnd gives. A slice aims at 20 to 100 ms
- * of host time, doubling or halving its stretch of virtual time to get there (host-time-ok: how
- * often to yield is no part of the run).
+ * Runs each simulation in slices, yielding to the event loop between them, so that a signal's
+ * handler (interrupt.ts, atomic.ts) runs within a slice of Ctrl-C. Pausing never changes the run
+ * (Sim.runSlice), so the trace is the one driveToEnd gives.
  */
 export async function driveInSlices<T>(steps: Generator<SimulationHandle, T, SimulationResult>): Promise<T> {
   let next = steps.next();
@@ -128,18 +128,53 @@ export async function driveInSlices<T>(steps: Generator<SimulationHandle, T, Sim
 
 /** The longest stretch of virtual time one slice runs: a day, the longest run a scenario may ask for. */
 const MAX_SLICE_MS = 24 * 60 * 60 * 1000;
+/**
+ * Events in a slice at first, and the most. A cluster's start-up costs up to a fraction of a
+ * millisecond an event (every pod created, scheduled and started in its first virtual second), a
+ * quiet node's hour a microsecond or two, so no fixed count fits both: it adapts as the stretch does.
+ */
+const FIRST_SLICE_EVENTS = 256;
+const MAX_SLICE_EVENTS = 1 << 22;
 
-/** One simulation to its end, `initialSliceMs` of virtual time first (tests pass a small, fixed one to pause often). */
-export async function runInSlices(handle: SimulationHandle, initialSliceMs = 1000, adapt = true): Promise<SimulationResult> {
-  let sliceMs = initialSliceMs;
-  for (;;) {
-    const started = performance.now();
-    if (handle.sim.runUntil(handle.sim.nowMs + sliceMs) !== "paused") break;
-    const took = performance.now() - started;
-    if (adapt) sliceMs = took < 20 ? Math.min(sliceMs * 2, MAX_SLICE_MS) : took > 100 ? Math.max(1, Math.floor(sliceMs / 2)) : sliceMs;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * How a run is cut into slices: `ms` of virtual time and at most `events` events each. Both are
+ * host-side only (no part of the run); tests pass small fixed ones to pause often.
+ */
+export interface SliceSize {
+  ms: number;
+  events: number;
+  /** Double or halve whichever bound ended a slice, for 20 to 100 ms of host time a slice. */
+  adapt: boolean;
+}
+
+/** One simulation to its end, in slices (by default adapting from 1 s and 256 events). */
+export async function runInSlices(handle: SimulationHandle, size: Partial<SliceSize> = {}): Promise<SimulationResult> {
+  let ms = size.ms ?? 1000;
+  let events = size.events ?? FIRST_SLICE_EVENTS;
+  const adapt = size.adapt ?? true;
+  const stop = stopRunOnSignal(() => handle.sim.nowMs);
+  try {
+    for (;;) {
+      const started = performance.now();
+      const r = handle.sim.runSlice(handle.sim.nowMs + ms, events);
+      if (r !== "paused" && r !== "budget") break;
+      // host-time-ok: how often to yield is no part of the run.
+      const took = performance.now() - started;
+      if (adapt && r === "paused") ms = resized(ms, took, 1, MAX_SLICE_MS);
+      if (adapt && r === "budget") events = resized(events, took, 1, MAX_SLICE_EVENTS);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    stop();
   }
   return handle.finish();
+}
+
+/** A slice's bound doubled when it took under 20 ms, halved over 100 ms, within [min, max]. */
+function resized(bound: number, tookMs: number, min: number, max: number): number {
+  if (tookMs < 20) return Math.min(bound * 2, max);
+  if (tookMs > 100) return Math.max(min, Math.floor(bound / 2));
+  return bound;
 }
 
 /** The steps of one run: load, print the key, run (yielded), write the outputs and the record, summarize. */

@@ -155,6 +155,9 @@ class NodeView {
   runUntil(limitMs: number): ReturnType<Sim["runUntil"]> {
     return this.kernel.runUntil(limitMs);
   }
+  runSlice(limitMs: number, maxEvents: number): ReturnType<Sim["runSlice"]> {
+    return this.kernel.runSlice(limitMs, maxEvents);
+  }
   replayKey(): string {
     return this.kernel.replayKey();
   }

@@ -278,10 +278,26 @@ export class Sim implements Waker, TimerHost {
    * the run ended. The steps are the ones run() takes: pausing never changes the trace.
    */
   runUntil(limitMs: number): "paused" | "idle" | Verdict {
+    const r = this.runSlice(limitMs, Number.POSITIVE_INFINITY);
+    if (r === "budget") throw new Error("runUntil: an unbounded slice ran out of events");
+    return r;
+  }
+
+  /**
+   * runUntil that also pauses once `maxEvents` more events have run, between two steps (the
+   * clock then reads the instant of the last one: "budget"), so that a host driving a big run
+   * gets control back after a bounded amount of work even when much of it is due at one virtual
+   * instant or in one virtual millisecond (a cluster's start-up). Going on with runUntil or
+   * runSlice takes the step the run would have taken: the ready queue, the clock and the count of
+   * steps at this instant are left as they were, so how a run is sliced never changes its trace.
+   */
+  runSlice(limitMs: number, maxEvents: number): "paused" | "idle" | "budget" | Verdict {
     this.begin();
+    const stopAt = this.events + maxEvents;
     try {
       while (this.verdict === null) {
         if (this.ready.length > 0) {
+          if (this.events >= stopAt) return "budget";
           this.step();
           continue;
         }

@@ -11,6 +11,7 @@ import { startSimulation, simulate } from "../../src/simulate.ts";
 import { runInSlices } from "../../src/cli/session.ts";
 import { processAlive, tempName, tempOwner } from "../../src/cli/atomic.ts";
 import { nodeScenarioYaml } from "../../src/bench/node.ts";
+import { clusterScenarioYaml } from "../../src/bench/workloads.ts";
 import { cli, ROOT, tempDir } from "./helpers.ts";
 
 /** A run long enough to interrupt: 30 pods with probes for an hour of virtual time. */
@@ -84,15 +85,46 @@ describe("an interrupted run --out leaves no temporary file", () => {
   });
 });
 
+describe("a big cluster's run stops on a signal, in its start-up", () => {
+  // 20 nodes x 110 pods for 10 virtual minutes: 1,320,000 pod-seconds, so the first process starts
+  // a second one (young.ts) unless NODE_OPTIONS chose a semi-space. Its first virtual second, all
+  // start-up, used to be one slice of tens of seconds that no signal handler could interrupt.
+  it.each([
+    ["SIGTERM", "sent to the first process, which passes it on", {}],
+    ["SIGINT", "in a process not started again", { NODE_OPTIONS: "--max-semi-space-size=16" }],
+  ] as const)("%s (%s): one line on stderr, death by the signal, no --out or --record file", async (signal, _how, env) => {
+    const dir = tempDir();
+    const scenario = join(dir, "cluster.yaml");
+    writeFileSync(scenario, clusterScenarioYaml({ nodes: 20, podsPerNode: 110 }, "10m"));
+    const out = join(dir, "trace.jsonl");
+    const args = ["run", scenario, "--format", "jsonl", "--out", out, "--record", join(dir, "run.json")];
+    const child = spawn(process.execPath, [join(ROOT, "bin", "kubelet-sim.mjs"), ...args], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env } });
+    let err = "";
+    child.stderr!.on("data", (d: Buffer) => void (err += d.toString()));
+    // The temporary file of --out is the sign that the run has started (opened before the first slice).
+    await whenReady(child, dir);
+    expect(temps(dir), "the run opened its temporary file").toHaveLength(1);
+    child.kill(signal);
+    expect(await exited(child)).toEqual({ code: null, signal });
+    expect(readdirSync(dir)).toEqual(["cluster.yaml"]);
+    const lines = err.trimEnd().split("\n");
+    expect(lines.at(-1)).toMatch(new RegExp(`^kubelet-sim: ${signal}: the run stopped at [\\d.hms]+ of virtual time, before its end; no output file was written$`));
+    expect(lines.filter((l) => l.startsWith("kubelet-sim:"))).toHaveLength(1);
+  });
+});
+
 describe("a run driven in slices", () => {
   it.each([
-    ["scenarios/default.yaml", { name: "random" }],
-    ["scenarios/races/r05-pw-kill-pinning.yaml", { name: "pct", depth: 3, steps: 1000 }],
-    ["scenarios/basics/02-crash-loop-backoff.yaml", { name: "fifo" }],
-  ] as const)("%s gives the trace of one uninterrupted run, pausing every 37 virtual milliseconds", async (file, strategy) => {
+    ["scenarios/default.yaml", { name: "random" }, { ms: 37 }],
+    ["scenarios/races/r05-pw-kill-pinning.yaml", { name: "pct", depth: 3, steps: 1000 }, { ms: 37 }],
+    ["scenarios/basics/02-crash-loop-backoff.yaml", { name: "fifo" }, { ms: 37 }],
+    ["scenarios/default.yaml", { name: "random" }, { ms: 1000, events: 7 }],
+    ["examples/cluster/workloads.yaml", { name: "random" }, { ms: 24 * 3600_000, events: 13 }],
+    ["examples/cluster/workloads.yaml", { name: "fifo" }, { ms: 5, events: 101 }],
+  ] as const)("%s (%j) gives the trace of one uninterrupted run, pausing every %j", async (file, strategy, size) => {
     const { scenario } = loadScenarioText((await import("node:fs")).readFileSync(join(ROOT, file), "utf8"), file);
     const whole = simulate(scenario, { seed: 5, strategy });
-    const sliced = await runInSlices(startSimulation(scenario, { seed: 5, strategy }), 37, false);
+    const sliced = await runInSlices(startSimulation(scenario, { seed: 5, strategy }), { ...size, adapt: false });
     expect(sliced.run.traceHash).toBe(whole.run.traceHash);
     expect(sliced.run.verdict).toBe(whole.run.verdict);
     expect(sliced.run.choices.encode()).toBe(whole.run.choices.encode());

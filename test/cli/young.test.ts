@@ -2,12 +2,15 @@
 // runs, how the user's own size wins, and that the re-run keeps what the user sees exact: stdout,
 // stderr, the exit code, a signal, the trace hash.
 import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { clusterScenarioYaml } from "../../src/bench/workloads.ts";
 import { loadScenarioFile } from "../../src/scenario/index.ts";
 import { SEMI_SPACE_MB, WEIGHT_THRESHOLD, scenarioWeight, semiSpaceChosen, semiSpaceFor } from "../../src/cli/young.ts";
+import { RUN_RECORD_FORMAT } from "../../src/cli/run_record.ts";
+import { VERSION } from "../../src/version.ts";
 import { cli, FIXTURES, ROOT, tempDir } from "./helpers.ts";
 
 const DRIVER = join(ROOT, "test/fixtures/young/driver.ts");
@@ -19,6 +22,21 @@ function bigCluster(dir: string, edit: (yaml: string) => string = (y) => y): str
   const file = join(dir, "big.yaml");
   writeFileSync(file, edit(clusterScenarioYaml({ nodes: 10, podsPerNode: 110 }, "10m")));
   return file;
+}
+
+/**
+ * A run record of the big cluster whose tape holds one choice the run does not make: its replay
+ * loads the whole cluster, starts, and diverges at once (exit 3), so that a test sees where it ran
+ * without waiting for 10 virtual minutes of 1,100 pods.
+ */
+function bigRecord(dir: string): string {
+  const scenario = bigCluster(dir);
+  const record = join(dir, "big-run.json");
+  const sha = createHash("sha256").update(readFileSync(scenario, "utf8")).digest("hex");
+  const key = "kubelet-sim run big.yaml --seed 1 --strategy fifo";
+  const fields = { format: RUN_RECORD_FORMAT, tool: VERSION, scenario: "big.yaml", scenarioSha256: sha, seed: 1, strategy: "fifo", untilMs: 600_000, choices: "v9/10" };
+  writeFileSync(record, JSON.stringify({ ...fields, verdict: "until", ok: true, traceHash: "0123456789abcdef", replayKey: key }));
+  return record;
 }
 
 describe("which runs are started again, and the user's choice", () => {
@@ -83,6 +101,29 @@ describe("the re-run (respawn) keeps the command's exits exact", () => {
     expect(rerun.code).toBe(2);
     expect(rerun.err).toMatch(/^kubelet-sim: --pod nosuch: no such pod in this scenario \(pods: default\/bench-00-/);
     expect(rerun).toEqual(here);
+  });
+
+  it("replay of a big run starts again too, and says what it says without the re-run", () => {
+    const record = bigRecord(tempDir());
+    const log = join(tempDir(), "starts.log");
+    const preload = join(ROOT, "test/fixtures/young/log_start.cjs");
+    const rerun = cli(["replay", record], { NODE_OPTIONS: `--require ${preload}`, YOUNG_TEST_LOG: log });
+    expect(readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as string[])).toEqual([[], [`--max-semi-space-size=${SEMI_SPACE_MB}`]]);
+    expect(rerun.code).toBe(3);
+    expect(rerun.err).toMatch(/^kubelet-sim: replay of .*big-run\.json diverged: /m);
+    expect(rerun).toEqual(cli(["replay", record], OVERRIDE));
+  });
+
+  it("explore of a big scenario starts again too (no run asked for: the test sees only where it went)", () => {
+    const file = bigCluster(tempDir());
+    const args = ["explore", file, "--runs", "0", "--strategy", "random", "--json", "--out", tempDir()];
+    const log = join(tempDir(), "starts.log");
+    const preload = join(ROOT, "test/fixtures/young/log_start.cjs");
+    const rerun = cli(args, { NODE_OPTIONS: `--require ${preload}`, YOUNG_TEST_LOG: log });
+    expect(readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as string[])).toEqual([[], [`--max-semi-space-size=${SEMI_SPACE_MB}`]]);
+    expect(rerun.code).toBe(0);
+    expect(JSON.parse(rerun.out)).toMatchObject({ runs: 0 });
+    expect(rerun).toEqual(cli(args, OVERRIDE));
   });
 
   it("a bad scenario file, big or small, is reported by the first process: exit 2, every error located", () => {

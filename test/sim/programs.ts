@@ -49,7 +49,7 @@ export interface ProgramRun {
 }
 
 /** Runs a program; with `pausesMs`, runUntil stops at each of those instants before run() finishes. */
-export function runProgram(prog: Program, seed: number, strategy: StrategySpec, label?: string, pausesMs: readonly number[] = []): ProgramRun {
+export function runProgram(prog: Program, seed: number, strategy: StrategySpec, label?: string, pausesMs: readonly number[] = [], sliceEvents: readonly number[] = []): ProgramRun {
   const sink = new MemorySink();
   const sim = new Sim({
     seed,
@@ -63,6 +63,7 @@ export function runProgram(prog: Program, seed: number, strategy: StrategySpec, 
     sim.go(`p${pi}`, () => body(sim, pi, steps, chans));
   });
   for (const ms of pausesMs) sim.runUntil(ms);
+  for (const n of sliceEvents) sim.runSlice(Number.POSITIVE_INFINITY, n);
   const result = sim.run();
   return { result, records: sink.records.map((r) => JSON.stringify(r)) };
 }

@@ -18,6 +18,38 @@ describe("Sim.runUntil", () => {
     );
   });
 
+  it("pausing after any number of events (runSlice) leaves it too, even between two steps of one instant", () => {
+    fc.assert(
+      fc.property(programArb(), fc.integer({ min: 0, max: 1000 }), fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 8 }), (prog, seed, budgets) => {
+        const whole = runProgram(prog, seed, { name: "random" });
+        const sliced = runProgram(prog, seed, { name: "random" }, undefined, [], budgets);
+        expect(sliced.records).toEqual(whole.records);
+        expect(sliced.result.traceHash).toBe(whole.result.traceHash);
+        expect(sliced.result.choices.encode()).toBe(whole.result.choices.encode());
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("runSlice stops after its events with the clock where they ran, and goes on from there", () => {
+    const h = harness();
+    for (const name of ["a", "b", "c"]) {
+      h.sim.go(name, function* () {
+        h.log(name);
+        yield* sleep(10);
+        h.log(`${name}10`);
+      });
+    }
+    expect(h.sim.runSlice(100, 2)).toBe("budget");
+    expect(h.sim.nowMs).toBe(0);
+    expect(h.lines()).toEqual(["0:a", "0:b"]);
+    expect(h.sim.runSlice(100, 0)).toBe("budget");
+    expect(h.sim.runSlice(5, 1000)).toBe("paused");
+    expect(h.lines()).toEqual(["0:a", "0:b", "0:c"]);
+    expect(h.sim.runSlice(100, 1000)).toBe("idle");
+    expect(h.lines()).toEqual(["0:a", "0:b", "0:c", "10:a10", "10:b10", "10:c10"]);
+  });
+
   it("stops at the instant, reports idle when nothing is left, and run() then finishes", () => {
     const h = harness();
     h.sim.go("a", function* () {

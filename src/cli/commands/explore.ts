@@ -82,8 +82,15 @@ export const exploreCommand: CommandFactory = (ctx) => ({
       .epilogue("Exit codes: 0 no failure, 1 a failure was found (repro written), 2 usage or scenario error, 3 nondeterminism (a bug in kubelet-sim)."),
   handler: async (raw: ArgumentsCamelCase) => {
     const argv = raw as unknown as Args;
-    const progress = process.stderr.isTTY ? new ProgressBar() : null;
     const options = { ...exploreOptions(argv), onNote: (text: string) => void process.stderr.write(`note: ${text}\n`) };
+    // A big scenario's runs go to a `node` with a larger young generation (young.ts), as `run`'s do.
+    const { rerunIfBig } = await import("../big_run.ts");
+    const again = await rerunIfBig(ctx.respawn, resolveScenarioArg(argv.file), options.kubelet);
+    if (again !== null) {
+      ctx.exitCode = again;
+      return;
+    }
+    const progress = process.stderr.isTTY ? new ProgressBar() : null;
     const compare = compareStrategies(argv);
     // Opened before the runs, so an unwritable page fails at once, not after a long exploration.
     const page = argv.html === undefined ? null : AtomicFile.open(argv.html);

@@ -2,6 +2,7 @@
 import type { ArgumentsCamelCase, Argv } from "yargs";
 import { processIo } from "../io.ts";
 import { outputRequest, withOutputOptions, type OutputArgs } from "../output_options.ts";
+import { semiSpaceFor } from "../young.ts";
 import type { CommandFactory } from "./index.ts";
 
 interface Args extends OutputArgs {
@@ -26,6 +27,10 @@ export const replayCommand: CommandFactory = (ctx) => ({
     const argv = raw as unknown as Args;
     // Loaded here, not at the top: the models are needed only when something runs (--help stays fast).
     const { executeReplayInterruptible } = await import("../replay.ts");
-    ctx.exitCode = await executeReplayInterruptible({ recordFile: argv.file, scenario: argv.scenario ?? null, output: outputRequest(argv) }, processIo());
+    const request = { recordFile: argv.file, scenario: argv.scenario ?? null, output: outputRequest(argv) };
+    // A big recorded run goes to a `node` with a larger young generation (young.ts), as `run` does.
+    const respawn = ctx.respawn ?? null;
+    const outcome = await executeReplayInterruptible(respawn === null ? request : { ...request, elsewhere: semiSpaceFor }, processIo());
+    ctx.exitCode = outcome.semiSpaceMb !== undefined && respawn !== null ? await respawn(outcome.semiSpaceMb) : outcome.exitCode;
   },
 });
