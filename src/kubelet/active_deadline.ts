@@ -28,12 +28,6 @@ export class ActiveDeadlineHandler {
     return this.pastActiveDeadline(pod);
   }
 
-  /** Not upstream: a pod without an active deadline is never past it (getPodsToSync asks only the others each second). */
-  MayEverSync(pod: Pod): boolean {
-    const deadlineSeconds = pod.spec.activeDeadlineSeconds;
-    return deadlineSeconds !== undefined && deadlineSeconds !== null;
-  }
-
   /** ShouldEvict: past the deadline, records the event and says evict; null otherwise. */
   ShouldEvict(pod: Pod): ShouldEvictResponse | null {
     if (!this.pastActiveDeadline(pod)) return null;

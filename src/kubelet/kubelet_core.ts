@@ -81,30 +81,16 @@ export class KubeletCore {
    */
   getPodsToSync(): Pod[] {
     const work = this.workQueue.GetWork();
-    // Asked every second and mostly nothing is due: the sets are made only when something is, and
-    // with nothing due only the pods a handler may ever want are asked (the answer is the same).
+    // Asked every second and mostly nothing is due: the sets are made only when something is.
     const due = work.length === 0 ? null : new Set(work);
     const handlers = this.deps.podSyncLoopHandlers ?? [];
-    const pods = due === null ? this.syncLoopHandlerPods(handlers) : this.podManager.GetPods();
+    const pods = this.podManager.GetPods();
     let wanted: Set<Pod> | null = null;
     for (const p of pods) {
       if ((due !== null && due.has(p.metadata.uid!)) || handlers.some((h) => h.ShouldSync(p))) (wanted ??= new Set()).add(p);
     }
     if (wanted === null) return [];
-    return this.sim.mapOrder(due === null ? this.podManager.GetPods() : (pods as Pod[])).filter((p) => wanted.has(p));
-  }
-
-  /** The pods some handler may ever want synced, kept while the pod manager's generation stands (not upstream). */
-  private handlerPods: { generation: number; pods: readonly Pod[] } | null = null;
-
-  private syncLoopHandlerPods(handlers: NonNullable<KubeletDeps["podSyncLoopHandlers"]>): readonly Pod[] {
-    if (handlers.length === 0) return [];
-    const generation = this.podManager.generation;
-    if (this.handlerPods?.generation !== generation) {
-      const pods = this.podManager.GetPods().filter((p) => handlers.some((h) => h.MayEverSync?.(p) ?? true));
-      this.handlerPods = { generation, pods };
-    }
-    return this.handlerPods.pods;
+    return this.sim.mapOrder(pods).filter((p) => wanted.has(p));
   }
 
   emit(kind: string, pod: Pod | undefined, fields?: Record<string, unknown>): void {

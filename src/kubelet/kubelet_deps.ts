@@ -135,10 +135,6 @@ export interface KubeletDeps {
   containerDeletor: { deleteContainersInPod(filterContainerID: string, podStatus: PodStatus, removeAll: boolean): void };
   /** kl.admitHandlers before the predicate admit handler (the device manager's allocation); none when unset. */
   admitHandlers?: readonly { Admit(pod: Pod): PodAdmitResult }[];
-  /**
-   * kl.PodSyncLoopHandlers: pods a handler wants synced now (the active deadline handler); none when
-   * unset. MayEverSync (not upstream): false when ShouldSync is false for this pod object at any
-   * time, so getPodsToSync need not ask it each second; absent: it may be true.
-   */
-  podSyncLoopHandlers?: readonly { ShouldSync(pod: Pod): boolean; MayEverSync?(pod: Pod): boolean }[];
+  /** kl.PodSyncLoopHandlers: pods a handler wants synced now (the active deadline handler); none when unset. */
+  podSyncLoopHandlers?: readonly { ShouldSync(pod: Pod): boolean }[];
 }

@@ -44,17 +44,3 @@ describe("ActiveDeadlineHandler (TestActiveDeadlineHandler)", () => {
     expect(at(35_000, [p], { f: { startTime: formatRFC3339(10_000) } }).out).toEqual([{ sync: false, evict: null }]);
   });
 });
-
-describe("MayEverSync (not upstream: getPodsToSync asks ShouldSync each second only of these)", () => {
-  it.each([
-    ["no deadline", pod("a", undefined, 0), false],
-    ["a deadline, no start time yet", pod("b", 30, null), true],
-    ["a deadline", pod("c", 30, 0), true],
-  ])("%s: %s", (_name, p, may) => {
-    const sim = new Sim({ seed: 1, strategy: { name: "fifo" }, hash: false });
-    const handler = new ActiveDeadlineHandler(sim, { GetPodStatus: () => undefined }, { Eventf: () => {} });
-    expect(handler.MayEverSync(p)).toBe(may);
-    // A pod it may never sync is never past its deadline, at any time.
-    if (!may) for (const t of [0, 30_000, 10 ** 9]) expect(at(t, [p]).out[0]!.sync).toBe(false);
-  });
-});

@@ -3,16 +3,12 @@
 
 export class WorkQueue {
   private readonly queue = new Map<string, number>();
-  /** No UID is due before this time (not upstream: GetWork, asked every second, returns at once before it). */
-  private earliestMs = Infinity;
 
   constructor(private readonly clock: { readonly nowMs: number }) {}
 
   /** Enqueue(item, delay): a later Enqueue of the same UID replaces its time, as in the Go map. */
   Enqueue(uid: string, delayMs: number): void {
-    const atMs = this.clock.nowMs + delayMs;
-    this.queue.set(uid, atMs);
-    if (atMs < this.earliestMs) this.earliestMs = atMs;
+    this.queue.set(uid, this.clock.nowMs + delayMs);
   }
 
   /**
@@ -23,13 +19,9 @@ export class WorkQueue {
   GetWork(): string[] {
     const now = this.clock.nowMs;
     const due: string[] = [];
-    if (now < this.earliestMs) return due;
-    let earliest = Infinity;
     for (const [uid, atMs] of this.queue) {
       if (atMs <= now) due.push(uid);
-      else if (atMs < earliest) earliest = atMs;
     }
-    this.earliestMs = earliest;
     for (const uid of due) this.queue.delete(uid);
     return due.sort();
   }
