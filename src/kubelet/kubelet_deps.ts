@@ -41,7 +41,10 @@ export interface ProbeManager {
   AddPod(pod: Pod): void;
   RemovePod(pod: Pod): void;
   StopLivenessAndStartup(pod: Pod): void;
-  CleanupPods(desiredPodUIDs: ReadonlySet<string>): void;
+  /** Returns how many workers it stopped. */
+  CleanupPods(desiredPodUIDs: ReadonlySet<string>): number;
+  /** A change count of the workers and results (housekeeping_reuse.ts); absent: never reuse. */
+  readonly generation?: number;
 }
 
 export interface StatusManager {
@@ -51,6 +54,8 @@ export interface StatusManager {
   SetContainerReadiness(podUID: string, containerID: string, ready: boolean): void;
   SetContainerStartup(podUID: string, containerID: string, started: boolean): void;
   RemoveOrphanedStatuses(podUIDs: ReadonlySet<string>): void;
+  /** A change count of the status cache (housekeeping_reuse.ts); absent: never reuse. */
+  readonly generation?: number;
 }
 
 /** kubecontainer.Runtime as the kubelet calls it: (value, err) pairs as in Go. */

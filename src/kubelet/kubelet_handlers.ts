@@ -5,10 +5,11 @@
 import type { Proc } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import type { PodStatus } from "./container/runtime.ts";
-import { IsStaticPod, SyncPodCreate, SyncPodKill, SyncPodSync, SyncPodUpdate, type GoError } from "./types.ts";
+import { IsStaticPod, SyncPodCreate, SyncPodKill, SyncPodSync, SyncPodUpdate, type GoError, type RunningPod } from "./types.ts";
 import { isPodPhaseTerminal, sortByCreationTime, type KubeletCore } from "./kubelet_core.ts";
 import type { PodWorkers } from "./pod_workers.ts";
 import type { SyncHandler } from "./kubelet.ts";
+import { HousekeepingReuse, type Generations, type KnownPods } from "./housekeeping_reuse.ts";
 
 export class KubeletHandlers implements SyncHandler {
   constructor(
@@ -120,43 +121,80 @@ export class KubeletHandlers implements SyncHandler {
    * HandlePodCleanups: sync the pod workers with the desired pods, stop probes of pods that cannot
    * run, drop orphaned statuses, restart desired pods the workers no longer know (UID reuse), and
    * kill runtime pods nobody knows. Simplified: no cgroup, volume directory, mirror pod or user
-   * namespace cleanup (not modelled).
+   * namespace cleanup (not modelled). What a quiet pass derives around its runtime calls is kept
+   * while its inputs are unchanged (housekeeping_reuse.ts): the same records, the same choices.
    */
   *HandlePodCleanups(): Proc<GoError> {
-    const { podManager, deps, runtimeCache, sim } = this.kl;
-    const allPods = podManager.GetPods();
-    const workingPods = this.podWorkers.SyncKnownPods(allPods);
-    // Upstream's allPodsByUID, built once and read twice (orphaned statuses, orphaned runtime pods).
-    const allPodUIDs = new Set<string>();
-    for (const p of allPods) allPodUIDs.add(p.metadata.uid!);
-    const possiblyRunning = new Set<string>();
-    for (const [uid, sync] of workingPods) if (sync.State !== "terminated") possiblyRunning.add(uid);
+    const { deps, runtimeCache, sim } = this.kl;
+    const known = this.reuse.knownPods(this.generations, this.computeKnownPods);
     const err = yield* runtimeCache.ForceUpdateIfOlder(sim.nowMs);
     if (err !== null) return err;
     const [runningRuntimePods, listErr] = yield* runtimeCache.GetPods();
     if (listErr !== null) return listErr;
-    deps.probeManager.CleanupPods(possiblyRunning);
-    deps.statusManager.RemoveOrphanedStatuses(allPodUIDs);
-    for (const desired of this.filterOutInactivePods(allPods)) {
-      if (workingPods.has(desired.metadata.uid!)) continue;
+    this.reuse.cleanupPods(known, () => deps.probeManager.generation, () => deps.probeManager.CleanupPods(known.possiblyRunning));
+    this.reuse.removeOrphanedStatuses(known, () => deps.statusManager.generation, () => deps.statusManager.RemoveOrphanedStatuses(known.allPodUIDs));
+    if (!known.everyDesiredKnown) this.restartUnknownPods(known);
+    this.reuse.killOrphans(known, runningRuntimePods, () => this.killOrphanedRuntimePods(known, runningRuntimePods));
+    deps.backOffGC();
+    return null;
+  }
+
+  private readonly reuse = new HousekeepingReuse();
+
+  /** The generations HousekeepingReuse compares. */
+  private readonly generations = (): Generations => ({
+    pods: this.kl.podManager.generation,
+    workers: this.podWorkers.generation,
+    probes: this.kl.deps.probeManager.generation,
+    statuses: this.kl.deps.statusManager.generation,
+  });
+
+  /** HandlePodCleanups' first steps: SyncKnownPods, and upstream's allPodsByUID, built once and read twice (orphaned statuses, orphaned runtime pods). */
+  private readonly computeKnownPods = (): KnownPods => {
+    const allPods = this.kl.podManager.GetPods();
+    const workingPods = this.podWorkers.SyncKnownPods(allPods);
+    const allPodUIDs = new Set<string>();
+    let everyDesiredKnown = true;
+    for (const p of allPods) {
+      allPodUIDs.add(p.metadata.uid!);
+      if (!workingPods.has(p.metadata.uid!)) everyDesiredKnown = false;
+    }
+    const possiblyRunning = new Set<string>();
+    for (const [uid, sync] of workingPods) if (sync.State !== "terminated") possiblyRunning.add(uid);
+    return { allPods, workingPods, allPodUIDs, possiblyRunning, everyDesiredKnown };
+  };
+
+  /**
+   * Restart desired pods the workers no longer know. Upstream filters every desired pod
+   * (filterOutInactivePods) and then skips the known ones; the filter is a pure read per pod, so it
+   * is asked of the unknown ones alone, in the same order.
+   */
+  private restartUnknownPods(known: KnownPods): void {
+    const { podManager } = this.kl;
+    for (const desired of this.filterOutInactivePods(known.allPods.filter((p) => !known.workingPods.has(p.metadata.uid!)))) {
       const [pod, mirrorPod, wasMirror] = podManager.GetPodAndMirrorPod(desired);
       if (pod === undefined || wasMirror) continue;
       this.kl.emit("RestartPodNotKnownToWorkers", pod, { static: IsStaticPod(pod) });
       this.podWorkers.UpdatePod({ UpdateType: SyncPodCreate, Pod: pod, MirrorPod: mirrorPod });
     }
+  }
+
+  /** Kill the runtime pods no worker drives; returns how many. */
+  private killOrphanedRuntimePods(known: KnownPods, runningRuntimePods: readonly RunningPod[]): number {
+    let killed = 0;
     for (const runningPod of runningRuntimePods) {
-      const known = workingPods.get(runningPod.id);
+      const w = known.workingPods.get(runningPod.id);
       if (this.podWorkers.orphansDrivenByHousekeeping) {
         // 1.27+: pods the workers know are theirs to drive, orphaned or not.
-        if (known !== undefined) continue;
-      } else if ((known !== undefined && (known.State === "sync" || known.State === "terminating")) || allPodUIDs.has(runningPod.id)) {
+        if (w !== undefined) continue;
+      } else if ((w !== undefined && (w.State === "sync" || w.State === "terminating")) || known.allPodUIDs.has(runningPod.id)) {
         // 1.22–1.26: a worker syncing or terminating the pod is in charge; one not in the config is killed.
         continue;
       }
       this.kl.emit("KillOrphanedRuntimePod", undefined, { uid: runningPod.id, name: `${runningPod.namespace}/${runningPod.name}` });
       this.podWorkers.UpdatePod({ UpdateType: SyncPodKill, RunningPod: runningPod, KillPodOptions: { PodTerminationGracePeriodSecondsOverride: 1 } });
+      killed++;
     }
-    deps.backOffGC();
-    return null;
+    return killed;
   }
 }

@@ -11,6 +11,13 @@ export class PodManager {
   private readonly mirrorPodByFullName = new Map<string, Pod>();
   /** podByUID's keys sorted, kept until a UID is added or removed (GetPods runs at every housekeeping and resync). */
   private sortedUIDs: string[] | null = null;
+  /** What `generation` counts. */
+  private changes = 0;
+
+  /** Not upstream: a change count of the pods and mirror pods (every add, update or removal); housekeeping_reuse.ts compares it. */
+  get generation(): number {
+    return this.changes;
+  }
 
   /** AddPod and UpdatePod are the same operation upstream (updatePodsInternal). */
   AddPod(pod: Pod): void {
@@ -20,6 +27,7 @@ export class PodManager {
   UpdatePod(pod: Pod): void {
     const uid = pod.metadata.uid!;
     const fullName = getPodFullName(pod);
+    this.changes++;
     if (IsMirrorPod(pod)) {
       this.mirrorPodByUID.set(uid, pod);
       this.mirrorPodByFullName.set(fullName, pod);
@@ -33,6 +41,7 @@ export class PodManager {
   RemovePod(pod: Pod): void {
     const uid = pod.metadata.uid!;
     const fullName = getPodFullName(pod);
+    this.changes++;
     if (IsMirrorPod(pod)) {
       this.mirrorPodByUID.delete(uid);
       if (this.mirrorPodByFullName.get(fullName)?.metadata.uid === uid) this.mirrorPodByFullName.delete(fullName);

@@ -54,6 +54,8 @@ export class PodWorkersCore {
    * channel the worker reads instead of its podUpdates channel. Never set by the kubelet.
    */
   workerChannelFn: ((uid: string, podUpdates: Chan<true>) => Chan<true>) | null = null;
+  /** What `generation` counts. */
+  protected changes = 0;
 
   constructor(
     protected readonly sim: Sim,
@@ -65,6 +67,16 @@ export class PodWorkersCore {
     protected readonly podCache: PodCacheReader,
     protected readonly group = "kubelet",
   ) {}
+
+  /**
+   * Not upstream: a change count of what housekeeping reads of the workers (kubelet/housekeeping_reuse.ts):
+   * which UIDs have a worker, and each one's termination request, termination, finish and restart
+   * request (its WorkType and whether SyncKnownPods would act on it). Equal numbers, the same answers.
+   * A worker's updates and syncs move it only through those transitions.
+   */
+  get generation(): number {
+    return this.changes;
+  }
 
   protected *podWorkerLoop(podUID: string, podUpdates: Chan<true>): Proc<void> {
     let lastSyncTimeMs = -1;
@@ -209,6 +221,7 @@ export class PodWorkersCore {
 
   private cleanupUnstartedPod(pod: Pod, status: PodSyncStatus): void {
     this.cleanupPodUpdates(pod.metadata.uid!);
+    this.changes++;
     status.finished = true;
     status.working = false;
     status.terminatedAtMs = this.sim.nowMs;
@@ -231,6 +244,7 @@ export class PodWorkersCore {
     const status = this.podSyncStatuses.get(podUID);
     if (status === undefined) return;
     if (status.terminatingAtMs < 0) status.terminatingAtMs = this.sim.nowMs;
+    this.changes++;
     status.startedTerminating = true;
     this.trace("TerminationRequested", podUID, { why: "terminal" });
     this.requeueLastPodUpdate(podUID, status);
@@ -240,6 +254,7 @@ export class PodWorkersCore {
     const status = this.podSyncStatuses.get(podUID);
     if (status === undefined) return;
     status.terminatedAtMs = this.sim.nowMs;
+    this.changes++;
     this.terminatingStaticPodFullnames.delete(status.fullname);
     for (const t of status.abnormalTerminations) {
       if (t.CompletedCh !== undefined && !t.CompletedCh.closed) t.CompletedCh.close();
@@ -253,6 +268,7 @@ export class PodWorkersCore {
     this.cleanupPodUpdates(podUID);
     const status = this.podSyncStatuses.get(podUID);
     if (status === undefined) return;
+    this.changes++;
     status.terminatedAtMs = this.sim.nowMs;
     status.finished = true;
     status.working = false;
@@ -266,6 +282,7 @@ export class PodWorkersCore {
     this.cleanupPodUpdates(podUID);
     const status = this.podSyncStatuses.get(podUID);
     if (status === undefined) return;
+    this.changes++;
     status.finished = true;
     status.working = false;
     this.forgetStartedStatic(status.fullname, podUID);

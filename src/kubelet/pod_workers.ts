@@ -86,6 +86,7 @@ export class PodWorkers extends PodWorkersCore {
     if (isRuntimePod) pod = this.adoptRuntimePod(status, o);
     // The same UID created again while terminating: restart after termination (static pods, R03).
     if (this.restartOnUIDReuse && !firstTime && status.IsTerminationRequested() && o.UpdateType === SyncPodCreate) {
+      this.changes++;
       status.restartRequested = true;
       this.traceUpdate("RestartRequested", uid, o);
       return;
@@ -126,6 +127,7 @@ export class PodWorkers extends PodWorkersCore {
       }
     }
     this.podSyncStatuses.set(uid, status);
+    this.changes++;
     return [true, status];
   }
 
@@ -159,6 +161,7 @@ export class PodWorkers extends PodWorkersCore {
     }
     if (why === null) return false;
     status.terminatingAtMs = this.sim.nowMs;
+    this.changes++;
     // 1.22.0-1.22.4: "if a static pod comes through, start tracking it explicitly (cleared by the pod worker loop)".
     if (!this.staticPodStartGating && pod !== undefined && IsStaticPod(pod)) this.terminatingStaticPodFullnames.add(status.fullname);
     this.traceUpdate("TerminationRequested", pod?.metadata.uid ?? o.RunningPod!.id, o, { why });
@@ -240,6 +243,7 @@ export class PodWorkers extends PodWorkersCore {
 
   /** removeTerminatedWorker: forget a finished worker; start terminating an orphan that may have run. */
   removeTerminatedWorker(uid: string, status: PodSyncStatus, orphaned: boolean): boolean {
+    this.changes++; // whatever it does: a pass of SyncKnownPods that calls it is never reused
     if (!status.finished) {
       if (!orphaned || !this.orphansDrivenByHousekeeping) return false;
       status.deleted = true; // all orphaned pods are considered deleted

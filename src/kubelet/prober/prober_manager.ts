@@ -167,12 +167,18 @@ export class ProberManager implements WorkerHost {
   /**
    * CleanupPods stops the workers of every pod not in desiredPods. Go walks the map in random
    * order, but stop() is a non-blocking send that nothing observes until this process yields, so
-   * the order cannot matter and no choice is recorded.
+   * the order cannot matter and no choice is recorded. Returns how many workers it stopped (not
+   * upstream: housekeeping_reuse.ts skips a call that would stop none).
    */
-  CleanupPods(desiredPods: ReadonlySet<string>): void {
+  CleanupPods(desiredPods: ReadonlySet<string>): number {
+    let stopped = 0;
     for (const w of this.workers.values()) {
-      if (!desiredPods.has(w.uid)) w.stop();
+      if (!desiredPods.has(w.uid)) {
+        w.stop();
+        stopped++;
+      }
     }
+    return stopped;
   }
 
   /**
