@@ -27,6 +27,7 @@ import type { TraceSink } from "../sim/index.ts";
 import { drawKnobs, type Knobs, type KnobSpace, type KnobValue } from "./knobs.ts";
 import { drawBoundaryKnobs } from "./guided_knobs.ts";
 import { coverDesign, drawCoverKnobs, type CoverDesign, type CoverOptions } from "./guided_cover.ts";
+import { drawSpreadKnobs } from "./guided_first.ts";
 import { Island } from "./guided_island.ts";
 import { runSeed } from "./seeds.ts";
 
@@ -90,6 +91,13 @@ export function guidedShardIndices(runs: number, islands: number, shard: { index
  */
 export const COVER: CoverOptions = { t: 2, classes: "merged", passes: 3 };
 
+// Experiment switches (issue 22, disc-first; not the code unless measured a win): the first
+// KS_DISC1_N runs spread runs (guided_first.ts) when KS_DISC1_FIRST=spread, in place of the rows
+// of those indices, or (KS_DISC1_SHIFT=1) before the rows.
+const DISC1_FIRST = process.env["KS_DISC1_FIRST"] ?? "";
+const DISC1_N = Number(process.env["KS_DISC1_N"] ?? "1");
+const DISC1_SHIFT = process.env["KS_DISC1_SHIFT"] === "1";
+
 export class GuidedRunner {
   private readonly islands = new Map<number, Island>();
   /** The covering design of the plan's knob space, made at the first run (none without knobs). */
@@ -140,9 +148,13 @@ export class GuidedRunner {
   private make(index: number, island: Island, moved: string[]): Genome {
     const rng = new Rng("explore-guided", streamSeed(this.ctx.plan.seed, `explore/guided/${index}`));
     const space = this.ctx.space !== null && this.ctx.space.defs.length > 0 ? this.ctx.space : null;
+    if (space !== null && DISC1_FIRST === "spread" && index < DISC1_N) {
+      const seed = runSeed(this.ctx.plan.seed, index);
+      return { seed, knobs: drawSpreadKnobs(space, seed), tape: null, how: `fresh (spread run ${index + 1})`, parent: null };
+    }
     if (space !== null) {
       this.design ??= coverDesign(space, this.ctx.plan.seed, COVER);
-      const row = this.design.rows[index];
+      const row = this.design.rows[DISC1_FIRST !== "" && DISC1_SHIFT ? index - DISC1_N : index];
       if (row !== undefined) {
         const seed = runSeed(this.ctx.plan.seed, index);
         return { seed, knobs: drawCoverKnobs(space, seed, this.design, row), tape: null, how: `fresh (covering row ${index + 1} of ${this.design.rows.length})`, parent: null };
