@@ -8,7 +8,7 @@
 // varied as the swarm allows, in a single run. The knobs the story is about (those with a near
 // draw: the steps, the latencies the file writes) keep their ordinary draw, as the covering rows'
 // "ordinary" class does; so do watch trouble and faults. Measured: docs/exploring.md, "The first
-// runs (2026-11-29)".
+// run: a spread run (2026-11-29)".
 //
 // A pure function of the space and the run's seed, so run i is still a function of the plan and i.
 import { drawKnobs, type KnobDef, type Knobs, type KnobSpace, type KnobValue } from "./knobs.ts";
