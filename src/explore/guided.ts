@@ -4,8 +4,9 @@
 // tape. Later runs are made from corpus entries. With knobs (a swarm), a run keeps the knobs an
 // entry's new features point at (its hints: the steps, the calls that landed somewhere new) and
 // draws every other knob, the kubelet's randomness and the schedule afresh; one run in eight is
-// fresh (pos's run of the same index); the first runs are the rows of a covering design over the
-// knobs' value classes (guided_cover.ts). Without knobs, a run flips one choice of an entry's tape,
+// fresh (pos's run of the same index); the first run is a spread run (every call's latency over
+// its widest range, guided_first.ts), the next the rows of a covering design over the knobs' value
+// classes (guided_cover.ts). Without knobs, a run flips one choice of an entry's tape,
 // splices two tapes or replays a tape under a new seed, and one run in two is fresh. Each new
 // entry is worked on in the run right after it came; otherwise parents are picked with a weight
 // that favours rare features (each feature counts 1/hits, hits being how many of the island's runs
@@ -27,6 +28,7 @@ import type { TraceSink } from "../sim/index.ts";
 import { drawKnobs, type Knobs, type KnobSpace, type KnobValue } from "./knobs.ts";
 import { drawBoundaryKnobs } from "./guided_knobs.ts";
 import { coverDesign, drawCoverKnobs, type CoverDesign, type CoverOptions } from "./guided_cover.ts";
+import { drawSpreadKnobs } from "./guided_first.ts";
 import { Island } from "./guided_island.ts";
 import { runSeed } from "./seeds.ts";
 
@@ -90,6 +92,15 @@ export function guidedShardIndices(runs: number, islands: number, shard: { index
  */
 export const COVER: CoverOptions = { t: 2, classes: "merged", passes: 3 };
 
+/**
+ * With knobs, the first run is a spread run (guided_first.ts): every range knob without a near draw
+ * at its widest range, the knobs of the story ordinary. It takes the place of the design's first
+ * row (which its two other passes still try), so the runs after it are the rows they were.
+ * Measured against the rows alone, and a spread run that kept its row's classes for the story's
+ * knobs (docs/exploring.md, "The first run: a spread run").
+ */
+export const SPREAD_RUNS = 1;
+
 export class GuidedRunner {
   private readonly islands = new Map<number, Island>();
   /** The covering design of the plan's knob space, made at the first run (none without knobs). */
@@ -140,6 +151,10 @@ export class GuidedRunner {
   private make(index: number, island: Island, moved: string[]): Genome {
     const rng = new Rng("explore-guided", streamSeed(this.ctx.plan.seed, `explore/guided/${index}`));
     const space = this.ctx.space !== null && this.ctx.space.defs.length > 0 ? this.ctx.space : null;
+    if (space !== null && index < SPREAD_RUNS) {
+      const seed = runSeed(this.ctx.plan.seed, index);
+      return { seed, knobs: drawSpreadKnobs(space, seed), tape: null, how: `fresh (spread run ${index + 1})`, parent: null };
+    }
     if (space !== null) {
       this.design ??= coverDesign(space, this.ctx.plan.seed, COVER);
       const row = this.design.rows[index];

@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { GuidedRunner, makePlan, RunContext, runSeed, type Genome } from "../../src/explore/index.ts";
 import { drawBoundaryKnobs } from "../../src/explore/guided_knobs.ts";
-import { COVER } from "../../src/explore/guided.ts";
+import { COVER, SPREAD_RUNS } from "../../src/explore/guided.ts";
+import { drawSpreadKnobs } from "../../src/explore/guided_first.ts";
 import { coverDesign, drawCoverKnobs } from "../../src/explore/guided_cover.ts";
 import { TWO_PODS } from "./canary.ts";
 
@@ -21,15 +22,17 @@ function genomes(swarm: "auto" | "none"): Genome[] {
 }
 
 describe("guided moves", () => {
-  it("with knobs: the first runs are the covering design's rows, in order, each with pos's seed of its index", () => {
+  it("with knobs: the first run is a spread run, the next the covering design's rows of their indices, each with pos's seed of its index", () => {
     const plan = makePlan({ source: { file: TWO_PODS }, strategy: "guided", islands: 1, swarm: "auto", seed: 3 });
     const space = new RunContext(plan).space!;
     const design = coverDesign(space, 3, COVER);
     expect(design.rows.length).toBeGreaterThan(0);
     expect(design.rows.length).toBeLessThan(RUNS);
     const all = genomes("auto");
+    expect(all[0]!.how).toBe("fresh (spread run 1)");
+    expect(all[0]!.knobs).toEqual(drawSpreadKnobs(space, runSeed(3, 0)));
     all.forEach((g, i) => {
-      const row = design.rows[i];
+      const row = i < SPREAD_RUNS ? undefined : design.rows[i];
       expect(g.how.startsWith("fresh (covering row"), g.how).toBe(row !== undefined);
       if (row === undefined) return;
       expect(g.seed).toBe(runSeed(3, i));
