@@ -23,7 +23,9 @@
 // Each knob also carries what the guided strategy draws beside its ordinary draw (guided_knobs.ts):
 // its boundary values, and for a step and a latency the file writes, a near draw (a step a
 // log-uniform gap before or after another instant of the run; a latency pinned near one of the
-// kubelet's loop periods). Plain runs never use them.
+// kubelet's loop periods). A step's instants to meet or be near are the story's: the other steps',
+// the ends of the windows they open (a partition's `for`), the runtime fault windows' edges.
+// Plain runs never use them.
 import type { Rng } from "../sim/rng.ts";
 import { CRI_METHODS, MAX_STEPS, type Scenario } from "../scenario/index.ts";
 import type { RangeMs } from "../scenario/schema/common.ts";
