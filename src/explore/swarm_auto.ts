@@ -23,12 +23,15 @@
 // Each knob also carries what the guided strategy draws beside its ordinary draw (guided_knobs.ts):
 // its boundary values, and for a step and a latency the file writes, a near draw (a step a
 // log-uniform gap before or after another instant of the run; a latency pinned near one of the
-// kubelet's loop periods). Plain runs never use them.
+// kubelet's loop periods). A step's instants to meet or be near are the story's: the other steps',
+// the ends of the windows they open (a partition's `for`), the runtime fault windows' edges.
+// Plain runs never use them.
 import type { Rng } from "../sim/rng.ts";
 import { CRI_METHODS, MAX_STEPS, type Scenario } from "../scenario/index.ts";
 import type { RangeMs } from "../scenario/schema/common.ts";
 import { stepInstants, type KnobDef, type Knobs, type KnobSpace, type KnobValue, type TimelineLayout, type WatchAction, type WatchTrouble } from "./knobs.ts";
-import { isRecord, type RawScenario } from "./raw.ts";
+import { isRecord, rawList, type RawScenario } from "./raw.ts";
+import { parseDuration } from "../sim/duration.ts";
 
 /** The scale factors: 2^(k/4) for k in [-8, 20], so 1/4 to 32. */
 const FACTOR_MIN_QUARTERS = -8;
@@ -113,13 +116,14 @@ export function autoKnobSpace(scenario: Scenario, raw: RawScenario, layout: Time
   const spanMs = Math.max(1000, Math.floor(scenario.untilMs / 4));
   const instants = stepInstants(raw);
   const windows = faultEdges(scenario);
+  const opened = windowSpans(raw);
   for (const atMs of instants) {
     defs.push({
       id: `step@${atMs}`,
       target: { kind: "step", atMs },
       draw: (rng) => shift(rng, atMs, spanMs),
-      boundaries: stepBoundaries(atMs, spanMs, instants),
-      near: (rng, knobs) => nearShift(rng, atMs, spanMs, anchors(instants, atMs, knobs, windows)),
+      boundaries: stepBoundaries(atMs, spanMs, [...instants, ...windowEnds(opened, atMs), ...windows]),
+      near: (rng, knobs) => nearShift(rng, atMs, spanMs, anchors(instants, atMs, knobs, windows, opened)),
       // A nudge moves the shift by up to an eighth of the span either way, keeping the step after 0s.
       nudge: (v, rng) => {
         const by = logUniform(rng, 10, Math.max(10, Math.floor(spanMs / 8))) * (rng.below(2) === 0 ? -1 : 1);
@@ -135,8 +139,9 @@ export function autoKnobSpace(scenario: Scenario, raw: RawScenario, layout: Time
 
 /**
  * A step's boundary shifts: as early as it may go (1ms) and as late (the span), and, for every
- * other instant of the timeline within reach, the shifts that land it 1ms before, at, and 1ms after
- * that instant (two actions of the story meeting or crossing). Distinct and never 0, in order.
+ * other instant of the story within reach (another step's, the end of a window another step opens,
+ * a runtime fault window's edge: autoKnobSpace), the shifts that land it 1ms before, at, and 1ms
+ * after that instant (two actions of the story meeting or crossing). Distinct and never 0, in order.
  */
 export function stepBoundaries(atMs: number, spanMs: number, instants: readonly number[]): number[] {
   const lowest = -(atMs - 1);
@@ -168,13 +173,48 @@ function written(raw: RawScenario, ...path: string[]): boolean {
   return true;
 }
 
-/** The instants of the run a step may be placed near: 0s, every other step's instant as the run's knobs move it, each runtime fault window's edges. */
-function anchors(instants: readonly number[], atMs: number, knobs: Knobs, windows: readonly number[]): number[] {
+/**
+ * The instants of the run a step may be placed near: 0s, every other step's instant as the run's
+ * knobs move it, the end of each window another step opens (moved with that step), each runtime
+ * fault window's edges.
+ */
+function anchors(instants: readonly number[], atMs: number, knobs: Knobs, windows: readonly number[], opened: readonly WindowSpan[]): number[] {
   const out = [0, ...windows];
-  for (const other of instants) {
-    if (other === atMs) continue;
-    const by = knobs[`step@${other}`];
-    out.push(other + (typeof by === "number" ? by : 0));
+  const moved = (at: number) => {
+    const by = knobs[`step@${at}`];
+    return at + (typeof by === "number" ? by : 0);
+  };
+  for (const other of instants) if (other !== atMs) out.push(moved(other));
+  for (const w of opened) if (w.atMs !== atMs) out.push(moved(w.atMs) + w.forMs);
+  return out;
+}
+
+/** A window a timeline step opens: the step's instant and how long the window lasts. */
+export interface WindowSpan {
+  atMs: number;
+  forMs: number;
+}
+
+/** The instants the windows of steps other than the one at `atMs` close, as the file writes them. */
+function windowEnds(opened: readonly WindowSpan[], atMs: number): number[] {
+  return opened.filter((w) => w.atMs !== atMs).map((w) => w.atMs + w.forMs);
+}
+
+/**
+ * The steps after 0s that open a window for a while (a partition, a watch delay or a watch drop:
+ * their `for`), in the file's order. A window's end is an instant of the story as much as a step's:
+ * the apiserver comes back, the watch catches up, and an action just before or after it meets the
+ * window (race R18's restart inside the partition; docs/exploring.md, "Windows and faults as
+ * meeting points").
+ */
+export function windowSpans(raw: RawScenario): WindowSpan[] {
+  const out: WindowSpan[] = [];
+  for (const step of rawList(raw, "timeline")) {
+    if (!isRecord(step) || typeof step["at"] !== "string") continue;
+    const atMs = parseDuration(step["at"]);
+    for (const v of Object.values(step)) {
+      if (atMs > 0 && isRecord(v) && typeof v["for"] === "string") out.push({ atMs, forMs: parseDuration(v["for"]) });
+    }
   }
   return out;
 }

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileRawOrThrow, drawKnobs, knobSpaceFor, readRawScenario, type KnobSpace } from "../../src/explore/index.ts";
 import { BOUNDARY_ONE_IN, NEAR_ONE_IN, drawBoundaryKnobs } from "../../src/explore/guided_knobs.ts";
-import { loopPeriods, nearShift, stepBoundaries } from "../../src/explore/swarm_auto.ts";
+import { loopPeriods, nearShift, stepBoundaries, windowSpans } from "../../src/explore/swarm_auto.ts";
 import { Rng } from "../../src/sim/rng.ts";
 import { ROOT } from "../cli/golden_table.ts";
 
@@ -49,6 +49,48 @@ describe("boundary values", () => {
       if (def.target.kind === "fault") expect(def.boundaries, def.id).toBeUndefined();
       else expect(def.boundaries!.length, def.id).toBeGreaterThan(0);
     }
+  });
+});
+
+describe("windows and fault edges as meeting points", () => {
+  it.each([
+    // timeline (raw steps), the windows its steps after 0s open
+    [[{ at: "0s", create: "a" }, { at: "70s", partition: { for: "40s" } }], [{ atMs: 70_000, forMs: 40_000 }]],
+    [[{ at: "0s", partition: { for: "5s" } }], []],
+    [[{ at: "2s", watchDelay: { for: "3s", delay: { min: "1ms", max: "2ms" } } }, { at: "9s", watchDrop: { for: "1500ms" } }], [{ atMs: 2000, forMs: 3000 }, { atMs: 9000, forMs: 1500 }]],
+    [[{ at: "4s", rebootNode: { downtime: "10s" } }, { at: "5s", evict: { pod: "a", gracePeriodSeconds: 0 } }], []],
+  ] as const)("timeline %j opens %j", (timeline, expected) => {
+    expect(windowSpans({ timeline: timeline as unknown as unknown[] })).toEqual(expected);
+  });
+
+  it.each([
+    // hunt form, step, the boundaries it gains: the end of another step's window, a fault window's edges
+    ["scenarios/races/hunt/r18-hunt.yaml", "step@82000", [27_999, 28_000, 28_001]],
+    ["scenarios/races/hunt/r18-hunt.yaml", "step@80000", [29_999, 30_000, 30_001]],
+    ["scenarios/races/hunt/r24-hunt.yaml", "step@10000", [3999, 4000, 4001, 5999, 6000, 6001]],
+  ] as const)("%s: %s meets %j", (file, id, gained) => {
+    const def = space(file, "auto").defs.find((d) => d.id === id)!;
+    for (const by of gained) expect(def.boundaries, `${by}`).toContain(by);
+  });
+
+  it("a partition's own end is no meeting point of its own step", () => {
+    const def = space("scenarios/races/hunt/r18-hunt.yaml", "auto").defs.find((d) => d.id === "step@70000")!;
+    expect(def.boundaries).toEqual([-69_999, 9999, 10_000, 10_001, 11_999, 12_000, 12_001, 45_000]);
+  });
+
+  it("a step lands near the end of another step's window, as the run's knobs move that step", () => {
+    // r18-hunt: the partition at 70s for 40s. Moved 10s later, the restart's near draws cluster at
+    // 120s, the partition's end, as often as at the exit (80s).
+    const restart = space("scenarios/races/hunt/r18-hunt.yaml", "auto").defs.find((d) => d.id === "step@82000")!;
+    const rng = new Rng("test-near", "7");
+    let byEnd = 0;
+    for (let i = 0; i < 800; i++) {
+      const to = 82_000 + (restart.near!(rng, { "step@70000": 10_000 }) as number);
+      if (Math.abs(to - 120_000) <= 1000 && to !== 127_000) byEnd++;
+    }
+    // Four anchors (0s, 80s, 80s, 120s: the partition at 80s too), a gap of 1s or less a third of a
+    // log-uniform 1ms..45s: about 1 in 12 within 1s of 120s; uniform over the reach, 1 in 60.
+    expect(byEnd / 800).toBeGreaterThan(0.05);
   });
 });
 
