@@ -43,6 +43,11 @@
 //   node --import tsx scripts/cluster-steady.ts promoted [--nodes 10] [--from 4] [--until 7] [--minor]
 //       this tree's sources: V8's allocation sampling over the steady minutes, by allocating function,
 //       of the objects that outlived a young-generation collection (with --minor: of all objects).
+//   node --import tsx scripts/cluster-steady.ts calls TREE [--nodes 1] [--from 4] [--rounds 6]
+//       TREE's dist/ run to --from minutes, then the syncLoop's housekeeping and sync-tick pieces
+//       (filterOutInactivePods, getPodsToSync, RemoveOrphanedStatuses, CleanupPods, SyncKnownPods,
+//       GetPods) called 10,000 times each on the first node's kubelet as it stands: their cost a
+//       call, warm, outside the run (--nodes 0, the node line, against 1: the same code on its data).
 //   node --import tsx scripts/cluster-steady.ts merge TREE [--nodes 10] [--until 1] [--rounds 6]
 //       TREE's dist/: the SETs every node's PodConfig.Merge received until --until minutes, merged
 //       again from empty storage (the incoming record's two arrays, then merge()), in rounds that
@@ -378,6 +383,34 @@ if (mode === "cpu" || mode === "beside") {
   table("CPU µs in steps by goroutine (the process's, instrumented)", stepNs);
   table("operations by goroutine and kind", opsBy);
   table("records by goroutine, component and kind", records);
+} else if (mode === "calls") {
+  const tree = positionals[1] ?? here;
+  const nodes = Number(values.nodes ?? 1);
+  const h = await start(tree, true, nodes, Number(values.from) + 1);
+  h.sim.runUntil(Number(values.from) * 60_000);
+  // The kubelet's members by their compiled names (private in TypeScript, plain properties in dist/).
+  const k = h.cluster.first.kubelet;
+  const handler = k.syncLoop.handler;
+  const pods = k.core.podManager.GetPods();
+  const uids = new Set<string>(pods.map((p: { metadata: { uid: string } }) => p.metadata.uid));
+  let kept = 0;
+  const pieces: [string, () => void][] = [
+    ["filterOutInactivePods", () => void (kept += handler.filterOutInactivePods(pods).length)],
+    ["getPodsToSync", () => void (kept += handler.getPodsToSync().length)],
+    ["RemoveOrphanedStatuses", () => k.core.deps.statusManager.RemoveOrphanedStatuses(uids)],
+    ["CleanupPods", () => k.core.deps.probeManager.CleanupPods(uids)],
+    ["SyncKnownPods", () => void (kept += k.podWorkers.SyncKnownPods(pods).size)],
+    ["GetPods", () => void (kept += k.core.podManager.GetPods().length)],
+  ];
+  for (let r = 1; r <= Number(values.rounds); r++) {
+    const row = pieces.map(([name, f]) => {
+      const c0 = cpuMs();
+      for (let i = 0; i < 10_000; i++) f();
+      return `${name} ${((cpuMs() - c0) / 10).toFixed(1)}`;
+    });
+    console.log(`${nodes} node(s), ${pods.length} pods, round ${r}, µs CPU a call: ${row.join(", ")}`);
+  }
+  void kept;
 } else if (mode === "merge") {
   const tree = positionals[1] ?? here;
   const nodes = Number(values.nodes ?? 10);
@@ -421,7 +454,7 @@ if (mode === "cpu" || mode === "beside") {
   }
   void kept;
 } else {
-  console.error("usage: scripts/cluster-steady.ts cpu TREE | beside TREE [--idle N] [--idle-tree OTHER] | interleave TREE [--busy N] [--busy-tree OTHER] [--slice S] | heap TREE [--snapshot FILE] | memo | promoted | merge TREE  [--nodes N] [--from MIN] [--until MIN] [--minor]");
+  console.error("usage: scripts/cluster-steady.ts cpu TREE | beside TREE [--idle N] [--idle-tree OTHER] | interleave TREE [--busy N] [--busy-tree OTHER] [--slice S] | heap TREE [--snapshot FILE] | memo | promoted | merge TREE | calls TREE  [--nodes N] [--from MIN] [--until MIN] [--minor]");
   process.exit(2);
 }
 
