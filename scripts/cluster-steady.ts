@@ -43,6 +43,16 @@
 //   node --import tsx scripts/cluster-steady.ts promoted [--nodes 10] [--from 4] [--until 7] [--minor]
 //       this tree's sources: V8's allocation sampling over the steady minutes, by allocating function,
 //       of the objects that outlived a young-generation collection (with --minor: of all objects).
+//   node --import tsx scripts/cluster-steady.ts calls TREE [--nodes 1] [--from 4] [--rounds 6]
+//       TREE's dist/ run to --from minutes, then the syncLoop's housekeeping and sync-tick pieces
+//       (filterOutInactivePods, getPodsToSync, RemoveOrphanedStatuses, CleanupPods, SyncKnownPods,
+//       GetPods) called 10,000 times each on the first node's kubelet as it stands: their cost a
+//       call, warm, outside the run (--nodes 0, the node line, against 1: the same code on its data).
+//   node --import tsx scripts/cluster-steady.ts merge TREE [--nodes 10] [--until 1] [--rounds 6]
+//       TREE's dist/: the SETs every node's PodConfig.Merge received until --until minutes, merged
+//       again from empty storage (the incoming record's two arrays, then merge()), in rounds that
+//       alternate between the SETs as the stores sent them and the same SETs without their
+//       SetListing (as before clusync): the config merge's own CPU, with and without the listing.
 import { join } from "node:path";
 import { readFileSync, writeSync } from "node:fs";
 import { Session } from "node:inspector";
@@ -51,7 +61,7 @@ import { PerformanceObserver, performance } from "node:perf_hooks";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { nodes: { type: "string" }, busy: { type: "string", default: "60" }, "busy-tree": { type: "string" }, slice: { type: "string", default: "1" }, thrash: { type: "string" }, still: { type: "boolean", default: false }, snapshot: { type: "string" }, "min-share": { type: "string" }, idle: { type: "string", default: "60" }, "idle-tree": { type: "string" }, from: { type: "string", default: "4" }, until: { type: "string" }, minor: { type: "boolean", default: false }, top: { type: "string" } },
+  options: { nodes: { type: "string" }, busy: { type: "string", default: "60" }, "busy-tree": { type: "string" }, slice: { type: "string", default: "1" }, thrash: { type: "string" }, still: { type: "boolean", default: false }, snapshot: { type: "string" }, "min-share": { type: "string" }, idle: { type: "string", default: "60" }, "idle-tree": { type: "string" }, from: { type: "string", default: "4" }, until: { type: "string" }, minor: { type: "boolean", default: false }, top: { type: "string" }, rounds: { type: "string", default: "6" } },
 });
 const mode = positionals[0];
 const here = join(import.meta.dirname, "..");
@@ -373,8 +383,78 @@ if (mode === "cpu" || mode === "beside") {
   table("CPU µs in steps by goroutine (the process's, instrumented)", stepNs);
   table("operations by goroutine and kind", opsBy);
   table("records by goroutine, component and kind", records);
+} else if (mode === "calls") {
+  const tree = positionals[1] ?? here;
+  const nodes = Number(values.nodes ?? 1);
+  const h = await start(tree, true, nodes, Number(values.from) + 1);
+  h.sim.runUntil(Number(values.from) * 60_000);
+  // The kubelet's members by their compiled names (private in TypeScript, plain properties in dist/).
+  const k = h.cluster.first.kubelet;
+  const handler = k.syncLoop.handler;
+  const pods = k.core.podManager.GetPods();
+  const uids = new Set<string>(pods.map((p: { metadata: { uid: string } }) => p.metadata.uid));
+  let kept = 0;
+  const pieces: [string, () => void][] = [
+    ["filterOutInactivePods", () => void (kept += handler.filterOutInactivePods(pods).length)],
+    ["getPodsToSync", () => void (kept += handler.getPodsToSync().length)],
+    ["RemoveOrphanedStatuses", () => k.core.deps.statusManager.RemoveOrphanedStatuses(uids)],
+    ["CleanupPods", () => k.core.deps.probeManager.CleanupPods(uids)],
+    ["SyncKnownPods", () => void (kept += k.podWorkers.SyncKnownPods(pods).size)],
+    ["GetPods", () => void (kept += k.core.podManager.GetPods().length)],
+  ];
+  for (let r = 1; r <= Number(values.rounds); r++) {
+    const row = pieces.map(([name, f]) => {
+      const c0 = cpuMs();
+      for (let i = 0; i < 10_000; i++) f();
+      return `${name} ${((cpuMs() - c0) / 10).toFixed(1)}`;
+    });
+    console.log(`${nodes} node(s), ${pods.length} pods, round ${r}, µs CPU a call: ${row.join(", ")}`);
+  }
+  void kept;
+} else if (mode === "merge") {
+  const tree = positionals[1] ?? here;
+  const nodes = Number(values.nodes ?? 10);
+  const until = Number(values.until ?? 1);
+  const { PodConfig } = await import(join(tree, "dist/kubelet/config/config.js"));
+  const { merge, emptyPodStorage } = await import(join(tree, "dist/kubelet/config/merge.js"));
+  const { podKey } = await import(join(tree, "dist/k8s/podutil.js"));
+  type Change = { Pods: { metadata: { uid?: string } }[]; Op: string; Source: string; listing?: { keys: string[] } };
+  const bySource = new Map<unknown, { source: string; change: Change }[]>();
+  const merge0 = PodConfig.prototype.Merge;
+  PodConfig.prototype.Merge = function (this: unknown, source: string, change: Change) {
+    let seq = bySource.get(this);
+    if (seq === undefined) bySource.set(this, (seq = []));
+    seq.push({ source, change });
+    return merge0.call(this, source, change);
+  };
+  (await start(tree, true, nodes, until)).finish();
+  const asSent = [...bySource.values()];
+  const without = asSent.map((seq) => seq.map(({ source, change }) => ({ source, change: { Pods: change.Pods, Op: change.Op, Source: change.Source } as Change })));
+  const ctx = { nowMs: 0, mapOrder: (keys: readonly string[]) => keys.slice() };
+  let kept = 0;
+  const pass = (seqs: typeof asSent): number => {
+    const c0 = cpuMs();
+    for (const seq of seqs) {
+      let state = emptyPodStorage();
+      for (const { source, change } of seq) {
+        const pods = change.listing?.keys ?? change.Pods.map((p) => podKey(p)); // PodConfig.traceIncoming's arrays
+        const uids = change.Pods.map((p) => p.metadata.uid ?? "");
+        kept += pods.length + uids.length;
+        state = merge(state, source, change, ctx).state;
+      }
+    }
+    return cpuMs() - c0;
+  };
+  const entries = asSent.reduce((n, seq) => n + seq.reduce((m, { change }) => m + change.Pods.length, 0), 0);
+  console.log(`${tree}: ${nodes}x110 to ${until}m: ${asSent.reduce((n, seq) => n + seq.length, 0)} merges, ${entries} pods in them`);
+  for (let r = 1; r <= Number(values.rounds); r++) {
+    const a = pass(without);
+    const b = pass(asSent);
+    console.log(`round ${r}: without the listing ${a.toFixed(0)} ms CPU, as sent ${b.toFixed(0)} ms: ${(a / b).toFixed(2)}x`);
+  }
+  void kept;
 } else {
-  console.error("usage: scripts/cluster-steady.ts cpu TREE | beside TREE [--idle N] [--idle-tree OTHER] | interleave TREE [--busy N] [--busy-tree OTHER] [--slice S] | heap TREE [--snapshot FILE] | memo | promoted  [--nodes N] [--from MIN] [--until MIN] [--minor]");
+  console.error("usage: scripts/cluster-steady.ts cpu TREE | beside TREE [--idle N] [--idle-tree OTHER] | interleave TREE [--busy N] [--busy-tree OTHER] [--slice S] | heap TREE [--snapshot FILE] | memo | promoted | merge TREE | calls TREE  [--nodes N] [--from MIN] [--until MIN] [--minor]");
   process.exit(2);
 }
 

@@ -7,7 +7,7 @@
 import { send, type Chan, type Sim } from "../../sim/index.ts";
 import type { PodsClient } from "../../apiserver/client.ts";
 import type { Pod } from "../../k8s/pod.ts";
-import { ApiserverSource, type PodUpdate } from "./pod_update.ts";
+import { ApiserverSource, type PodUpdate, type SetListing } from "./pod_update.ts";
 import { NewListWatchFromClient, Reflector, type ListerWatcher } from "./reflector.ts";
 import { UndeltaStore } from "./undelta_store.ts";
 import type { BackoffParams } from "./wait_backoff.ts";
@@ -25,8 +25,8 @@ export function NewSourceApiserver(sim: Sim, client: PodsClient, nodeName: strin
 
 export function newSourceApiserverFromLW(sim: Sim, lw: ListerWatcher, updates: Chan<PodUpdate>,
   opts: ApiserverSourceOptions = {}): Reflector {
-  function* push(pods: Pod[]) {
-    yield* send(updates, { Pods: pods, Op: "SET", Source: ApiserverSource } satisfies PodUpdate);
+  function* push(pods: Pod[], listing: SetListing) {
+    yield* send(updates, { Pods: pods, Op: "SET", Source: ApiserverSource, listing } satisfies PodUpdate);
   }
   const store = new UndeltaStore(push, (keys) => sim.mapOrder(keys));
   const r = new Reflector(sim, lw, store, { name: "config/apiserver", ...(opts.backoff ? { backoff: opts.backoff } : {}) });

@@ -112,11 +112,12 @@ export class PodConfig {
     }
   }
 
+  /** The change as it comes in; a keyed store's SET names its pods by the keys it already holds (SetListing). */
   private traceIncoming(source: string, change: PodUpdate): void {
     this.sim.emit("config", change.Op, {
       source,
       incoming: true,
-      pods: change.Pods.map((p) => podKey(p)),
+      pods: change.listing?.keys ?? change.Pods.map((p) => podKey(p)),
       uids: change.Pods.map((p) => p.metadata.uid ?? ""),
     });
   }

@@ -10,7 +10,7 @@ import type { Pod } from "../../k8s/pod.ts";
 import { podKey } from "../../k8s/podutil.ts";
 import { tryDecodeSinglePod, type DecodeResult } from "./common.ts";
 import { baseName, type FsEvent, type ManifestDir } from "./manifest_dir.ts";
-import { FileSource, type PodUpdate } from "./pod_update.ts";
+import { FileSource, type PodUpdate, type SetListing } from "./pod_update.ts";
 import { UndeltaStore } from "./undelta_store.ts";
 
 /** KubeletConfiguration.FileCheckFrequency default. */
@@ -49,8 +49,8 @@ export class SourceFile {
     private readonly skipValidation: ReadonlySet<string> = new Set(),
   ) {
     const updatesCh = updates;
-    function* push(pods: Pod[]) {
-      yield* send(updatesCh, { Pods: pods, Op: "SET", Source: FileSource } satisfies PodUpdate);
+    function* push(pods: Pod[], listing: SetListing) {
+      yield* send(updatesCh, { Pods: pods, Op: "SET", Source: FileSource, listing } satisfies PodUpdate);
     }
     this.store = new UndeltaStore(push, (keys) => sim.mapOrder(keys));
     this.watchEvents = sim.chan<WatchEvent>("config/file.watchEvents", EVENT_BUFFER_LEN);

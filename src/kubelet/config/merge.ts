@@ -47,7 +47,7 @@ export function merge(state: PodStorageState, source: string, change: PodUpdate,
     case "ADD":
     case "UPDATE":
     case "DELETE":
-      updatePodsFunc(change.Pods, oldPods, pods, source, ctx, acc);
+      updatePodsFunc(change, oldPods, pods, source, ctx, acc);
       break;
     case "REMOVE":
       for (const value of change.Pods) {
@@ -60,7 +60,7 @@ export function merge(state: PodStorageState, source: string, change: PodUpdate,
     case "SET":
       sourcesSeen = new Set([...sourcesSeen, source]); // markSourceSet
       // pods = new Map(): "clear the old map entries by just creating a new map" (made above)
-      updatePodsFunc(change.Pods, oldPods, pods, source, ctx, acc);
+      updatePodsFunc(change, oldPods, pods, source, ctx, acc);
       for (const uid of ctx.mapOrder([...oldPods.keys()].sort(compareStrings))) {
         if (!pods.has(uid)) acc.remove.push(oldPods.get(uid)!); // this is a delete
       }
@@ -94,10 +94,11 @@ interface Acc { add: Pod[]; update: Pod[]; del: Pod[]; reconcile: Pod[]; rejecte
 const outcomeOf = new WeakMap<Pod, Pod>();
 
 /** The closure updatePodsFunc: annotate, compare with what the source had, file each pod under its op. */
-function updatePodsFunc(newPods: readonly Pod[], oldPods: ReadonlyMap<string, Pod>, pods: Map<string, Pod>,
+function updatePodsFunc(change: PodUpdate, oldPods: ReadonlyMap<string, Pod>, pods: Map<string, Pod>,
   source: string, ctx: MergeContext, acc: Acc): void {
-  const { filtered, rejected } = filterInvalidPods(newPods);
-  acc.rejected.push(...rejected);
+  // A keyed store that knows its full names distinct (SetListing) spares the pass that would find
+  // no duplicate: the same pods, in the same order, none rejected.
+  const filtered = change.listing?.fullNamesDistinct === true ? change.Pods : validPods(change.Pods, acc);
   for (const input of filtered) {
     const uid = input.metadata.uid ?? "";
     const existing = oldPods.get(uid);
@@ -136,6 +137,13 @@ function fileUnder(input: Pod, uid: string, existing: Pod | undefined, pods: Map
   pods.set(uid, added);
   acc.add.push(added);
   return added;
+}
+
+/** filterInvalidPods, its rejected pods added to acc's. */
+function validPods(pods: readonly Pod[], acc: Acc): Pod[] {
+  const { filtered, rejected } = filterInvalidPods(pods);
+  acc.rejected.push(...rejected);
+  return filtered;
 }
 
 /** filterInvalidPods: the second pod with a full name already seen in this change is dropped. */

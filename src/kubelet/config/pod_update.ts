@@ -25,4 +25,18 @@ export interface PodUpdate {
   Pods: Pod[];
   Op: PodOperation;
   Source: string;
+  /** Not upstream's: what a keyed store knows of the SET it pushes (undelta_store.ts), so Merge need not work it out again. */
+  listing?: SetListing;
+}
+
+/**
+ * What an UndeltaStore knows of the list it pushes as a SET, which podStorage.Merge would otherwise
+ * derive again from every pod of the list at every SET (a SET repeats the whole node's pods at each
+ * change of one): facts of the list, not choices, so Merge's decisions and records are the same.
+ */
+export interface SetListing {
+  /** cache.MetaNamespaceKeyFunc of each pod of Pods, in the same order. */
+  readonly keys: readonly string[];
+  /** No two pods of Pods have the same full name ("name_namespace"): filterInvalidPods would drop none. */
+  readonly fullNamesDistinct: boolean;
 }

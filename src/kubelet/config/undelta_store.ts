@@ -5,10 +5,12 @@
 // method is a generator too and is called with `yield*`.
 import type { Proc } from "../../sim/index.ts";
 import type { Pod } from "../../k8s/pod.ts";
-import { podKey } from "../../k8s/podutil.ts";
+import { getPodFullName, podKey } from "../../k8s/podutil.ts";
 import { compareStrings } from "./merge.ts";
+import type { SetListing } from "./pod_update.ts";
 
-export type PushFunc = (pods: Pod[]) => Proc<void>;
+/** PushFunc, given beside the list what the store knows of it (pod_update.ts SetListing). */
+export type PushFunc = (pods: Pod[], listing: SetListing) => Proc<void>;
 
 export class UndeltaStore {
   /** The keyed cache (cache.NewStore(MetaNamespaceKeyFunc)): "namespace/name" → object. */
@@ -18,6 +20,12 @@ export class UndeltaStore {
    * are an Update of a pod already held (a status write), which leaves the keys as they were.
    */
   private sortedKeys: readonly string[] | null = null;
+  /**
+   * How many items have each full name, kept as items change (a step per change), so that a push
+   * can say whether the full names are distinct (as many names as items) without visiting every
+   * pod of the list at every push, as the config merge's filterInvalidPods does otherwise.
+   */
+  private readonly fullNames = new Map<string, number>();
 
   constructor(
     private readonly pushFunc: PushFunc,
@@ -27,9 +35,7 @@ export class UndeltaStore {
 
   /** Store.List: every object, in Go map order. */
   List(): Pod[] {
-    this.sortedKeys ??= [...this.items.keys()].sort(compareStrings);
-    const keys = this.mapOrder(this.sortedKeys);
-    return keys.map((k) => this.items.get(k)!);
+    return this.listing().pods;
   }
 
   GetByKey(key: string): Pod | undefined {
@@ -38,29 +44,58 @@ export class UndeltaStore {
 
   *Add(obj: Pod): Proc<void> {
     this.set(podKey(obj), obj);
-    yield* this.pushFunc(this.List());
+    yield* this.push();
   }
 
   *Update(obj: Pod): Proc<void> {
     this.set(podKey(obj), obj);
-    yield* this.pushFunc(this.List());
+    yield* this.push();
   }
 
   *Delete(obj: Pod): Proc<void> {
-    if (this.items.delete(podKey(obj))) this.sortedKeys = null;
-    yield* this.pushFunc(this.List());
+    const key = podKey(obj);
+    const old = this.items.get(key);
+    if (old !== undefined) {
+      this.items.delete(key);
+      this.countName(old, -1);
+      this.sortedKeys = null;
+    }
+    yield* this.push();
   }
 
   /** Replace: the given list becomes the whole content, then the complete state is pushed. */
   *Replace(list: readonly Pod[], _resourceVersion: string): Proc<void> {
     this.items.clear();
+    this.fullNames.clear();
     this.sortedKeys = null;
-    for (const obj of list) this.items.set(podKey(obj), obj);
-    yield* this.pushFunc(this.List());
+    for (const obj of list) this.set(podKey(obj), obj);
+    yield* this.push();
+  }
+
+  /** The list in Go map order, with its keys in the same order. */
+  private listing(): { pods: Pod[]; keys: string[] } {
+    this.sortedKeys ??= [...this.items.keys()].sort(compareStrings);
+    const keys = this.mapOrder(this.sortedKeys);
+    return { pods: keys.map((k) => this.items.get(k)!), keys };
+  }
+
+  private *push(): Proc<void> {
+    const { pods, keys } = this.listing();
+    yield* this.pushFunc(pods, { keys, fullNamesDistinct: this.fullNames.size === this.items.size });
   }
 
   private set(key: string, obj: Pod): void {
-    if (!this.items.has(key)) this.sortedKeys = null;
+    const old = this.items.get(key);
+    if (old === undefined) this.sortedKeys = null;
+    else this.countName(old, -1);
+    this.countName(obj, 1);
     this.items.set(key, obj);
+  }
+
+  private countName(obj: Pod, delta: 1 | -1): void {
+    const name = getPodFullName(obj);
+    const n = (this.fullNames.get(name) ?? 0) + delta;
+    if (n === 0) this.fullNames.delete(name);
+    else this.fullNames.set(name, n);
   }
 }
