@@ -137,9 +137,6 @@ export class SimRuntime implements RuntimeService, ImageManagerService, Containe
     const op = sandboxes.ListPodSandbox(this.core, filter);
     return op instanceof CriError ? op : ((yield op) as PodSandbox[] | CriError);
   }
-  ListPodSandboxOp(filter: PodSandboxFilter | null): Op | CriError {
-    return sandboxes.ListPodSandbox(this.core, filter);
-  }
   *CreateContainer(podSandboxId: string, config: ContainerConfig, sandboxConfig: PodSandboxConfig): Proc<string | CriError> {
     const op = containers.CreateContainer(this.core, podSandboxId, config, sandboxConfig);
     return op instanceof CriError ? op : ((yield op) as string | CriError);
@@ -159,9 +156,6 @@ export class SimRuntime implements RuntimeService, ImageManagerService, Containe
   *ListContainers(filter: ContainerFilter | null): Proc<Container[] | CriError> {
     const op = containers.ListContainers(this.core, filter);
     return op instanceof CriError ? op : ((yield op) as Container[] | CriError);
-  }
-  ListContainersOp(filter: ContainerFilter | null): Op | CriError {
-    return containers.ListContainers(this.core, filter);
   }
   *ContainerStatus(containerId: string): Proc<ContainerStatus | CriError> {
     const op = containers.ContainerStatus(this.core, containerId);

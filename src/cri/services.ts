@@ -19,19 +19,11 @@ export interface RuntimeService {
   RemovePodSandbox(podSandboxId: string): Proc<null | CriError>;
   PodSandboxStatus(podSandboxId: string): Proc<PodSandboxStatus | CriError>;
   ListPodSandbox(filter: PodSandboxFilter | null): Proc<PodSandbox[] | CriError>;
-  /**
-   * Not part of the CRI: ListPodSandbox as the one kernel operation that performs it, or its error
-   * at once, for a caller that maps the result with continuations (kuberuntime's GetPods, every
-   * relist and housekeeping pass). Absent (fakes): callers run ListPodSandbox.
-   */
-  ListPodSandboxOp?(filter: PodSandboxFilter | null): Op | CriError;
   CreateContainer(podSandboxId: string, config: ContainerConfig, sandboxConfig: PodSandboxConfig): Proc<string | CriError>;
   StartContainer(containerId: string): Proc<null | CriError>;
   StopContainer(containerId: string, timeoutSeconds: number): Proc<null | CriError>;
   RemoveContainer(containerId: string): Proc<null | CriError>;
   ListContainers(filter: ContainerFilter | null): Proc<Container[] | CriError>;
-  /** Not part of the CRI: ListContainers as one kernel operation (see ListPodSandboxOp). Absent (fakes): callers run ListContainers. */
-  ListContainersOp?(filter: ContainerFilter | null): Op | CriError;
   ContainerStatus(containerId: string): Proc<ContainerStatus | CriError>;
   UpdateContainerResources(containerId: string): Proc<null | CriError>;
   /** Simplified: `purpose` says what the command is for, so the container's program can answer. */

@@ -1,7 +1,7 @@
 // Glue: the kuberuntime manager (values or CriError) seen through the kubelet's ContainerRuntime
 // interface ((value, err) pairs), with the kubelet-owned container restart back-off (kl.backOff =
 // flowcontrol.NewBackOff(backOffPeriod, MaxContainerBackOff)).
-import { Op, type Proc, type Sim } from "../sim/index.ts";
+import type { Proc, Sim } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import { CriError } from "../cri/errors.ts";
 import type { SimRuntime } from "../cri/runtime.ts";
@@ -41,10 +41,8 @@ export class KubeletRuntime implements ContainerRuntime {
     return r instanceof CriError ? [null, new Error(r.message)] : [r, null];
   }
 
-  /** The manager's GetPods operations yielded from here (the runtime cache's refresh, every housekeeping pass). */
   *GetPods(all: boolean): Proc<[RunningPod[], GoError]> {
-    const listed = this.manager.GetPodsOp(all);
-    const r = listed instanceof Op ? ((yield listed) as RunningPod[] | CriError) : listed;
+    const r = yield* this.manager.GetPods(all);
     return r instanceof CriError ? [[], new Error(r.message)] : [r, null];
   }
 

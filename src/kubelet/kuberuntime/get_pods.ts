@@ -4,14 +4,12 @@
 // unchanged listing gives back the same frozen pods (host work only: the CRI calls, their latency
 // and the records are those of upstream's GetPods). A listing is known unchanged at once when the
 // runtime's generation (a change count, not part of the CRI) is the one of the last listing.
-// GetPodsOp is GetPods as one chain of kernel operations (the two list calls, each mapped by a
-// continuation), so that the relist and housekeeping resume no generator frame below their own.
-import { andThen, awaitOp, genOp, type Op, type Proc } from "../../sim/index.ts";
-import type { ContainerFilter, Container as CriContainer, PodSandbox } from "../../cri/api.ts";
+import type { Proc } from "../../sim/index.ts";
+import type { Container as CriContainer, PodSandbox } from "../../cri/api.ts";
 import { CriError } from "../../cri/errors.ts";
 import { getContainerInfoFromAnnotations, getContainerInfoFromLabels } from "./labels.ts";
 import type { ManagerContext } from "./manager_context.ts";
-import { getKubeletSandboxesOp } from "./kuberuntime_sandbox.ts";
+import { getKubeletSandboxes } from "./kuberuntime_sandbox.ts";
 import { SandboxToContainerState, type RuntimeContainer, type RuntimePod } from "./running_pod.ts";
 import { toKubeContainerState } from "./pod_status.ts";
 
@@ -21,36 +19,12 @@ import { toKubeContainerState } from "./pod_status.ts";
  * A pod whose listing did not change since the last call is the same (frozen) object as then:
  * see samePods.
  */
-export function GetPods(m: ManagerContext, all: boolean): Proc<RuntimePod[] | CriError> {
-  return awaitOp(GetPodsOp(m, all));
-}
-
-/**
- * GetPods as kernel operations: the sandbox listing (getKubeletSandboxes), then the container
- * listing, then the grouping; or the result at once when a call fails without taking time (a
- * runtime that is down).
- */
-export function GetPodsOp(m: ManagerContext, all: boolean): Op | RuntimePod[] | CriError {
-  return andThen(getKubeletSandboxesOp(m, all), (sandboxes: PodSandbox[] | CriError) => {
-    if (sandboxes instanceof CriError) return sandboxes;
-    const sandboxesGeneration = m.runtimeService.generation;
-    return andThen(listContainers(m, all), (containers: CriContainer[] | CriError) => (
-      containers instanceof CriError ? containers : podsOf(m, all, sandboxes, sandboxesGeneration, containers)
-    ));
-  });
-}
-
-function listContainers(m: ManagerContext, all: boolean): Op | CriContainer[] | CriError {
-  const filter = all ? null : RUNNING_CONTAINERS;
-  const svc = m.runtimeService;
-  return svc.ListContainersOp !== undefined ? svc.ListContainersOp(filter) : genOp(svc.ListContainers(filter));
-}
-
-/** GetPods(false)'s container filter, one object (nothing writes a filter). */
-const RUNNING_CONTAINERS: ContainerFilter = Object.freeze({ state: "CONTAINER_RUNNING" });
-
-/** The pods of the two listings, grouped; the last result again when the listings did not change. */
-function podsOf(m: ManagerContext, all: boolean, sandboxes: readonly PodSandbox[], sandboxesGeneration: number | undefined, containers: readonly CriContainer[]): RuntimePod[] {
+export function* GetPods(m: ManagerContext, all: boolean): Proc<RuntimePod[] | CriError> {
+  const sandboxes = yield* getKubeletSandboxes(m, all);
+  if (sandboxes instanceof CriError) return sandboxes;
+  const sandboxesGeneration = m.runtimeService.generation;
+  const containers = yield* m.runtimeService.ListContainers(all ? null : { state: "CONTAINER_RUNNING" });
+  if (containers instanceof CriError) return containers;
   const memory = listingMemory(m, all);
   // Both listings taken at the generation of the last ones: the runtime did not change, nor did
   // what it lists (same filters), so neither did the result. Otherwise the runtime hands out the

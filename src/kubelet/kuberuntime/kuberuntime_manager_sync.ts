@@ -7,7 +7,7 @@
 // container lifecycle hooks (CPU/memory managers) always succeed.
 import { atLeast, type VersionLike } from "../version.ts";
 import { fixedIn } from "../cherry_picks.ts";
-import type { Op, Proc, Sim } from "../../sim/index.ts";
+import type { Proc, Sim } from "../../sim/index.ts";
 import type { Pod } from "../../k8s/pod.ts";
 import { isRestartableInitContainer } from "../../k8s/podutil.ts";
 import type { PodSandboxConfig } from "../../cri/api.ts";
@@ -29,7 +29,7 @@ import { HandlerRunner } from "./lifecycle_handlers.ts";
 import { TRACE_COMPONENT, noTerminationRequested, trace, type ManagerContext, type PodStateProvider } from "./manager_context.ts";
 import { noProbeResults, podActionsString, type FeatureGates, type PodActions, type ProbeResultsGetter } from "./pod_actions.ts";
 import { GeneratePodStatus, GetPodStatus, POD_STATUS_TIMESTAMP_FIX_RELEASE } from "./pod_status.ts";
-import { GetPods, GetPodsOp } from "./get_pods.ts";
+import { GetPods } from "./get_pods.ts";
 import type { ContainerEventResponse } from "../../cri/api.ts";
 import { ConvertPodStatusToRunningPod, type RuntimePod } from "./running_pod.ts";
 import {
@@ -337,10 +337,5 @@ export class KubeGenericRuntimeManager {
   /** GetPods: running pods (or all, with exited containers and not-ready sandboxes). */
   GetPods(all: boolean): Proc<RuntimePod[] | CriError> {
     return GetPods(this.m, all);
-  }
-
-  /** GetPods as kernel operations, or its answer at once (get_pods.ts GetPodsOp). */
-  GetPodsOp(all: boolean): Op | RuntimePod[] | CriError {
-    return GetPodsOp(this.m, all);
   }
 }

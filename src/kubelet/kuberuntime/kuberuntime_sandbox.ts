@@ -3,9 +3,9 @@
 //
 // Simplified: the sandbox config carries metadata, labels, annotations, hostname, log directory and
 // the namespace options; DNS, port mappings, cgroups, sysctls and runtime classes are left out.
-import { awaitOp, genOp, type Op, type Proc } from "../../sim/index.ts";
+import type { Proc } from "../../sim/index.ts";
 import type { Pod } from "../../k8s/pod.ts";
-import type { PodSandbox, PodSandboxConfig, PodSandboxFilter, PodSandboxStatus as CriSandboxStatus, PodSandboxState } from "../../cri/api.ts";
+import type { PodSandbox, PodSandboxConfig, PodSandboxStatus as CriSandboxStatus, PodSandboxState } from "../../cri/api.ts";
 import { CriError } from "../../cri/errors.ts";
 import { formatPod } from "../container/helpers.ts";
 import { IpcNamespaceForPod, NetworkNamespaceForPod, PidNamespaceForPod } from "./util/util.ts";
@@ -41,22 +41,10 @@ export function* createPodSandbox(m: ManagerContext, pod: Pod, attempt: number):
 }
 
 /** getKubeletSandboxes lists all (or just the running) sandboxes. */
-export function getKubeletSandboxes(m: ManagerContext, all: boolean): Proc<PodSandbox[] | CriError> {
-  return awaitOp(getKubeletSandboxesOp(m, all));
+export function* getKubeletSandboxes(m: ManagerContext, all: boolean): Proc<PodSandbox[] | CriError> {
+  const filter = all ? null : { state: "SANDBOX_READY" as PodSandboxState };
+  return yield* m.runtimeService.ListPodSandbox(filter);
 }
-
-/**
- * getKubeletSandboxes as the one kernel operation of its call (or the call's error at once), for
- * GetPods to map with a continuation; through ListPodSandbox when the service builds no operations (fakes).
- */
-export function getKubeletSandboxesOp(m: ManagerContext, all: boolean): Op | PodSandbox[] | CriError {
-  const filter = all ? null : READY_SANDBOXES;
-  const svc = m.runtimeService;
-  return svc.ListPodSandboxOp !== undefined ? svc.ListPodSandboxOp(filter) : genOp(svc.ListPodSandbox(filter));
-}
-
-/** getKubeletSandboxes(false)'s filter, one object (nothing writes a filter). */
-const READY_SANDBOXES: PodSandboxFilter = Object.freeze({ state: "SANDBOX_READY" });
 
 /** determinePodSandboxIPs determines the IP addresses of the given pod sandbox. */
 export function determinePodSandboxIPs(podSandbox: CriSandboxStatus): string[] {

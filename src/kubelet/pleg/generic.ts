@@ -9,7 +9,7 @@
 // Update changes the period when the Evented PLEG falls back to relisting. Not modelled:
 // relistLock/podCacheMutex, the metrics other than the discarded-event count and the running pod
 // and container gauges (metrics.ts), and the 1.32+ restructure of relist around watch conditions.
-import { again, formatDuration, Op, recvCase, selectOp, type Chan, type Proc, type SelectResult, type Sim, type Timer } from "../../sim/index.ts";
+import { again, formatDuration, recvCase, selectOp, type Chan, type Op, type Proc, type SelectResult, type Sim, type Timer } from "../../sim/index.ts";
 import type { Cache } from "../container/cache.ts";
 import { GO_ZERO_TIME_MS, type PodStatus } from "../container/runtime.ts";
 import type { RuntimePod } from "../kuberuntime/running_pod.ts";
@@ -28,8 +28,6 @@ import { RunningPodAndContainerMetrics } from "./metrics.ts";
  */
 export interface PodStatusSource {
   GetPods(all: boolean): Proc<RuntimePod[] | CriError>;
-  /** GetPods as kernel operations, or its answer at once; absent (fakes): the relist runs GetPods. */
-  GetPodsOp?(all: boolean): Op | RuntimePod[] | CriError;
   GetPodStatus(uid: string, name: string, namespace: string): Proc<PodStatus | CriError | PodStatusFailure>;
 }
 
@@ -184,10 +182,7 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
    */
   *relist(): Proc<void> {
     const timestampMs = this.sim.nowMs;
-    // GetPods(true): its operations yielded from here when the runtime builds them (the relist
-    // then resumes no generator frame below its own), else its generator (fakes).
-    const listed = this.runtime.GetPodsOp === undefined ? undefined : this.runtime.GetPodsOp(true);
-    const podList = listed === undefined ? yield* this.runtime.GetPods(true) : listed instanceof Op ? ((yield listed) as RuntimePod[] | CriError) : listed;
+    const podList = yield* this.runtime.GetPods(true);
     if (podList instanceof CriError) {
       this.sim.emit(COMPONENT, "relist", { durationMs: this.sim.nowMs - timestampMs, err: podList.message });
       return;

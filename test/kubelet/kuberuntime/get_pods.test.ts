@@ -60,8 +60,6 @@ describe("GetPods", () => {
         return r instanceof CriError ? r : r.map((c) => Object.freeze({ ...c }));
       },
     });
-    // Its listings are those of ListContainers above, not the runtime's own operation.
-    Object.defineProperty(svc, "ListContainersOp", { value: undefined });
     if (hideGeneration) Object.defineProperty(svc, "generation", { value: undefined });
     return new KubeGenericRuntimeManager({ sim: d.sim, runtimeService: svc, imageService: d.rt, network: d.rt });
   }
