@@ -7,15 +7,19 @@
 //   - the kuberuntime's SyncPod (the same, nested), the status manager's SetPodStatus,
 //   - generateAPIPodStatus: timed as the run calls it ("in run"), then, with --repeat K, called K
 //     more times at once on the same arguments ("repeat 1..K": the same code, inputs and state,
-//     with the caches as the first call left them). Its result is pure (a new status; the prober
-//     writes ready/started into that new status only), so the repeats change nothing in the run:
-//     the script checks that the runs' events are those of an unpatched pass.
-// --between N: before each repeat, run N other calls' worth of unrelated work: "sweep" reads a
+//     with the caches as the first call left them). It builds a new status and reads the rest,
+//     but for the prober's readyOf, which sends a manual readiness trigger: in a repeat readyOf
+//     answers without it, so the repeats change nothing in the run (the events printed are the
+//     same with --repeat 0 and with --repeat 2: compare them when changing this script).
+// --between MODE: before each repeat, unrelated work: "none"; "sweep" reads a
 //   Float64Array of --sweep-kb KB (data only), "code" calls --fns small distinct functions (code
-//   only), to tell which cache the first call pays for.
+//   only), "run" runs a whole other run of the same scenario (a second RunContext; nothing in it is
+//   timed or repeated), to tell what the first call pays for.
+// --profile FILE: a .cpuprofile (100 µs samples) of the measured runs; with --trace-opt/--trace-deopt
+//   the script prints "@@MEASURE" where the measured runs start.
 // A developer tool: host time is read here only (host-time-ok), never inside a run.
 //
-//   npm run build && node --import tsx scripts/sync-parts.ts [--runs 200] [--warm 1000] [--repeat 3] [--hunt r20] [--between sweep|code|none]
+//   npm run build && node --import tsx scripts/sync-parts.ts [--runs 200] [--warm 1000] [--repeat 3] [--hunt r20] [--between none|sweep|code|run] [--sweep-kb 4096] [--fns 600] [--profile FILE]
 import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { PerformanceObserver, performance } from "node:perf_hooks";
