@@ -52,13 +52,6 @@ export class Chan<T> {
   private recvq = NO_WAITERS;
   private sendq = NO_WAITERS;
   private isClosed = false;
-  /**
-   * The waiter queued last on each queue (never cleared). Pops take the front and sweeps keep the
-   * order, so a waiter still queued that was queued last is the tail: mayRequeue asks that without
-   * reading the queue (for a select loop, two objects less to bring into cache a case per period).
-   */
-  private recvLast: Waiter | null = null;
-  private sendLast: Waiter | null = null;
   private recvSweepAt = SWEEP_MIN_WAITERS;
   private sendSweepAt = SWEEP_MIN_WAITERS;
   /** The run's observer, told of every hand-off between two goroutines; null when unobserved. */
@@ -98,7 +91,6 @@ export class Chan<T> {
     if (this.recvq === NO_WAITERS) this.recvq = new Deque<Waiter>(4);
     if (this.recvq.length >= this.recvSweepAt) this.recvSweepAt = sweep(this.recvq);
     w.queued = true;
-    this.recvLast = w;
     this.recvq.pushBack(w);
   }
 
@@ -107,19 +99,18 @@ export class Chan<T> {
     if (this.sendq === NO_WAITERS) this.sendq = new Deque<Waiter>(4);
     if (this.sendq.length >= this.sendSweepAt) this.sendSweepAt = sweep(this.sendq);
     w.queued = true;
-    this.sendLast = w;
     this.sendq.pushBack(w);
   }
 
   /**
    * Whether a dead waiter of this channel's receive (or send) queue may be revived where it stands
    * instead of queueing a new one behind it: it is out of the queue (it will be queued again), or
-   * the last in it, so that no waiter queued after it would come behind it. (A waiter left last
-   * only because a sweep dropped dead ones queued after it reads as not revivable: the select then
-   * queues new waiters, which reads the same.)
+   * the last in it, so that no waiter queued after it would come behind it.
    */
   mayRequeue(w: Waiter, send: boolean): boolean {
-    return !w.queued || (send ? this.sendLast : this.recvLast) === w;
+    if (!w.queued) return true;
+    const q = send ? this.sendq : this.recvq;
+    return q.length > 0 && q.at(q.length - 1) === w;
   }
 
   /** A receive would not block. */
@@ -212,21 +203,20 @@ export class Chan<T> {
   }
 
   private deliverToReceiver(r: Waiter, value: T | undefined, ok: boolean): void {
-    // The resource r resumes from is this channel (its select case's, or its receive's).
     if (r.sel !== null) {
       r.sel.fired = true;
-      this.waker.wakeFrom(r.proc, { index: r.caseIndex, value, ok }, this);
+      this.waker.wake(r.proc, { index: r.caseIndex, value, ok });
     } else {
-      this.waker.wakeFrom(r.proc, { value, ok }, this);
+      this.waker.wake(r.proc, { value, ok });
     }
   }
 
   private releaseSender(s: Waiter): void {
     if (s.sel !== null) {
       s.sel.fired = true;
-      this.waker.wakeFrom(s.proc, { index: s.caseIndex, value: undefined, ok: true }, this);
+      this.waker.wake(s.proc, { index: s.caseIndex, value: undefined, ok: true });
     } else {
-      this.waker.wakeFrom(s.proc, undefined, this);
+      this.waker.wake(s.proc, undefined);
     }
   }
 }

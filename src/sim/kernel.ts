@@ -50,16 +50,11 @@ export interface RunResult {
   replayKey: string;
 }
 
-/**
- * A timed entry: a sleeper's wake-up or a timer's action. Due time and sequence are written again
- * when an entry that has fired is queued once more (a ticker's next tick, a process's next sleep):
- * one object per ticker and per sleeping process instead of one per tick and per sleep.
- */
 class Entry implements TimedEntry {
   cancelled = false;
   constructor(
-    public dueMs: number,
-    public seq: number,
+    readonly dueMs: number,
+    readonly seq: number,
     readonly proc: Process | null,
     readonly action: (() => void) | null,
   ) {}
@@ -211,11 +206,7 @@ export class Sim implements Waker, TimerHost {
   // ---- Waker / TimerHost (for primitives) --------------------------------------------------
 
   wake(p: Process, value: unknown): void {
-    this.wakeFrom(p, value, resumedResource(p, value));
-  }
-  /** wake, told the resource p resumes from (a channel names itself: no look-up in p's select cases). */
-  wakeFrom(p: Process, value: unknown, resource: unknown): void {
-    p.resumeOn = resource;
+    p.resumeOn = resumedResource(p, value);
     p.resumeValue = value;
     p.waitingOn = "";
     p.waitingTarget = null;
@@ -232,13 +223,6 @@ export class Sim implements Waker, TimerHost {
   }
   schedule(dueMs: number, action: () => void): TimedEntry {
     return this.pushEntry(dueMs, null, action);
-  }
-  /**
-   * Queues an entry that has fired (it is out of the queue) again, due at dueMs, with the sequence
-   * number a new entry would get now: the order is that of schedule, without a new object.
-   */
-  reschedule(entry: TimedEntry, dueMs: number): TimedEntry {
-    return this.requeue(entry as Entry, dueMs);
   }
   cancel(entry: TimedEntry): void {
     entry.cancelled = true;
@@ -507,14 +491,6 @@ export class Sim implements Waker, TimerHost {
   private pushEntry(dueMs: number, proc: Process | null, action: (() => void) | null): Entry {
     if (!Number.isFinite(dueMs)) throw new RangeError(`cannot schedule at ${dueMs}`);
     const e = new Entry(dueMs, this.nextEntrySeq++, proc, action);
-    this.heap.push(e);
-    return e;
-  }
-
-  private requeue(e: Entry, dueMs: number): Entry {
-    if (!Number.isFinite(dueMs)) throw new RangeError(`cannot schedule at ${dueMs}`);
-    e.dueMs = dueMs;
-    e.seq = this.nextEntrySeq++;
     this.heap.push(e);
     return e;
   }

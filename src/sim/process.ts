@@ -99,8 +99,6 @@ export interface Waker {
   /** Told of channel hand-offs when the run is observed (see observe.ts). */
   readonly observer?: KernelObserver | null;
   wake(p: Process, value: unknown): void;
-  /** wake, naming the resource p resumes from (what wake would find from p's wait: the channel). */
-  wakeFrom(p: Process, value: unknown, resource: unknown): void;
   wakeWithError(p: Process, err: Error): void;
   /** Wake p to perform `op` again before it resumes (it lost a race for a lock). */
   wakeToRetry(p: Process, op: Op): void;

@@ -7,8 +7,6 @@ import type { TimedEntry } from "./heap.ts";
 export interface TimerHost {
   readonly nowMs: number;
   schedule(dueMs: number, action: () => void): TimedEntry;
-  /** Queues an entry that has fired again, due at dueMs, as schedule would queue a new one now. */
-  reschedule(entry: TimedEntry, dueMs: number): TimedEntry;
   cancel(entry: TimedEntry): void;
   chan<T>(name: string, capacity: number): Chan<T>;
 }
@@ -60,10 +58,8 @@ export class Ticker {
   private dueMs = 0;
   /** One callback per ticker, not one closure per tick. */
   private readonly onTick = (): void => {
-    // The next tick keeps the period's phase even when this one is dropped. The entry that fired is
-    // this.entry (a stopped ticker's is cancelled and never fires): it is queued again, not replaced.
-    this.dueMs += this.periodMs;
-    this.entry = this.host.reschedule(this.entry!, this.dueMs);
+    // The next tick keeps the period's phase even when this one is dropped.
+    this.arm(this.dueMs + this.periodMs);
     this.C.offer(this.host.nowMs);
   };
 
