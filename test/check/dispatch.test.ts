@@ -82,6 +82,33 @@ describe("the checker's dispatch", () => {
     expect(calls).toEqual([3, 3, 3]);
   });
 
+  it("tells a clock watcher the time only while it holds deadlines, unless in the reference mode", () => {
+    const deadlines = { size: 0 };
+    const calls: string[] = [];
+    const m: InvariantMonitor = {
+      id: "deadlines",
+      reads: { A: [] },
+      deadlines,
+      observe: (r) => (calls.push(`${r.kind}@${r.t}`), null),
+      advance: (t) => (calls.push(`~${t}`), null),
+    };
+    const d = new MonitorDispatch([m]);
+    d.deliver(rec(1, "B"), () => {});
+    d.advance(2, () => {});
+    deadlines.size = 1;
+    d.deliver(rec(3, "B"), () => {});
+    d.advance(4, () => {});
+    d.deliver(rec(5, "A"), () => {});
+    deadlines.size = 0;
+    d.advance(6, () => {});
+    expect(calls).toEqual(["~3", "~4", "A@5"]);
+    calls.length = 0;
+    const ref = new MonitorDispatch([m], { everything: true });
+    ref.deliver(rec(7, "B"), () => {});
+    ref.advance(8, () => {});
+    expect(calls).toEqual(["B@7", "~8"]);
+  });
+
   it("catches a read of an undeclared field, and an enumeration of all of them", () => {
     const reads: UndeclaredRead[] = [];
     const m: InvariantMonitor = {

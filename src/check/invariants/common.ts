@@ -40,6 +40,15 @@ export interface InvariantMonitor {
    * instant only after it returned a violation or the monitor saw something since.
    */
   advance?(nowMs: number): Violation | null;
+  /**
+   * Optional, with `advance`: what advance judges (the deadlines it holds), the same object for the
+   * monitor's life. While its size is 0, advance returns null and changes nothing, so the dispatch
+   * does not call it: most of a run holds no deadline, and a size read costs a fraction of a call
+   * through a bound function (scripts/monitor-noops.ts: 2,300 advance calls an explore run, none
+   * of them acting). A size that overstates is safe (advance is called and judges); one that
+   * understates misses a violation.
+   */
+  readonly deadlines?: { readonly size: number };
   /** Optional: every apiserver write, for rules about fields the trace records do not carry (conditions). */
   observeApi?(e: StoredEvent, nowMs: number): Violation | null;
   /**

@@ -48,6 +48,8 @@ class Monitor implements InvariantMonitor {
   private readonly names = new Map<string, { pod: string; container: string }>();
   /** "pod|container" → a death no sync has taken up yet. */
   private readonly dead = new Map<string, Dead>();
+  /** advance judges only these (the dispatch skips it while there are none). */
+  readonly deadlines = this.dead;
   /** "pod|container" → the ID of its newest instance. */
   private readonly newest = new Map<string, string>();
   /** Pod keys whose termination the kubelet observed (cleared by a new UID). */

@@ -42,8 +42,11 @@ class Monitor implements InvariantMonitor {
   readonly reads = READS;
   private readonly containers = new RuntimeContainers("call");
   private readonly deletions = new Map<string, Deletion>();
-  /** How many deletions are to judge (shortened, not yet reported): overdue looks at none while 0. */
-  private judged = 0;
+  /**
+   * How many deletions are to judge (shortened, not yet reported): overdue looks at none while 0,
+   * nor does the dispatch call advance (InvariantMonitor.deadlines).
+   */
+  readonly deadlines = { size: 0 };
 
   /** @param allowanceMs past the deadline: one relist period and GRACE_EPSILON_MS. */
   constructor(private readonly staticKeys: ReadonlySet<string>, private readonly allowanceMs: number) {}
@@ -60,13 +63,13 @@ class Monitor implements InvariantMonitor {
   }
 
   private overdue(nowMs: number): Violation | null {
-    if (this.judged === 0) return null; // no shortened deletion under way: nothing to judge
+    if (this.deadlines.size === 0) return null; // no shortened deletion under way: nothing to judge
     for (const [uid, d] of this.deletions) {
       if (d.reported || d.shortened === null || nowMs <= d.deadlineMs + this.allowanceMs) continue;
       const running = this.containers.runningOf(d.pod, uid);
       if (running.length === 0) continue;
       d.reported = true;
-      this.judged--;
+      this.deadlines.size--;
       return {
         invariant: ID,
         t: nowMs,
@@ -90,7 +93,7 @@ class Monitor implements InvariantMonitor {
     } else if (grace < d.graceSeconds) {
       if (d.shortened === null) {
         d.shortened = { atMs: rec.t, fromSeconds: d.graceSeconds };
-        this.judged++;
+        this.deadlines.size++;
       }
       d.graceSeconds = grace;
       d.deadlineMs = Math.min(d.deadlineMs, deadlineMs);

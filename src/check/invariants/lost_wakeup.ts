@@ -58,13 +58,26 @@ class Monitor implements InvariantMonitor {
   readonly id = ID;
   readonly reads = READS;
   private readonly workers = new Map<string, Worker>();
+  /**
+   * How many updates have a deadline (anchored: their worker was free since): only those can be
+   * overdue, so while there are none the dispatch does not call advance (InvariantMonitor.deadlines).
+   * Counted again after every change of the updates (apply, and an overdue report's filter).
+   */
+  readonly deadlines = { size: 0 };
 
   constructor(private readonly boundMs: number) {}
 
   observe(rec: TraceRecord): Violation | null {
     const late = this.overdue(rec.t);
     this.apply(rec);
+    this.countDeadlines();
     return late;
+  }
+
+  private countDeadlines(): void {
+    let n = 0;
+    for (const w of this.workers.values()) for (const u of w.updates) if (u.anchorMs !== null) n++;
+    this.deadlines.size = n;
   }
 
   /** Deadlines pass at the first record past them, read or not. */
@@ -121,6 +134,7 @@ class Monitor implements InvariantMonitor {
       // One report per worker and instant: the other updates overdue with it tell nothing more, and
       // reporting them one record later would depend on which records are built (lazy records).
       w.updates = w.updates.filter((x) => !(x.anchorMs !== null && nowMs > x.anchorMs + this.boundMs));
+      this.countDeadlines();
       const how = u.dropped ? "was dropped (a pending kill was pinned)" : "was accepted";
       return {
         invariant: ID,

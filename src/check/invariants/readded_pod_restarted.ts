@@ -34,6 +34,8 @@ class Monitor implements InvariantMonitor {
   readonly reads = READS;
   private readonly removed = new Set<string>();
   private readonly pending = new Map<string, Readd>();
+  /** advance judges only these (the dispatch skips it while there are none). */
+  readonly deadlines = this.pending;
 
   constructor(private readonly boundMs: number) {}
 

@@ -41,6 +41,8 @@ class Monitor implements InvariantMonitor {
   private readonly readyOk = new Set<string>();
   /** Container ID → when the API first showed it ready without a success, and the deadline. */
   private readonly shown = new Map<string, Shown>();
+  /** advance judges only these (the dispatch skips it while there are none). */
+  readonly deadlines = this.shown;
   private readonly reported = new Set<string>();
   /** When the kubelet's partitions from the apiserver end. */
   private readonly partitionEnds: number[] = [];

@@ -46,6 +46,8 @@ class Monitor implements InvariantMonitor {
   private readonly begun = new Set<string>();
   /** Container ID → what its stop waits for, until it is signalled or exits. */
   private readonly awaited = new Map<string, Awaited>();
+  /** advance judges only these (the dispatch skips it while there are none). */
+  readonly deadlines = this.awaited;
 
   constructor(private readonly specs: Map<string, Pod>) {}
 

@@ -35,6 +35,8 @@ class Monitor implements InvariantMonitor {
   readonly reads = READS;
   /** UID → the failed terminating sync that awaits a retry. */
   private readonly failed = new Map<string, Failed>();
+  /** advance judges only these (the dispatch skips it while there are none). */
+  readonly deadlines = this.failed;
 
   constructor(private readonly boundMs: number) {}
 
