@@ -203,8 +203,16 @@ export function stringDigest(s: string, out: Int32Array): void {
   out[1] = (h2 + h1) | 0;
 }
 
-/** How many strings' digests are remembered before the memo starts again (memory stays bounded). */
-const STRING_MEMO_LIMIT = 1 << 14;
+/**
+ * How many strings' digests are remembered before the memo starts again: memory stays bounded (the
+ * Map's entries and 8 bytes a string, 1 MiB of words at the bound). A cluster of 100 nodes meets
+ * about 55,000 strings of its pods' (names, UIDs, container IDs) every probe period; 2^14 made its
+ * memo start again every second and miss one lookup in eight ("The string memo at 10, 30 and 100
+ * nodes", docs/BENCHMARKS.md). The words grow from MEMO_START as strings come, so a short run
+ * does not pay for the bound.
+ */
+const STRING_MEMO_LIMIT = 1 << 17;
+const MEMO_START = 1 << 10;
 
 /** Key-list prefixes remembered (nodes of the key trie) before it starts again (memory stays bounded). */
 const KEY_NODES_LIMIT = 1 << 12;
@@ -244,7 +252,7 @@ export class TraceDigest {
    * kept here as an index into `memoWords`. A pure function's memo: the digest does not depend on it.
    */
   private memo = new Map<string, number>();
-  private memoWords = new Int32Array(2 * STRING_MEMO_LIMIT);
+  private memoWords: Int32Array;
   private readonly scratch = new Int32Array(2);
   /**
    * The key trie's root (the empty key list) and its size. Like the memo, a cache of exact words:
@@ -252,6 +260,11 @@ export class TraceDigest {
    */
   private root = new KeyNode("", 0, 0);
   private keyNodes = 0;
+
+  /** memoLimit: the string memo's bound (tests set a small one to cross it). */
+  constructor(private readonly memoLimit = STRING_MEMO_LIMIT) {
+    this.memoWords = new Int32Array(2 * Math.min(MEMO_START, memoLimit));
+  }
 
   /** Feeds one record (any JSON-serializable value) in its canonical encoding. */
   add(value: unknown): void {
@@ -311,14 +324,26 @@ export class TraceDigest {
   private memoAt(s: string): number {
     let at = this.memo.get(s);
     if (at === undefined) {
-      if (this.memo.size === STRING_MEMO_LIMIT) this.memo = new Map();
       at = 2 * this.memo.size;
+      if (at === this.memoWords.length) at = this.memoRoom();
       stringDigest(s, this.scratch);
       this.memoWords[at] = this.scratch[0]!;
       this.memoWords[at + 1] = this.scratch[1]!;
       this.memo.set(s, at);
     }
     return at;
+  }
+
+  /** Room for one more string when the words are full: twice the words, or a memo started again at the bound. */
+  private memoRoom(): number {
+    if (this.memo.size < this.memoLimit) {
+      const words = new Int32Array(2 * Math.min(this.memoLimit, 2 * this.memo.size));
+      words.set(this.memoWords);
+      this.memoWords = words;
+      return 2 * this.memo.size;
+    }
+    this.memo = new Map();
+    return 0;
   }
 
   /** The node of key k after `node`: the child taken last, another child, or a new one. */
