@@ -204,15 +204,11 @@ export function stringDigest(s: string, out: Int32Array): void {
 }
 
 /**
- * How many strings' digests are remembered before the memo starts again: memory stays bounded (the
- * Map's entries and 8 bytes a string, 1 MiB of words at the bound). A cluster of 100 nodes meets
- * about 55,000 strings of its pods' (names, UIDs, container IDs) every probe period; 2^14 made its
- * memo start again every second and miss one lookup in eight ("The string memo at 10, 30 and 100
- * nodes", docs/BENCHMARKS.md). The words grow from MEMO_START as strings come, so a short run
- * does not pay for the bound.
+ * How many strings' digests are remembered before the memo starts again (memory stays bounded).
+ * It thrashes from 30 nodes (a 100-node cluster meets about 55,000 pod strings a probe period), but
+ * 2^17 measured no gain at 30 nodes (docs/BENCHMARKS.md, "The trace digest, compiled").
  */
-const STRING_MEMO_LIMIT = 1 << 17;
-const MEMO_START = 1 << 10;
+const STRING_MEMO_LIMIT = 1 << 14;
 
 /** Key-list prefixes remembered (nodes of the key trie) before it starts again (memory stays bounded). */
 const KEY_NODES_LIMIT = 1 << 12;
@@ -263,7 +259,7 @@ export class TraceDigest {
 
   /** memoLimit: the string memo's bound (tests set a small one to cross it). */
   constructor(private readonly memoLimit = STRING_MEMO_LIMIT) {
-    this.memoWords = new Int32Array(2 * Math.min(MEMO_START, memoLimit));
+    this.memoWords = new Int32Array(2 * memoLimit);
   }
 
   /** Feeds one record (any JSON-serializable value) in its canonical encoding. */
@@ -324,26 +320,14 @@ export class TraceDigest {
   private memoAt(s: string): number {
     let at = this.memo.get(s);
     if (at === undefined) {
+      if (this.memo.size === this.memoLimit) this.memo = new Map();
       at = 2 * this.memo.size;
-      if (at === this.memoWords.length) at = this.memoRoom();
       stringDigest(s, this.scratch);
       this.memoWords[at] = this.scratch[0]!;
       this.memoWords[at + 1] = this.scratch[1]!;
       this.memo.set(s, at);
     }
     return at;
-  }
-
-  /** Room for one more string when the words are full: twice the words, or a memo started again at the bound. */
-  private memoRoom(): number {
-    if (this.memo.size < this.memoLimit) {
-      const words = new Int32Array(2 * Math.min(this.memoLimit, 2 * this.memo.size));
-      words.set(this.memoWords);
-      this.memoWords = words;
-      return 2 * this.memo.size;
-    }
-    this.memo = new Map();
-    return 0;
   }
 
   /** The node of key k after `node`: the child taken last, another child, or a new one. */
