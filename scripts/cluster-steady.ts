@@ -32,7 +32,8 @@
 //       FILE: the output of `node --trace-gc-nvp --import tsx scripts/cluster-steady.ts cpu ...`: the
 //       steady window's collections by kind, their pauses, and the bytes promoted.
 //   node --import tsx scripts/cluster-steady.ts memo [--nodes 10] [--until 10]
-//       this tree's sources: the trace digest's string memo (calls, misses, restarts, distinct strings).
+//       this tree's sources: the trace digest's string memo (calls, misses, restarts, distinct strings;
+//       calls are those its key nodes' last values did not answer, since the digest's key trie).
 //   node --import tsx scripts/cluster-steady.ts profile TREE [--nodes 1] [--from 4] [--until 8] [--top 40]
 //       TREE's dist/ under V8's sampling profiler over the steady minutes: self time by file and by
 //       function in µs a pod-second (the load is in it: run the sizes in turn) and as shares.
@@ -224,7 +225,7 @@ if (mode === "cpu" || mode === "beside") {
   dominators(positionals[1]!, Math.max(Number(values.nodes ?? 10), 1) * 110);
 } else if (mode === "memo") {
   const { TraceDigest } = await import("../src/sim/digest.ts");
-  const proto = TraceDigest.prototype as unknown as { memoAt(this: { memo: Map<string, number> }, s: string): number };
+  const proto = TraceDigest.prototype as unknown as { memoAt(this: { memo: Map<string, number>; memoLimit: number }, s: string): number };
   const memoAt = proto.memoAt;
   let calls = 0;
   let misses = 0;
@@ -235,7 +236,7 @@ if (mode === "cpu" || mode === "beside") {
     distinct.add(s);
     if (!this.memo.has(s)) {
       misses++;
-      if (this.memo.size === 1 << 14) restarts++;
+      if (this.memo.size === this.memoLimit) restarts++;
     }
     return memoAt.call(this, s);
   };

@@ -74,6 +74,33 @@ export class Murmur3x86_128 {
     this.n = n;
   }
 
+  /** A key's tag and digest with an int's tag and value: one room check for five words. */
+  word5(a: number, b: number, c: number, d: number, e: number): void {
+    if (this.n >= BUFFER_WORDS - 5) this.flush();
+    const buf = this.buf;
+    let n = this.n;
+    buf[n++] = a;
+    buf[n++] = b;
+    buf[n++] = c;
+    buf[n++] = d;
+    buf[n++] = e;
+    this.n = n;
+  }
+
+  /** A key's tag and digest with a string's tag and digest: one room check for six words. */
+  word6(a: number, b: number, c: number, d: number, e: number, f: number): void {
+    if (this.n >= BUFFER_WORDS - 6) this.flush();
+    const buf = this.buf;
+    let n = this.n;
+    buf[n++] = a;
+    buf[n++] = b;
+    buf[n++] = c;
+    buf[n++] = d;
+    buf[n++] = e;
+    buf[n++] = f;
+    this.n = n;
+  }
+
   /** Hashes the whole blocks of four words in the buffer; at most three words stay. */
   private flush(): void {
     const buf = this.buf;
@@ -176,16 +203,40 @@ export function stringDigest(s: string, out: Int32Array): void {
   out[1] = (h2 + h1) | 0;
 }
 
-/** How many strings' digests are remembered before the memo starts again (memory stays bounded). */
+/**
+ * How many strings' digests are remembered before the memo starts again (memory stays bounded).
+ * It thrashes from 30 nodes (a 100-node cluster meets about 55,000 pod strings a probe period), but
+ * 2^17 measured no gain at 30 nodes (docs/BENCHMARKS.md, "The trace digest, compiled").
+ */
 const STRING_MEMO_LIMIT = 1 << 14;
 
-/** Shapes remembered (direct-mapped by key count and last key): more than the record kinds of a busy stretch. */
-const SHAPE_SLOTS = 128;
+/** Key-list prefixes remembered (nodes of the key trie) before it starts again (memory stays bounded). */
+const KEY_NODES_LIMIT = 1 << 12;
 
-/** An object's key list and its keys' digests (two words a key), as the last object of that shape had it. */
-interface Shape {
-  readonly keys: readonly string[];
-  readonly words: Int32Array;
+/** Children of a key node searched one by one before they get a Map. */
+const KEY_SCAN = 8;
+
+/**
+ * A key list's prefix: the keys an object has listed so far, in order, with the last key's digest.
+ * Objects of one shape walk one path of these from the root, so a key's digest is looked up once
+ * per shape and each key of a record is checked with one === against the child taken last.
+ */
+class KeyNode {
+  /** The child taken last: records of one kind in a row take it every time. */
+  last: KeyNode | undefined = undefined;
+  /** Every child, searched in turn (few: the record kinds that share this prefix). */
+  kids: KeyNode[] = [];
+  /** Every child by key, once there are more than KEY_SCAN. */
+  byKey: Map<string, KeyNode> | undefined = undefined;
+  /** The string value last met under this key list, and its digest. */
+  value: string | undefined = undefined;
+  v0 = 0;
+  v1 = 0;
+  constructor(
+    readonly key: string,
+    readonly w0: number,
+    readonly w1: number,
+  ) {}
 }
 
 /** The trace digest: records in, 16 hex digits out. */
@@ -197,13 +248,19 @@ export class TraceDigest {
    * kept here as an index into `memoWords`. A pure function's memo: the digest does not depend on it.
    */
   private memo = new Map<string, number>();
-  private memoWords = new Int32Array(2 * STRING_MEMO_LIMIT);
+  private memoWords: Int32Array;
   private readonly scratch = new Int32Array(2);
   /**
-   * Records of one kind have one key list: its keys' digests are looked up once per shape, then
-   * reused while each key is the same string (compared with ===, so the words are exact).
+   * The key trie's root (the empty key list) and its size. Like the memo, a cache of exact words:
+   * a node is only ever taken for the very key it holds, so the digest does not depend on it.
    */
-  private readonly shapes: (Shape | undefined)[] = new Array<Shape | undefined>(SHAPE_SLOTS).fill(undefined);
+  private root = new KeyNode("", 0, 0);
+  private keyNodes = 0;
+
+  /** memoLimit: the string memo's bound (tests set a small one to cross it). */
+  constructor(private readonly memoLimit = STRING_MEMO_LIMIT) {
+    this.memoWords = new Int32Array(2 * memoLimit);
+  }
 
   /** Feeds one record (any JSON-serializable value) in its canonical encoding. */
   add(value: unknown): void {
@@ -263,7 +320,7 @@ export class TraceDigest {
   private memoAt(s: string): number {
     let at = this.memo.get(s);
     if (at === undefined) {
-      if (this.memo.size === STRING_MEMO_LIMIT) this.memo = new Map();
+      if (this.memo.size === this.memoLimit) this.memo = new Map();
       at = 2 * this.memo.size;
       stringDigest(s, this.scratch);
       this.memoWords[at] = this.scratch[0]!;
@@ -273,20 +330,31 @@ export class TraceDigest {
     return at;
   }
 
-  /** The digests of an object's keys: those of the last object with the same key list, or looked up now. */
-  private shapeWords(keys: readonly string[]): Int32Array {
-    const n = keys.length;
-    const slot = shapeSlot(n, n === 0 ? "" : keys[n - 1]!);
-    const known = this.shapes[slot];
-    if (known !== undefined && sameKeys(known.keys, keys)) return known.words;
-    const words = new Int32Array(2 * n);
-    for (let i = 0; i < n; i++) {
-      const at = this.memoAt(keys[i]!);
-      words[2 * i] = this.memoWords[at]!;
-      words[2 * i + 1] = this.memoWords[at + 1]!;
+  /** The node of key k after `node`: the child taken last, another child, or a new one. */
+  private child(node: KeyNode, k: string): KeyNode {
+    let next: KeyNode | undefined;
+    if (node.byKey !== undefined) next = node.byKey.get(k);
+    else for (let i = 0; i < node.kids.length && next === undefined; i++) if (node.kids[i]!.key === k) next = node.kids[i];
+    if (next === undefined) next = this.newChild(node, k);
+    node.last = next;
+    return next;
+  }
+
+  private newChild(node: KeyNode, k: string): KeyNode {
+    if (++this.keyNodes > KEY_NODES_LIMIT) {
+      // Start again; `node` (perhaps the old trie's) still serves the object being walked.
+      this.root = new KeyNode("", 0, 0);
+      this.keyNodes = 1;
     }
-    this.shapes[slot] = { keys, words };
-    return words;
+    const at = this.memoAt(k);
+    const next = new KeyNode(k, this.memoWords[at]!, this.memoWords[at + 1]!);
+    if (node.byKey !== undefined) node.byKey.set(k, next);
+    else if (node.kids.length < KEY_SCAN) node.kids.push(next);
+    else {
+      node.byKey = new Map(node.kids.map((c) => [c.key, c]));
+      node.byKey.set(k, next);
+    }
+    return next;
   }
 
   private array(a: readonly unknown[], depth: number): void {
@@ -305,24 +373,19 @@ export class TraceDigest {
     const rec = o as Record<string, unknown>;
     const proto = Object.getPrototypeOf(rec) as unknown;
     if ((proto === Object.prototype || proto === null) && !enumerableOnObjectPrototype()) this.plainObject(rec, depth);
-    else {
-      const keys = Object.keys(rec);
-      this.fields(rec, keys, this.shapeWords(keys), 0, depth);
-    }
+    else this.fields(rec, Object.keys(rec), depth);
     this.hash.word(TAG.end);
   }
 
-  /**
-   * Own enumerable string keys in JSON.stringify's order (Object.keys is that order), values read
-   * from keys[from..] with their digests in words.
-   */
-  private fields(rec: Record<string, unknown>, keys: readonly string[], words: Int32Array, from: number, depth: number): void {
-    for (let i = from; i < keys.length; i++) {
-      const v = rec[keys[i]!];
-      const t = typeof v;
-      if (v === undefined || t === "function" || t === "symbol") continue;
-      this.hash.word3(TAG.key, words[2 * i]!, words[2 * i + 1]!);
-      this.value(v, depth + 1);
+  /** Own enumerable string keys in JSON.stringify's order (Object.keys is that order). */
+  private fields(rec: Record<string, unknown>, keys: readonly string[], depth: number): void {
+    let node = this.root;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      let next = node.last;
+      if (next === undefined || next.key !== k) next = this.child(node, k);
+      node = next;
+      this.field(node, rec[k], depth);
     }
   }
 
@@ -330,59 +393,40 @@ export class TraceDigest {
    * An object whose prototype chain has no enumerable property (Object.prototype or none): its
    * for-in keys are its own enumerable string keys in Object.keys's order, and a for-in loop reads
    * them, and the values by them, without a key array per object and without a keyed load that
-   * every record shape makes megamorphic. A first loop counts the keys and finds the last (the
-   * shape's slot); the second hashes while each key is the known shape's, and falls back to the
-   * key list from the first that is not (the words so far are the same either way).
+   * every record shape makes megamorphic.
    */
   private plainObject(rec: Record<string, unknown>, depth: number): void {
-    let n = 0;
-    let last = "";
+    let node = this.root;
     for (const k in rec) {
-      n++;
-      last = k;
-    }
-    const known = this.shapes[shapeSlot(n, last)];
-    if (known === undefined || known.keys.length !== n) {
-      const keys = Object.keys(rec);
-      this.fields(rec, keys, this.shapeWords(keys), 0, depth);
-      return;
-    }
-    const keys = known.keys;
-    const words = known.words;
-    let i = 0;
-    for (const k in rec) {
-      if (k !== keys[i]) {
-        const all = Object.keys(rec);
-        this.fields(rec, all, this.shapeWords(all), i, depth);
-        return;
-      }
-      const v = rec[k];
-      const t = typeof v;
-      if (v !== undefined && t !== "function" && t !== "symbol") {
-        this.hash.word3(TAG.key, words[2 * i]!, words[2 * i + 1]!);
-        this.value(v, depth + 1);
-      }
-      i++;
+      let next = node.last;
+      if (next === undefined || next.key !== k) next = this.child(node, k);
+      node = next;
+      this.field(node, rec[k], depth);
     }
   }
-}
 
-/** The direct-mapped shape cache's slot of a key list: by its length and its last key. */
-function shapeSlot(n: number, last: string): number {
-  return (n * 31 + last.length * 7 + (n === 0 ? 0 : last.charCodeAt(0))) & (SHAPE_SLOTS - 1);
+  /** One field: its key's words (the node's) and its value, or nothing when JSON leaves it out. */
+  private field(node: KeyNode, v: unknown, depth: number): void {
+    if (typeof v === "string") {
+      if (v !== node.value) {
+        const at = this.memoAt(v);
+        node.value = v;
+        node.v0 = this.memoWords[at]!;
+        node.v1 = this.memoWords[at + 1]!;
+      }
+      this.hash.word6(TAG.key, node.w0, node.w1, TAG.string, node.v0, node.v1);
+    } else if (typeof v === "number" && (v | 0) === v) this.hash.word5(TAG.key, node.w0, node.w1, TAG.int, v | 0);
+    else if (v !== undefined && typeof v !== "function" && typeof v !== "symbol") {
+      this.hash.word3(TAG.key, node.w0, node.w1);
+      this.value(v, depth + 1);
+    }
+  }
 }
 
 /** Whether Object.prototype has an enumerable property (which a for-in loop would list too); never, unless polluted. */
 function enumerableOnObjectPrototype(): boolean {
   for (const _ in Object.prototype) return true;
   return false;
-}
-
-/** The same key list: the same strings in the same order. */
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** The trace digest of whole records, e.g. read back from a JSON-lines file (every line but "end"). */

@@ -109,9 +109,46 @@ describe("the trace digest", () => {
   it("stays the specification's past its string memo's bound and its word buffer", () => {
     const records = Array.from({ length: 20_000 }, (_, i) => ({ t: i, kind: `k${i}`, msg: `message number ${i}`, again: "message number 7" }));
     expect(digestRecords(records)).toBe(refDigest(records));
+    // A small bound: the memo's words grow, then it starts again many times (mid-record too).
+    for (const bound of [1, 7, 64, 1500]) {
+      const d = new TraceDigest(bound);
+      for (const r of records.slice(0, 3000)) d.add(r);
+      expect(d.hex(), `bound ${bound}`).toBe(refDigest(records.slice(0, 3000)));
+    }
   });
 
-  it("stays the specification's over repeated and colliding key lists (its shape cache)", () => {
+  it("stays the specification's past its key trie's bound, mid-object and nested", () => {
+    // Two new keys a record, one of them in a nested object: the trie starts again (4,096 nodes)
+    // while an object is being walked.
+    const records = Array.from({ length: 5_000 }, (_, i) => ({ t: i, [`k${i}`]: "x", [`j${i}`]: { [`n${i}`]: i, t: "y" }, last: i }));
+    expect(digestRecords(records)).toBe(refDigest(records));
+  });
+
+  it("stays the specification's over interleaved key lists and recurring values (its key nodes' last values)", () => {
+    // Records that share key prefixes and then part, values that recur under a key list, equal
+    // strings built anew (not the same string object) and values of other types under the same key.
+    const pods = ["default/pod-1", "default/pod-2", "kube-system/pod-1"];
+    const build = (s: string) => [...s].join("");
+    const record = fc.record({
+      kind: fc.constantFrom("ProbeRun", "Probe", "ProbeResult"),
+      pod: fc.oneof(fc.constantFrom(...pods), fc.constantFrom(...pods).map(build), fc.integer(), fc.constant(undefined)),
+      uid: fc.oneof(fc.constantFrom("u1", "u2"), fc.constant(null), fc.double()),
+      more: fc.option(fc.dictionary(fc.constantFrom("a", "b", "c"), fc.constantFrom("x", "y", 1, true)), { nil: undefined }),
+    });
+    const keyOrders = [["t", "kind", "pod", "uid", "more"], ["t", "kind", "uid", "pod"], ["t", "kind", "pod"], ["t", "pod", "kind", "more"]];
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(keyOrders.length - 1), record), { maxLength: 40 }), (drawn) => {
+        const recs = drawn.map(([o, r], i) => Object.fromEntries(keyOrders[o]!.map((k) => [k, k === "t" ? i : (r as Record<string, unknown>)[k]])));
+        expect(digestRecords(recs)).toBe(refDigest(recs));
+        const d = new TraceDigest(2);
+        for (const r of recs) d.add(r);
+        expect(d.hex()).toBe(refDigest(recs));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("stays the specification's over repeated and colliding key lists", () => {
     // Same key count and last key (one cache slot) with another key before it; the same list again;
     // keys left out as JSON leaves them (undefined); key strings built anew each time.
     const shapes = [
