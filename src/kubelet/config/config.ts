@@ -43,6 +43,7 @@ export class PodConfig {
   private readonly updateLock: Mutex;
   private readonly sources = new Set<string>();
   private readonly muxChannels = new Map<string, Chan<PodUpdate>>();
+  private readonly mapOrder = (keys: readonly string[]): string[] => this.sim.mapOrder(keys);
 
   constructor(private readonly sim: Sim) {
     this.updates = sim.chan<PodUpdate>("config.updates", UPDATES_CHANNEL_CAPACITY);
@@ -53,7 +54,7 @@ export class PodConfig {
     return this.updates;
   }
 
-  /** The merged per-source state (immutable), for checkers and tests. */
+  /** The merged per-source state, for checkers and tests: as of now (Merge updates a source's map in place, MergeContext.inPlace). */
   get state(): PodStorageState {
     return this.storage;
   }
@@ -97,7 +98,7 @@ export class PodConfig {
     try {
       const seenBefore = this.storage.sourcesSeen.has(source);
       this.traceIncoming(source, change);
-      const r = merge(this.storage, source, change, { nowMs: this.sim.nowMs, mapOrder: (keys) => this.sim.mapOrder(keys) });
+      const r = merge(this.storage, source, change, { nowMs: this.sim.nowMs, mapOrder: this.mapOrder, inPlace: true });
       this.storage = r.state;
       const firstSet = !seenBefore && this.storage.sourcesSeen.has(source);
       for (const pod of r.rejected) {

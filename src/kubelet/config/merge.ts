@@ -21,6 +21,12 @@ export interface MergeContext {
   readonly nowMs: number;
   /** The order of a Go map iteration over the (sorted) keys: sim.mapOrder in a run. */
   readonly mapOrder: (sortedKeys: readonly string[]) => string[];
+  /**
+   * The caller drops the state it passes and keeps the one returned (PodConfig does): a SET that
+   * differs from the source's last SET in one pod then updates the source's map in place rather
+   * than copying it. Unset (tests, tools), every state stays as it was returned.
+   */
+  readonly inPlace?: boolean;
 }
 
 export interface MergeResult {
@@ -38,7 +44,11 @@ export const emptyPodStorage = (): PodStorageState => ({ pods: new Map(), source
 
 /** podStorage.merge: classify one change from `source` against what the source sent before. */
 export function merge(state: PodStorageState, source: string, change: PodUpdate, ctx: MergeContext): MergeResult {
-  const acc = { add: [] as Pod[], update: [] as Pod[], del: [] as Pod[], remove: [] as Pod[], reconcile: [] as Pod[], rejected: [] as Pod[] };
+  if (change.Op === "SET") {
+    const r = mergeSetDelta(state, source, change, ctx);
+    if (r !== null) return r;
+  }
+  const acc = newAcc();
   const oldPods = state.pods.get(source) ?? new Map<string, Pod>();
   // A SET starts from an empty map (below): the copy of the old one is only for the other ops.
   let pods = change.Op === "SET" ? new Map<string, Pod>() : new Map(oldPods);
@@ -58,12 +68,13 @@ export function merge(state: PodStorageState, source: string, change: PodUpdate,
       }
       break;
     case "SET":
-      sourcesSeen = new Set([...sourcesSeen, source]); // markSourceSet
+      if (!sourcesSeen.has(source)) sourcesSeen = new Set([...sourcesSeen, source]); // markSourceSet
       // pods = new Map(): "clear the old map entries by just creating a new map" (made above)
       updatePodsFunc(change, oldPods, pods, source, ctx, acc);
-      for (const uid of ctx.mapOrder([...oldPods.keys()].sort(compareStrings))) {
+      for (const uid of ctx.mapOrder(sortedUids(oldPods))) {
         if (!pods.has(uid)) acc.remove.push(oldPods.get(uid)!); // this is a delete
       }
+      noteBasis(pods, change);
       break;
     default:
       // "Received invalid update type": upstream logs and ignores it.
@@ -71,9 +82,17 @@ export function merge(state: PodStorageState, source: string, change: PodUpdate,
   }
   const nextPods = new Map(state.pods);
   nextPods.set(source, pods);
+  return result(source, { pods: nextPods, sourcesSeen }, acc);
+}
+
+function newAcc(): Acc & { remove: Pod[] } {
+  return { add: [], update: [], del: [], remove: [], reconcile: [], rejected: [] };
+}
+
+function result(source: string, state: PodStorageState, acc: Acc & { remove: Pod[] }): MergeResult {
   const mk = (Op: PodUpdate["Op"], list: Pod[]): PodUpdate => ({ Op, Pods: list, Source: source });
   return {
-    state: { pods: nextPods, sourcesSeen },
+    state,
     adds: mk("ADD", acc.add),
     updates: mk("UPDATE", acc.update),
     deletes: mk("DELETE", acc.del),
@@ -101,14 +120,101 @@ function updatePodsFunc(change: PodUpdate, oldPods: ReadonlyMap<string, Pod>, po
   const filtered = change.listing?.fullNamesDistinct === true ? change.Pods : validPods(change.Pods, acc);
   for (const input of filtered) {
     const uid = input.metadata.uid ?? "";
-    const existing = oldPods.get(uid);
-    if (existing !== undefined && outcomeOf.get(existing) === input) {
-      pods.set(uid, existing);
-      continue;
-    }
-    const stored = fileUnder(input, uid, existing, pods, source, ctx, acc);
-    if (Object.isFrozen(input) && Object.isFrozen(stored)) outcomeOf.set(stored, input);
+    filePod(input, uid, oldPods.get(uid), pods, source, ctx, acc);
   }
+}
+
+/** One turn of updatePodsFunc's loop. */
+function filePod(input: Pod, uid: string, existing: Pod | undefined, pods: Map<string, Pod>, source: string, ctx: MergeContext, acc: Acc): void {
+  if (existing !== undefined && outcomeOf.get(existing) === input) {
+    pods.set(uid, existing);
+    return;
+  }
+  const stored = fileUnder(input, uid, existing, pods, source, ctx, acc);
+  if (Object.isFrozen(input) && Object.isFrozen(stored)) outcomeOf.set(stored, input);
+}
+
+/**
+ * What a source's map of pods was merged from: push n of a keyed store (SetListing), its pods'
+ * UIDs distinct (one stored pod for each pod of the list) and their full names too (none
+ * rejected), and its UIDs sorted (null until asked for). Every stored pod is then the outcome of
+ * its pod in that list, so a SET of the same pods but one finds nothing to do for the others:
+ * updatePodsFunc would keep each stored pod as it is (see outcomeOf). Kept beside the map, which
+ * it describes for as long as the map stays as it is (mergeSetDelta updates both together).
+ */
+interface SetBasis {
+  readonly from: object;
+  readonly n: number;
+  readonly sortedUids: readonly string[] | null;
+}
+
+const basisOf = new WeakMap<ReadonlyMap<string, Pod>, SetBasis>();
+
+/** After a SET's full loop: the basis of the map it made, when the list was a keyed store's with nothing rejected and no UID twice. */
+function noteBasis(pods: ReadonlyMap<string, Pod>, change: PodUpdate): void {
+  const l = change.listing;
+  if (l?.from === undefined || l.n === undefined || !l.fullNamesDistinct || pods.size !== change.Pods.length) return;
+  basisOf.set(pods, { from: l.from, n: l.n, sortedUids: null });
+}
+
+/** The map's UIDs sorted (Go ranges over the old map; sim.mapOrder takes the sorted keys), carried while the UID set stands. */
+function sortedUids(pods: ReadonlyMap<string, Pod>): readonly string[] {
+  return basisOf.get(pods)?.sortedUids ?? [...pods.keys()].sort(compareStrings);
+}
+
+/**
+ * A SET that follows the SET the source's map was merged from, with one key changed (SetListing
+ * delta): updatePodsFunc and the deletes' loop for that key alone, which is all the full loop
+ * would change (its other pods are kept as they are, above), with the same map-order draw over
+ * the old UIDs. Null when the SET is not such a one, or its changed pod takes a UID another pod
+ * holds (the full loop's last one wins): the caller then merges it in full.
+ */
+function mergeSetDelta(state: PodStorageState, source: string, change: PodUpdate, ctx: MergeContext): MergeResult | null {
+  const l = change.listing;
+  const oldPods = state.pods.get(source);
+  if (l?.delta === undefined || oldPods === undefined || !l.fullNamesDistinct) return null;
+  const basis = basisOf.get(oldPods);
+  if (basis === undefined || basis.from !== l.from || l.n !== basis.n + 1) return null;
+  const { before, after } = l.delta;
+  const uidBefore = before === undefined ? undefined : (before.metadata.uid ?? "");
+  const uidAfter = after === undefined ? undefined : (after.metadata.uid ?? "");
+  if (uidBefore !== undefined && !oldPods.has(uidBefore)) return null; // not the list merged last: never so
+  if (uidAfter !== undefined && uidAfter !== uidBefore && oldPods.has(uidAfter)) return null;
+  const acc = newAcc();
+  const oldSorted = sortedUids(oldPods);
+  const removed = uidBefore !== undefined && uidBefore !== uidAfter ? oldPods.get(uidBefore) : undefined;
+  const existing = uidAfter === undefined ? undefined : oldPods.get(uidAfter);
+  const pods = ctx.inPlace === true ? (oldPods as Map<string, Pod>) : new Map(oldPods);
+  if (removed !== undefined) pods.delete(uidBefore!);
+  if (after !== undefined) filePod(after, uidAfter!, existing, pods, source, ctx, acc);
+  ctx.mapOrder(oldSorted); // the deletes' range over the old map: the same draw as the full loop's
+  if (removed !== undefined) acc.remove.push(removed); // the one old UID the new list lacks
+  const added = uidAfter !== undefined && uidAfter !== uidBefore ? uidAfter : undefined;
+  basisOf.set(pods, { from: l.from!, n: l.n, sortedUids: nextSortedUids(oldSorted, removed === undefined ? undefined : uidBefore, added) });
+  if (pods === oldPods) return result(source, state, acc);
+  const nextPods = new Map(state.pods);
+  nextPods.set(source, pods);
+  return result(source, { pods: nextPods, sourcesSeen: state.sourcesSeen }, acc);
+}
+
+/** The sorted UIDs with one taken out and one put in (a new array: the old one may be held by a recorded choice). */
+function nextSortedUids(sorted: readonly string[], removed: string | undefined, added: string | undefined): readonly string[] {
+  if (removed === undefined && added === undefined) return sorted;
+  const next = removed === undefined ? sorted.slice() : sorted.filter((u) => u !== removed);
+  if (added !== undefined) next.splice(lowerBound(next, added), 0, added);
+  return next;
+}
+
+/** The first index whose string is not below s (compareStrings' order). */
+function lowerBound(sorted: readonly string[], s: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** One pod of updatePodsFunc's loop: the pod stored for it. */
@@ -234,10 +340,10 @@ export interface CheckResult {
 export function checkAndUpdatePod(existing: Pod, ref: Pod): CheckResult {
   if (!podsDifferSemantically(existing, ref)) {
     // Only check reconcile when it is not an update: the kubelet is the source of truth of status.
-    if (deepEqual(existing.status, ref.status)) return result(existing, false, false, false);
+    if (deepEqual(existing.status, ref.status)) return checkResult(existing, false, false, false);
     // existing.Status = ref.Status, on a copy of the stored pod: one field, so a plain frozen copy
     // rather than an immer draft (whose finalize walks the whole pod, most of a merge's cost).
-    return result(withStatus(existing, ref.status), false, true, false);
+    return checkResult(withStatus(existing, ref.status), false, true, false);
   }
   const updated = produce(existing, (d) => {
     d.spec = shareOrClone(ref.spec) as typeof d.spec;
@@ -248,7 +354,7 @@ export function checkAndUpdatePod(existing: Pod, ref: Pod): CheckResult {
     d.metadata.annotations = updateAnnotations(existing, ref);
   });
   const graceful = ref.metadata.deletionTimestamp != null;
-  return result(freeze(updated, true), !graceful, false, graceful);
+  return checkResult(freeze(updated, true), !graceful, false, graceful);
 }
 
 /**
@@ -289,7 +395,7 @@ function withStatus(existing: Pod, status: Pod["status"]): Pod {
   return freeze(next, true);
 }
 
-function result(existing: Pod, needUpdate: boolean, needReconcile: boolean, needGracefulDelete: boolean): CheckResult {
+function checkResult(existing: Pod, needUpdate: boolean, needReconcile: boolean, needGracefulDelete: boolean): CheckResult {
   return { existing, needUpdate, needReconcile, needGracefulDelete };
 }
 

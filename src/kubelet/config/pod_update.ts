@@ -39,4 +39,19 @@ export interface SetListing {
   readonly keys: readonly string[];
   /** No two pods of Pods have the same full name ("name_namespace"): filterInvalidPods would drop none. */
   readonly fullNamesDistinct: boolean;
+  /** The store that pushed the list and the push's number (1, 2, ...): a later push's delta is against push n - 1. */
+  readonly from?: object;
+  readonly n?: number;
+  /**
+   * The one key whose object changed since the same store's push n - 1 (every other pod of the
+   * list is the very object that push held), or undefined after a Replace or at a first push.
+   */
+  readonly delta?: SetDelta | undefined;
+}
+
+/** One key of a keyed store's list: its object at the previous push and now (undefined: absent). */
+export interface SetDelta {
+  readonly key: string;
+  readonly before: Pod | undefined;
+  readonly after: Pod | undefined;
 }

@@ -26,6 +26,14 @@ export class UndeltaStore {
    * pod of the list at every push, as the config merge's filterInvalidPods does otherwise.
    */
   private readonly fullNames = new Map<string, number>();
+  /** The pushes so far: each push's number, so that the merge can tell a push follows the one it merged last. */
+  private pushes = 0;
+  /**
+   * What changed since the last push: nothing yet (null), one key and its object then, or "many"
+   * (a Replace, or nothing pushed yet). Each Add, Update and Delete pushes at once, so this is one
+   * key but after a Replace: the merge then works on that key alone (merge.ts mergeSetDelta).
+   */
+  private pending: { readonly key: string; readonly before: Pod | undefined } | "many" | null = "many";
 
   constructor(
     private readonly pushFunc: PushFunc,
@@ -43,17 +51,22 @@ export class UndeltaStore {
   }
 
   *Add(obj: Pod): Proc<void> {
-    this.set(podKey(obj), obj);
+    const key = podKey(obj);
+    this.note(key);
+    this.set(key, obj);
     yield* this.push();
   }
 
   *Update(obj: Pod): Proc<void> {
-    this.set(podKey(obj), obj);
+    const key = podKey(obj);
+    this.note(key);
+    this.set(key, obj);
     yield* this.push();
   }
 
   *Delete(obj: Pod): Proc<void> {
     const key = podKey(obj);
+    this.note(key);
     const old = this.items.get(key);
     if (old !== undefined) {
       this.items.delete(key);
@@ -69,6 +82,7 @@ export class UndeltaStore {
     this.fullNames.clear();
     this.sortedKeys = null;
     for (const obj of list) this.set(podKey(obj), obj);
+    this.pending = "many";
     yield* this.push();
   }
 
@@ -81,7 +95,18 @@ export class UndeltaStore {
 
   private *push(): Proc<void> {
     const { pods, keys } = this.listing();
-    yield* this.pushFunc(pods, { keys, fullNamesDistinct: this.fullNames.size === this.items.size });
+    const p = this.pending;
+    this.pending = null;
+    const delta = p === "many" || p === null ? undefined : { key: p.key, before: p.before, after: this.items.get(p.key) };
+    const n = ++this.pushes;
+    yield* this.pushFunc(pods, { keys, fullNamesDistinct: this.fullNames.size === this.items.size, from: this, n, delta });
+  }
+
+  /** A change of key about to be made: the first since the last push keeps the key's object then. */
+  private note(key: string): void {
+    const p = this.pending;
+    if (p === null) this.pending = { key, before: this.items.get(key) };
+    else if (p !== "many" && p.key !== key) this.pending = "many";
   }
 
   private set(key: string, obj: Pod): void {
