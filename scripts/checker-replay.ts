@@ -15,6 +15,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { serialize, deserialize } from "node:v8";
+import { benchContexts } from "./bench_contexts.ts";
 
 const { values } = parseArgs({
   options: {
@@ -52,10 +53,7 @@ interface Captured {
 
 async function capture(): Promise<Map<string, Captured[]>> {
   const { Checker } = await dist(root, "check/checker");
-  const { makePlan } = await dist(root, "explore/plan");
-  const { RunContext } = await dist(root, "explore/context");
-  const { parseYaml } = await dist(root, "scenario/yaml");
-  const { EXPLORE_BENCH_SCENARIO } = await import(join(root, "src/bench/explore.ts"));
+  const contexts = await benchContexts(root);
   const proto = Checker.prototype as Record<string, (...a: unknown[]) => unknown>;
   const orig = { attach: proto.attach!, write: proto.write!, advance: proto.advance!, onApiWrite: proto.onApiWrite!, finish: proto.finish! };
   let runs: Captured[] = [];
@@ -91,11 +89,10 @@ async function capture(): Promise<Map<string, Captured[]>> {
   };
   const exploreRuns = Number(values.explore);
   if (exploreRuns > 0) {
-    const y = parseYaml(EXPLORE_BENCH_SCENARIO, "bench-explore.yaml");
-    take("explore", new RunContext(makePlan({ source: { raw: y.value, label: "bench-explore.yaml" }, strategy: "pct" })), exploreRuns);
+    take("explore", contexts.explore(), exploreRuns);
   }
   for (const form of values.hunt === "" ? [] : values.hunt.split(",")) {
-    take(`hunt ${form}`, new RunContext(makePlan({ source: { file: join(root, "scenarios/races/hunt", `${form}-hunt.yaml`) }, strategy: "pct" })), Number(values["hunt-runs"]));
+    take(`hunt ${form}`, contexts.hunt(form), Number(values["hunt-runs"]));
   }
   Object.assign(proto, orig);
   return out;

@@ -11,6 +11,7 @@
 import { Session } from "node:inspector";
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
+import { benchContexts } from "./bench_contexts.ts";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -89,19 +90,15 @@ function analyse(name: string, p: Profile): void {
   for (const [k, v] of [...topSelf].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${pct(v).padStart(7)} ${k}`);
 }
 
-const { RunContext } = await dist("explore/context");
-const { makePlan } = await dist("explore/plan");
+const contexts = await benchContexts(root);
 const exploreRuns = Number(values.explore);
 if (exploreRuns > 0) {
-  const { EXPLORE_BENCH_SCENARIO } = await import(join(root, "src/bench/explore.ts"));
-  const { parseYaml } = await dist("scenario/yaml");
-  const y = parseYaml(EXPLORE_BENCH_SCENARIO, "bench-explore.yaml");
-  const ctx = new RunContext(makePlan({ source: { raw: y.value, label: "bench-explore.yaml" }, strategy: "pct" }));
+  const ctx = contexts.explore();
   for (let i = 0; i < 1000; i++) ctx.runIndex(100_000 + i);
   analyse(`explore ${exploreRuns}`, profile(() => { for (let i = 0; i < exploreRuns; i++) ctx.runIndex(i); }));
 }
 for (const form of values.hunt === "" ? [] : values.hunt.split(",")) {
-  const ctx = new RunContext(makePlan({ source: { file: join(root, "scenarios/races/hunt", `${form}-hunt.yaml`) }, strategy: "pct" }));
+  const ctx = contexts.hunt(form);
   for (let i = 0; i < 200; i++) ctx.runIndex(100_000 + i);
   const n = Number(values["hunt-runs"]);
   analyse(`hunt ${form} ${n}`, profile(() => { for (let i = 0; i < n; i++) ctx.runIndex(i); }));

@@ -11,6 +11,7 @@
 //   npm run build && node --import tsx scripts/monitor-noops.ts [--explore 200] [--hunt r01,r10,r20] [--hunt-runs 40] [--top 40]
 import { parseArgs } from "node:util";
 import { join } from "node:path";
+import { benchContexts } from "./bench_contexts.ts";
 
 const { values } = parseArgs({
   options: {
@@ -26,10 +27,7 @@ const dist = (path: string) => import(join(root, "dist", `${path}.js`));
 
 const { INVARIANTS } = await dist("check/invariants/index");
 const { kindsOf } = await dist("check/dispatch");
-const { makePlan } = await dist("explore/plan");
-const { RunContext } = await dist("explore/context");
-const { parseYaml } = await dist("scenario/yaml");
-const { EXPLORE_BENCH_SCENARIO } = await import(join(root, "src/bench/explore.ts"));
+const contexts = await benchContexts(root);
 
 interface Row {
   calls: number;
@@ -158,10 +156,8 @@ function census(label: string, ctx: { runIndex(i: number): unknown }, n: number,
 
 const exploreRuns = Number(values.explore);
 if (exploreRuns > 0) {
-  const y = parseYaml(EXPLORE_BENCH_SCENARIO, "bench-explore.yaml");
-  census("explore bench scenario (pct, lazy records)", new RunContext(makePlan({ source: { raw: y.value, label: "bench-explore.yaml" }, strategy: "pct" })), exploreRuns, 5);
+  census("explore bench scenario (pct, lazy records)", contexts.explore(), exploreRuns, 5);
 }
 for (const form of values.hunt === "" ? [] : values.hunt.split(",")) {
-  const ctx = new RunContext(makePlan({ source: { file: join(root, "scenarios/races/hunt", `${form}-hunt.yaml`) }, strategy: "pct" }));
-  census(`hunt ${form}`, ctx, Number(values["hunt-runs"]), 5);
+  census(`hunt ${form}`, contexts.hunt(form), Number(values["hunt-runs"]), 5);
 }

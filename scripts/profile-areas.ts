@@ -12,6 +12,7 @@
 import { Session } from "node:inspector";
 import { parseArgs } from "node:util";
 import { join } from "node:path";
+import { benchContexts } from "./bench_contexts.ts";
 
 const { values } = parseArgs({
   options: {
@@ -91,15 +92,11 @@ function byArea(p: Profile): Shares {
 }
 
 const columns: [string, Shares][] = [];
-const { RunContext } = await dist("explore/context");
-const { makePlan } = await dist("explore/plan");
+const contexts = await benchContexts(root);
 
 const exploreRuns = Number(values.explore);
 if (exploreRuns > 0) {
-  const { EXPLORE_BENCH_SCENARIO } = await import(join(root, "src/bench/explore.ts"));
-  const { parseYaml } = await dist("scenario/yaml");
-  const y = parseYaml(EXPLORE_BENCH_SCENARIO, "bench-explore.yaml");
-  const ctx = new RunContext(makePlan({ source: { raw: y.value, label: "bench-explore.yaml" }, strategy: "pct" }));
+  const ctx = contexts.explore();
   for (let i = 0; i < 200; i++) ctx.runIndex(100_000 + i);
   columns.push([`explore (${exploreRuns} runs)`, profile(() => {
     for (let i = 0; i < exploreRuns; i++) ctx.runIndex(i);
@@ -119,7 +116,7 @@ if (nodeMinutes > 0) {
 
 const huntRuns = Number(values["hunt-runs"]);
 for (const form of values.hunt === "" ? [] : values.hunt.split(",")) {
-  const ctx = new RunContext(makePlan({ source: { file: join(root, "scenarios/races/hunt", `${form}-hunt.yaml`) }, strategy: "pct" }));
+  const ctx = contexts.hunt(form);
   for (let i = 0; i < 10; i++) ctx.runIndex(100_000 + i);
   columns.push([`hunt ${form} (${huntRuns} runs)`, profile(() => {
     for (let i = 0; i < huntRuns; i++) ctx.runIndex(i);

@@ -23,6 +23,7 @@
 import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { PerformanceObserver, performance } from "node:perf_hooks";
+import { benchContexts } from "./bench_contexts.ts";
 
 const { values } = parseArgs({
   options: {
@@ -39,9 +40,7 @@ const { values } = parseArgs({
 });
 const root = values.tree;
 const dist = (path: string) => import(join(root, "dist", `${path}.js`));
-const { makePlan } = await dist("explore/plan");
-const { RunContext } = await dist("explore/context");
-const { parseYaml } = await dist("scenario/yaml");
+const contexts = await benchContexts(root);
 const { KubeletSyncer } = await dist("kubelet/kubelet_sync");
 const { StatusManager } = await dist("kubelet/status/status_manager");
 const { KubeGenericRuntimeManager } = await dist("kubelet/kuberuntime/kuberuntime_manager_sync");
@@ -169,15 +168,9 @@ KubeletSyncer.prototype.SyncPod = function (this: { kl: { deps: { statusGenerato
 const gcs: [number, number][] = [];
 new PerformanceObserver((l) => { for (const e of l.getEntries()) gcs.push([e.startTime * 1000, (e.startTime + e.duration) * 1000]); }).observe({ entryTypes: ["gc"] });
 
-let ctx;
-if (values.hunt !== "") {
-  ctx = new RunContext(makePlan({ source: { file: join(root, "scenarios/races/hunt", `${values.hunt}-hunt.yaml`) }, strategy: "pct" }));
-} else {
-  const { EXPLORE_BENCH_SCENARIO } = await import(join(root, "src/bench/explore.ts"));
-  const y = parseYaml(EXPLORE_BENCH_SCENARIO, "bench-explore.yaml");
-  ctx = new RunContext(makePlan({ source: { raw: y.value, label: "bench-explore.yaml" }, strategy: "pct" }));
-}
-if (values.between === "run") other = values.hunt !== "" ? new RunContext(makePlan({ source: { file: join(root, "scenarios/races/hunt", `${values.hunt}-hunt.yaml`) }, strategy: "pct" })) : new RunContext(makePlan({ source: { raw: parseYaml((await import(join(root, "src/bench/explore.ts"))).EXPLORE_BENCH_SCENARIO, "bench-explore.yaml").value, label: "bench-explore.yaml" }, strategy: "pct" }));
+const scenarioRuns = () => (values.hunt !== "" ? contexts.hunt(values.hunt) : contexts.explore());
+const ctx = scenarioRuns() as { runIndex(i: number): { events: number } };
+if (values.between === "run") other = scenarioRuns() as { runIndex(i: number): { events: number } };
 const warm = Number(values.warm), runs = Number(values.runs);
 for (let i = 0; i < warm; i++) ctx.runIndex(100_000 + i);
 const { Session } = await import("node:inspector/promises");

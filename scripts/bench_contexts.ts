@@ -1,0 +1,26 @@
+// The runs the developer scripts measure (profile-areas, census, list-profile, monitor-noops,
+// checker-replay, sync-parts): the explore bench's scenario and a race's hunt form, each explored
+// under pct through RunContext.runIndex over a tree's compiled dist/, as the explore and
+// hunt-speed bench lines run them. The scenarios are the tree's own (its src/bench and scenarios/).
+import { join } from "node:path";
+
+/** A run context as the scripts use it: one run by its index. */
+export interface Runs {
+  runIndex(index: number): unknown;
+}
+
+const root = join(import.meta.dirname, "..");
+
+/** Makers of the explore bench's and the hunt forms' run contexts over `tree`'s dist/ (this checkout by default). */
+export async function benchContexts(tree: string = root): Promise<{ explore(): Runs; hunt(form: string): Runs }> {
+  const dist = (path: string) => import(join(tree, "dist", `${path}.js`));
+  const { RunContext } = await dist("explore/context");
+  const { makePlan } = await dist("explore/plan");
+  const { parseYaml } = await dist("scenario/yaml");
+  const { EXPLORE_BENCH_SCENARIO } = (await import(join(tree, "src/bench/explore.ts"))) as { EXPLORE_BENCH_SCENARIO: string };
+  const label = "bench-explore.yaml";
+  return {
+    explore: () => new RunContext(makePlan({ source: { raw: parseYaml(EXPLORE_BENCH_SCENARIO, label).value, label }, strategy: "pct" })),
+    hunt: (form) => new RunContext(makePlan({ source: { file: join(tree, "scenarios/races/hunt", `${form}-hunt.yaml`) }, strategy: "pct" })),
+  };
+}
