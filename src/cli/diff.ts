@@ -18,6 +18,7 @@ import { readRecordText, readRunRecord, recordedScenarioSha256, type RunRecord }
 import { claimsRunRecord } from "../record/run_record.ts";
 import { recordMismatch } from "../record/replay.ts";
 import { bundledScenario } from "./scenario_arg.ts";
+import { semiSpaceFor } from "./young.ts";
 
 export interface DiffSide {
   file: string;
@@ -112,6 +113,35 @@ function runSide(side: DiffSide): SideRun {
 function summary(side: SideRun, name: string): string {
   const v = side.result.checks.failed.length;
   return `# ${name}: ${side.label}: ${side.command}\n#   ${side.result.run.verdict}, ${side.result.records?.length ?? 0} records, ${v === 0 ? "every expectation held" : `${v} expectation(s) failed`}, trace ${side.result.run.traceHash}\n`;
+}
+
+/**
+ * The semi-space (MB) a diff of these two sides is started again with (young.ts, docs/cli.md "Big
+ * runs"), or null to run it here: the heavier side decides, a run record weighed by its own
+ * `untilMs` as replay weighs it. A side this cannot load or read is left to executeDiff, which
+ * reports it as it always has (exit 2 or 3, located), in this process.
+ */
+export function diffSemiSpace(req: DiffRequest): number | null {
+  let mb: number | null = null;
+  for (const side of [req.left, req.right]) {
+    try {
+      const weighed = sideSemiSpace(side);
+      if (weighed !== null) mb = Math.max(mb ?? 0, weighed);
+    } catch {
+      return null;
+    }
+  }
+  return mb;
+}
+
+function sideSemiSpace(side: DiffSide): number | null {
+  if (!isRunRecord(side.file)) {
+    const scenario = load(side.file, side.kubelet);
+    return semiSpaceFor(scenario, scenario.untilMs);
+  }
+  const { record } = readRunRecord(side.file);
+  const scenario = record.scenarioText === undefined ? load(recordedScenario(side.file, record), record.kubelet) : load(record.scenario, record.kubelet, record.scenarioText);
+  return semiSpaceFor(scenario, record.untilMs);
 }
 
 export function executeDiff(req: DiffRequest, io: CliIo): number {

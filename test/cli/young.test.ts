@@ -126,6 +126,28 @@ describe("the re-run (respawn) keeps the command's exits exact", () => {
     expect(rerun).toEqual(cli(args, OVERRIDE));
   });
 
+  it("diff with a big side starts again too, and says what it says without the re-run", () => {
+    const dir = tempDir();
+    const record = bigRecord(dir);
+    // Side A replays the big record, which diverges at once (exit 3); side B is never reached.
+    const args = ["diff", record, "scenarios/basics/01-pod-starts.yaml"];
+    const log = join(tempDir(), "starts.log");
+    const preload = join(ROOT, "test/fixtures/young/log_start.cjs");
+    const rerun = cli(args, { NODE_OPTIONS: `--require ${preload}`, YOUNG_TEST_LOG: log });
+    expect(readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as string[])).toEqual([[], [`--max-semi-space-size=${SEMI_SPACE_MB}`]]);
+    expect(rerun.code).toBe(3);
+    expect(rerun).toEqual(cli(args, OVERRIDE));
+  });
+
+  it("diff of two small sides runs in one process", () => {
+    const args = ["diff", "scenarios/races/r05-pw-kill-pinning.yaml", "--kubelet-version", "1.20", "--vs", "1.22"];
+    const log = join(tempDir(), "starts.log");
+    const preload = join(ROOT, "test/fixtures/young/log_start.cjs");
+    const r = cli(args, { NODE_OPTIONS: `--require ${preload}`, YOUNG_TEST_LOG: log });
+    expect(readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as string[])).toEqual([[]]);
+    expect(r.code).toBe(1);
+  });
+
   it("a bad scenario file, big or small, is reported by the first process: exit 2, every error located", () => {
     const big = bigCluster(tempDir(), (y) => y.replace("until: 10m", "until: 10"));
     const r = cli(["run", big], { NODE_OPTIONS: "" });

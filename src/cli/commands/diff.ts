@@ -43,7 +43,14 @@ export const diffCommand: CommandFactory = (ctx) => ({
     const right = { file: rightFile, named: argv.file2 ?? argv.file, ...kubeletOverridesOf({ kubeletVersion: argv.vs ?? (argv.file2 === undefined ? argv.kubeletVersion : undefined), variant: [...(argv.file2 === undefined ? argv.variant ?? [] : []), ...(argv.vsVariant ?? [])] }) };
     if (argv.file2 !== undefined && (argv.vs !== undefined || argv.vsVariant !== undefined)) throw new UserError("diff: --vs and --vs-variant are for one scenario run twice; with two files each side is what its file says");
     if (argv.out !== undefined && argv.format !== "html") throw new UserError("diff: --out writes the HTML view; add --format html");
-    const { executeDiff } = await import("../diff.ts");
-    ctx.exitCode = executeDiff({ left, right, html: argv.format === "html", outFile: argv.out ?? null }, processIo());
+    const { diffSemiSpace, executeDiff } = await import("../diff.ts");
+    const request = { left, right, html: argv.format === "html", outFile: argv.out ?? null };
+    // Two big runs go to a `node` with a larger young generation (young.ts), as `run`'s does.
+    const mb = ctx.respawn === null || ctx.respawn === undefined ? null : diffSemiSpace(request);
+    if (mb !== null && ctx.respawn) {
+      ctx.exitCode = await ctx.respawn(mb);
+      return;
+    }
+    ctx.exitCode = executeDiff(request, processIo());
   },
 });
