@@ -172,10 +172,13 @@ export function* select(cases: readonly SelectCase[], opts?: { default?: boolean
  * The select operation itself (no default), built once by a loop that waits in it again and again
  * (a probe worker's ticker, stop and trigger channels): `(yield again(op)) as SelectResult` is
  * `yield* select(cases)` without a generator and an operation a period. The kernel then reuses the
- * select's waiters too (perform.ts requeueSelect), as the cases are the same array.
+ * select's waiters too (perform.ts doPreparedSelect), as the cases are the same array. The cases
+ * and the array are frozen: build them whole first.
  */
 export function selectOp(cases: readonly SelectCase[]): Op {
-  return new Op(OP_SELECT, 0, cases, false, "");
+  // Frozen, the cases cannot change under the waiters that stand for them (perform.ts doPreparedSelect).
+  for (const c of cases) Object.freeze(c);
+  return new Op(OP_SELECT, 0, Object.freeze(cases), false, "");
 }
 
 /** An operation built once, yielded again: play mode's watch is told of it as of a new one. */
