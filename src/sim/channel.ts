@@ -22,9 +22,6 @@ export class Waiter {
 
   constructor(
     readonly proc: Process,
-    /** The channel whose queue it waits in, and in which (a prepared select reads its cases from its waiters). */
-    readonly ch: Chan<unknown>,
-    readonly send: boolean,
     /**
      * The select this waiter is a case of, numbered per process (Process.selectArmed), or 0 for
      * a plain send or receive. The first case to fire disarms the process's select, which kills

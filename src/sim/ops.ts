@@ -172,13 +172,10 @@ export function* select(cases: readonly SelectCase[], opts?: { default?: boolean
  * The select operation itself (no default), built once by a loop that waits in it again and again
  * (a probe worker's ticker, stop and trigger channels): `(yield again(op)) as SelectResult` is
  * `yield* select(cases)` without a generator and an operation a period. The kernel then reuses the
- * select's waiters too (perform.ts doPreparedSelect), as the cases are the same array. The cases
- * and the array are frozen: build them whole first.
+ * select's waiters too (perform.ts requeueSelect), as the cases are the same array.
  */
 export function selectOp(cases: readonly SelectCase[]): Op {
-  // Frozen, the cases cannot change under the waiters that stand for them (perform.ts doPreparedSelect).
-  for (const c of cases) Object.freeze(c);
-  return new Op(OP_SELECT, 0, Object.freeze(cases), false, "");
+  return new Op(OP_SELECT, 0, cases, false, "");
 }
 
 /** An operation built once, yielded again: play mode's watch is told of it as of a new one. */

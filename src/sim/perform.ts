@@ -101,7 +101,7 @@ function doRecv(k: KernelOps, p: Process, ch: Chan<unknown> | null): boolean {
     p.resumeValue = r;
     return true;
   }
-  ch.enqueueRecv(new Waiter(p, ch, false, 0, 0, undefined));
+  ch.enqueueRecv(new Waiter(p, 0, 0, undefined));
   k.block(p, "chan receive", ch);
   return false;
 }
@@ -116,13 +116,12 @@ function doSend(k: KernelOps, p: Process, ch: Chan<unknown> | null, value: unkno
     return true;
   }
   if (ch.trySend(value)) return true;
-  ch.enqueueSend(new Waiter(p, ch, true, 0, 0, value));
+  ch.enqueueSend(new Waiter(p, 0, 0, value));
   k.block(p, "chan send", ch);
   return false;
 }
 
 function doSelect(k: KernelOps, p: Process, cases: readonly SelectCase[], hasDefault: boolean, cache = true): boolean {
-  if (!hasDefault && p.selectCases === cases) return doPreparedSelect(k, p, cases);
   // Count the ready cases without allocating; most selects find zero or one.
   let nReady = 0;
   let firstReady = -1;
@@ -134,41 +133,13 @@ function doSelect(k: KernelOps, p: Process, cases: readonly SelectCase[], hasDef
   if (nReady > 0) {
     // Go picks uniformly among ready cases; here that is a recorded choice.
     const i = nReady === 1 ? firstReady : nthReadyCase(cases, k.decide("select", nReady, null, cases));
-    return fireSelectCase(p, cases[i]!, i);
+    return fireCase(p, cases[i]!, i);
   }
   if (hasDefault) {
     p.resumeValue = { index: -1, value: undefined, ok: false };
     return true;
   }
-  queueSelect(p, cases, cache);
-  k.block(p, "select", cases);
-  return false;
-}
-
-/**
- * A select on the same frozen cases as p's last blocking select (a loop's, built once by selectOp):
- * its waiters, one per case with a channel in case order, stand for the cases, so a tick reads the
- * waiters and their channels, which it would read anyway, and not the cases array and each case
- * (docs/BENCHMARKS.md, "A tick in a few cache lines"). The same readiness calls in the same order
- * as doSelect's; the cases only name a choice among several ready ones.
- */
-function doPreparedSelect(k: KernelOps, p: Process, cases: readonly SelectCase[]): boolean {
-  const first = p.selectWaiters!;
-  let nReady = 0;
-  let firstReady = first;
-  for (let w: Waiter | null = first; w !== null; w = w.sibling) {
-    if (!(w.send ? w.ch.canSend() : w.ch.canRecv())) continue;
-    if (nReady === 0) firstReady = w;
-    nReady++;
-  }
-  if (nReady > 0) {
-    if (nReady > 1) {
-      const i = nthReadyCase(cases, k.decide("select", nReady, null, cases));
-      return fireSelectCase(p, cases[i]!, i);
-    }
-    return fireCase(p, firstReady.ch, firstReady.send, firstReady.value, firstReady.caseIndex);
-  }
-  if (!requeueSelect(p, first)) queueSelect(p, cases, true);
+  if (!requeueSelect(p, cases)) queueSelect(p, cases, cache);
   k.block(p, "select", cases);
   return false;
 }
@@ -176,8 +147,7 @@ function doPreparedSelect(k: KernelOps, p: Process, cases: readonly SelectCase[]
 /**
  * Queues a new waiter for each case, under one select id that the process holds armed until a case
  * fires, and keeps them on the process for the next select on the same cases (a loop that waits on
- * a ticker, a stop and a trigger channel every period), when the cases are frozen (selectOp), so
- * that the waiters keep standing for them, and no two cases name the same channel.
+ * a ticker, a stop and a trigger channel every period), when no two cases name the same channel.
  */
 function queueSelect(p: Process, cases: readonly SelectCase[], cache: boolean): void {
   const id = ++p.selectCount;
@@ -187,33 +157,47 @@ function queueSelect(p: Process, cases: readonly SelectCase[], cache: boolean): 
   for (let i = 0; i < cases.length; i++) {
     const c = cases[i]!;
     if (c.ch === null) continue;
-    const send = c.dir === "send";
-    const w = new Waiter(p, c.ch, send, id, i, send ? c.value : undefined);
-    if (send) c.ch.enqueueSend(w);
-    else c.ch.enqueueRecv(w);
+    const w = new Waiter(p, id, i, c.dir === "recv" ? undefined : c.value);
+    if (c.dir === "recv") c.ch.enqueueRecv(w);
+    else c.ch.enqueueSend(w);
     if (last === null) first = w;
     else last.sibling = w;
     last = w;
   }
   if (!cache) return;
-  p.selectCases = first !== null && Object.isFrozen(cases) && distinctChannels(cases) ? cases : null;
+  p.selectCases = first !== null && distinctChannels(cases) ? cases : null;
   p.selectWaiters = first;
 }
 
 /**
- * Blocks p on its last select's waiters again, when each is out of its queue or still the last of
- * it: the queues then read as if new waiters had been queued in case order (the old ones, dead
- * until now, were skipped by every delivery). A waiter further in a queue has live waiters behind
- * it, which a revived one would overtake: then new ones are queued.
+ * Blocks p on the same cases as its last select with that select's waiters, when each is out of
+ * its queue or still the last of it: the queues then read as if new waiters had been queued in
+ * case order (the old ones, dead until now, were skipped by every delivery). A waiter further in
+ * a queue has live waiters behind it, which a revived one would overtake: then new ones are queued.
  */
-function requeueSelect(p: Process, first: Waiter): boolean {
+function requeueSelect(p: Process, cases: readonly SelectCase[]): boolean {
+  if (p.selectCases !== cases) return false;
+  const first = p.selectWaiters!;
   // A running process has no select armed; its last select's waiters are dead.
   if (p.selectArmed !== 0) return false;
-  for (let w: Waiter | null = first; w !== null; w = w.sibling) if (!w.ch.mayRequeue(w, w.send)) return false;
-  for (let w: Waiter | null = first; w !== null; w = w.sibling) {
-    if (w.queued) continue;
-    if (w.send) w.ch.enqueueSend(w);
-    else w.ch.enqueueRecv(w);
+  let w: Waiter | null = first;
+  for (let i = 0; i < cases.length; i++) {
+    const c = cases[i]!;
+    if (c.ch === null) continue;
+    if (w === null || w.caseIndex !== i || !c.ch.mayRequeue(w, c.dir === "send")) return false;
+    if (c.dir === "send" && w.value !== c.value) return false;
+    w = w.sibling;
+  }
+  if (w !== null) return false;
+  w = first;
+  for (let i = 0; i < cases.length; i++) {
+    const c = cases[i]!;
+    if (c.ch === null) continue;
+    if (!w!.queued) {
+      if (c.dir === "recv") c.ch.enqueueRecv(w!);
+      else c.ch.enqueueSend(w!);
+    }
+    w = w!.sibling;
   }
   p.selectArmed = first.selectId;
   return true;
@@ -243,12 +227,9 @@ function nthReadyCase(cases: readonly SelectCase[], n: number): number {
   throw new Error(`select: no ready case #${n}`);
 }
 
-function fireSelectCase(p: Process, c: SelectCase, index: number): boolean {
-  return fireCase(p, c.ch!, c.dir === "send", c.dir === "send" ? c.value : undefined, index);
-}
-
-function fireCase(p: Process, ch: Chan<unknown>, send: boolean, value: unknown, index: number): boolean {
-  if (!send) {
+function fireCase(p: Process, c: SelectCase, index: number): boolean {
+  const ch = c.ch!;
+  if (c.dir === "recv") {
     const r = ch.tryRecv()!;
     p.resumeValue = { index, value: r.value, ok: r.ok };
     return true;
@@ -257,7 +238,7 @@ function fireCase(p: Process, ch: Chan<unknown>, send: boolean, value: unknown, 
     p.resumeError = new GoPanic(`send on closed channel ${ch.name}`);
     return true;
   }
-  ch.trySend(value);
+  ch.trySend(c.value);
   p.resumeValue = { index, value: undefined, ok: true };
   return true;
 }
