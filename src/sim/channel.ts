@@ -4,11 +4,6 @@ import { Deque } from "./deque.ts";
 import { GoPanic, KILLED, type Process, type Waker } from "./process.ts";
 import type { KernelObserver } from "./observe.ts";
 
-/** A select waiting on several queues at once; the first case to fire marks it fired. */
-export interface SelectWait {
-  fired: boolean;
-}
-
 export class Waiter {
   /**
    * In its channel's wait queue: set when queued, cleared when the queue lets it go (delivered to,
@@ -16,18 +11,30 @@ export class Waiter {
    * perform.ts), which it may only do for a waiter out of its queue or at the queue's tail.
    */
   queued = false;
+  /**
+   * The next waiter in the same wait queue: the queue is a list through its waiters (a waiter is
+   * in one queue at most), so a queue is two fields of its channel, not a deque and its arrays
+   * that a tick would read cold (docs/BENCHMARKS.md, "A tick in a few cache lines").
+   */
+  next: Waiter | null = null;
   /** The next waiter of the same select, in case order (a select's waiters, kept for reuse). */
   sibling: Waiter | null = null;
 
   constructor(
     readonly proc: Process,
-    readonly sel: SelectWait | null,
+    /**
+     * The select this waiter is a case of, numbered per process (Process.selectArmed), or 0 for
+     * a plain send or receive. The first case to fire disarms the process's select, which kills
+     * its other waiters at once: the flag lives on the process, which every wake touches anyway.
+     */
+    readonly selectId: number,
     readonly caseIndex: number,
     readonly value: unknown,
   ) {}
 
   get live(): boolean {
-    return this.proc.state !== KILLED && (this.sel === null || !this.sel.fired);
+    const p = this.proc;
+    return p.state !== KILLED && (this.selectId === 0 || p.selectArmed === this.selectId);
   }
 }
 
@@ -40,23 +47,27 @@ interface Stamp {
 /** A wait queue is swept of dead waiters once it reaches this length, then at twice what remained. */
 const SWEEP_MIN_WAITERS = 16;
 
-/**
- * The wait queue of a channel nobody has waited on yet (most timer channels), and the buffer of
- * every unbuffered channel: always empty, never written.
- */
-const NO_WAITERS = new Deque<Waiter>(1);
-
 export class Chan<T> {
-  private readonly buf: Deque<T>;
-  /** Blocked receivers and senders; allocated when the first one blocks (NO_WAITERS until then). */
-  private recvq = NO_WAITERS;
-  private sendq = NO_WAITERS;
+  /**
+   * The buffered values: in `one` for a channel of capacity 1 (a ticker's, a stop or trigger
+   * channel: no deque and arrays for a tick to read), in `buf` for a larger one; `count` of them.
+   */
+  private count = 0;
+  private one: T | undefined = undefined;
+  private readonly buf: Deque<T> | null;
+  /** Blocked receivers (recvHead ... recvTail, through Waiter.next) and senders; see Waiter.next. */
+  private recvHead: Waiter | null = null;
+  private recvTail: Waiter | null = null;
+  private recvLength = 0;
+  private sendHead: Waiter | null = null;
+  private sendTail: Waiter | null = null;
+  private sendLength = 0;
   private isClosed = false;
   private recvSweepAt = SWEEP_MIN_WAITERS;
   private sendSweepAt = SWEEP_MIN_WAITERS;
   /** The run's observer, told of every hand-off between two goroutines; null when unobserved. */
   private readonly tap: KernelObserver | null;
-  /** Parallel to buf when observed: who sent each buffered value, and when. */
+  /** Parallel to the buffer when observed: who sent each buffered value, and when. */
   private readonly stamps: Deque<Stamp> | null;
 
   constructor(
@@ -65,15 +76,14 @@ export class Chan<T> {
     readonly capacity: number,
   ) {
     if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError(`chan ${name}: bad capacity ${capacity}`);
-    // An unbuffered channel never buffers: it shares one empty deque that is never written.
-    this.buf = capacity === 0 ? (NO_WAITERS as unknown as Deque<T>) : new Deque<T>(Math.min(16, capacity));
+    this.buf = capacity <= 1 ? null : new Deque<T>(Math.min(16, capacity));
     this.tap = waker.observer ?? null;
     this.stamps = this.tap === null ? null : new Deque<Stamp>(Math.max(1, Math.min(16, capacity)));
   }
 
   /** len(ch): the number of buffered values. */
   get length(): number {
-    return this.buf.length;
+    return this.count;
   }
 
   get closed(): boolean {
@@ -83,23 +93,29 @@ export class Chan<T> {
   /**
    * Queues a blocked receiver (a recv, or one case of a select). When a select fires, Go's
    * selectgo dequeues its other cases at once; here they stay behind as dead waiters that
-   * liveHead skips. A channel that a select loop waits on but nobody sends to (a stop channel)
+   * liveRecv skips. A channel that a select loop waits on but nobody sends to (a stop channel)
    * would collect one per iteration, so the queue is swept whenever it has doubled since the last
    * sweep: amortized O(1), and only dead waiters go, so no delivery order changes.
    */
   enqueueRecv(w: Waiter): void {
-    if (this.recvq === NO_WAITERS) this.recvq = new Deque<Waiter>(4);
-    if (this.recvq.length >= this.recvSweepAt) this.recvSweepAt = sweep(this.recvq);
+    if (this.recvLength >= this.recvSweepAt) this.sweepRecv();
     w.queued = true;
-    this.recvq.pushBack(w);
+    w.next = null;
+    if (this.recvTail === null) this.recvHead = w;
+    else this.recvTail.next = w;
+    this.recvTail = w;
+    this.recvLength++;
   }
 
   /** Queues a blocked sender; swept like enqueueRecv. */
   enqueueSend(w: Waiter): void {
-    if (this.sendq === NO_WAITERS) this.sendq = new Deque<Waiter>(4);
-    if (this.sendq.length >= this.sendSweepAt) this.sendSweepAt = sweep(this.sendq);
+    if (this.sendLength >= this.sendSweepAt) this.sweepSend();
     w.queued = true;
-    this.sendq.pushBack(w);
+    w.next = null;
+    if (this.sendTail === null) this.sendHead = w;
+    else this.sendTail.next = w;
+    this.sendTail = w;
+    this.sendLength++;
   }
 
   /**
@@ -108,34 +124,31 @@ export class Chan<T> {
    * the last in it, so that no waiter queued after it would come behind it.
    */
   mayRequeue(w: Waiter, send: boolean): boolean {
-    if (!w.queued) return true;
-    const q = send ? this.sendq : this.recvq;
-    return q.length > 0 && q.at(q.length - 1) === w;
+    return !w.queued || (send ? this.sendTail : this.recvTail) === w;
   }
 
   /** A receive would not block. */
   canRecv(): boolean {
-    return this.buf.length > 0 || this.isClosed || liveHead(this.sendq) !== undefined;
+    return this.count > 0 || this.isClosed || this.liveSend() !== null;
   }
 
   /** A send would not block (on a closed channel it would panic, which does not block either). */
   canSend(): boolean {
-    return this.isClosed || liveHead(this.recvq) !== undefined || this.buf.length < this.capacity;
+    return this.isClosed || this.liveRecv() !== null || this.count < this.capacity;
   }
 
-  /** Sends if that does not block; false otherwise. Panics on a closed channel. */
+/** Sends if that does not block; false otherwise. Panics on a closed channel. */
   trySend(value: T): boolean {
     if (this.isClosed) throw new GoPanic(`send on closed channel ${this.name}`);
-    const r = liveHead(this.recvq);
-    if (r !== undefined) {
-      this.recvq.popFront();
-      r.queued = false;
+    const r = this.liveRecv();
+    if (r !== null) {
+      this.popRecv();
       if (this.tap !== null) this.observe(this.waker.current ?? null, this.waker.nowMs, r.proc, false);
       this.deliverToReceiver(r, value, true);
       return true;
     }
-    if (this.buf.length < this.capacity) {
-      this.buf.pushBack(value);
+    if (this.count < this.capacity) {
+      this.push(value);
       this.stamps?.pushBack({ proc: this.waker.current ?? null, t: this.waker.nowMs });
       return true;
     }
@@ -152,25 +165,23 @@ export class Chan<T> {
 
   /** Receives if that does not block; undefined otherwise. */
   tryRecv(): { value: T | undefined; ok: boolean } | undefined {
-    if (this.buf.length > 0) {
-      const value = this.buf.popFront() as T;
+    if (this.count > 0) {
+      const value = this.pop();
       const stamp = this.stamps?.popFront();
       if (stamp !== undefined) this.observe(stamp.proc, stamp.t, this.waker.current ?? null, false);
       // A blocked sender's value moves into the freed slot, keeping FIFO order.
-      const s = liveHead(this.sendq);
-      if (s !== undefined) {
-        this.sendq.popFront();
-        s.queued = false;
-        this.buf.pushBack(s.value as T);
+      const s = this.liveSend();
+      if (s !== null) {
+        this.popSend();
+        this.push(s.value as T);
         this.stamps?.pushBack({ proc: s.proc, t: this.waker.nowMs });
         this.releaseSender(s);
       }
       return { value, ok: true };
     }
-    const s = liveHead(this.sendq);
-    if (s !== undefined) {
-      this.sendq.popFront();
-      s.queued = false;
+    const s = this.liveSend();
+    if (s !== null) {
+      this.popSend();
       if (this.tap !== null) this.observe(s.proc, this.waker.nowMs, this.waker.current ?? null, false);
       this.releaseSender(s);
       return { value: s.value as T, ok: true };
@@ -183,16 +194,16 @@ export class Chan<T> {
   close(): void {
     if (this.isClosed) throw new GoPanic(`close of closed channel ${this.name}`);
     this.isClosed = true;
-    for (let r = this.recvq.popFront(); r !== undefined; r = this.recvq.popFront()) {
-      r.queued = false;
+    while (this.recvHead !== null) {
+      const r = this.popRecv();
       if (!r.live) continue;
       if (this.tap !== null) this.observe(this.waker.current ?? null, this.waker.nowMs, r.proc, true);
       this.deliverToReceiver(r, undefined, false);
     }
-    for (let s = this.sendq.popFront(); s !== undefined; s = this.sendq.popFront()) {
-      s.queued = false;
+    while (this.sendHead !== null) {
+      const s = this.popSend();
       if (!s.live) continue;
-      if (s.sel !== null) s.sel.fired = true;
+      if (s.selectId !== 0) s.proc.selectArmed = 0;
       this.waker.wakeWithError(s.proc, new GoPanic(`send on closed channel ${this.name}`));
     }
   }
@@ -202,45 +213,114 @@ export class Chan<T> {
     if (from !== null && to !== null) this.tap!.handoff(this.name, from, sentMs, to, this.waker.nowMs, closed);
   }
 
+  /** Wakes a receiver; the first case of a select to fire disarms the select (its other waiters die). */
   private deliverToReceiver(r: Waiter, value: T | undefined, ok: boolean): void {
-    if (r.sel !== null) {
-      r.sel.fired = true;
-      this.waker.wake(r.proc, { index: r.caseIndex, value, ok });
+    if (r.selectId !== 0) {
+      r.proc.selectArmed = 0;
+      this.waker.wakeFrom(r.proc, { index: r.caseIndex, value, ok }, this);
     } else {
-      this.waker.wake(r.proc, { value, ok });
+      this.waker.wakeFrom(r.proc, { value, ok }, this);
     }
   }
 
   private releaseSender(s: Waiter): void {
-    if (s.sel !== null) {
-      s.sel.fired = true;
-      this.waker.wake(s.proc, { index: s.caseIndex, value: undefined, ok: true });
+    if (s.selectId !== 0) {
+      s.proc.selectArmed = 0;
+      this.waker.wakeFrom(s.proc, { index: s.caseIndex, value: undefined, ok: true }, this);
     } else {
-      this.waker.wake(s.proc, undefined);
+      this.waker.wakeFrom(s.proc, undefined, this);
     }
   }
-}
 
-/** Drops the dead waiters of a queue; returns the length at which to sweep next. */
-function sweep(q: Deque<Waiter>): number {
-  q.retain(keepLive);
-  return Math.max(SWEEP_MIN_WAITERS, 2 * q.length);
-}
-
-/** Whether a waiter stays in its queue in a sweep; a dead one leaves it. */
-function keepLive(w: Waiter): boolean {
-  if (w.live) return true;
-  w.queued = false;
-  return false;
-}
-
-/** The first live waiter, dropping stale ones (fired selects, killed processes) on the way. */
-function liveHead(q: Deque<Waiter>): Waiter | undefined {
-  while (q.length > 0) {
-    const w = q.at(0);
-    if (w.live) return w;
-    q.popFront();
-    w.queued = false;
+  /** Appends to the buffer (count < capacity, so capacity >= 1). */
+  private push(value: T): void {
+    if (this.buf === null) this.one = value;
+    else this.buf.pushBack(value);
+    this.count++;
   }
-  return undefined;
+
+  /** Takes the buffer's first value (count > 0). */
+  private pop(): T {
+    this.count--;
+    if (this.buf !== null) return this.buf.popFront() as T;
+    const value = this.one as T;
+    this.one = undefined;
+    return value;
+  }
+
+  /** The first live receiver, dropping dead ones (fired selects, killed processes) on the way. */
+  private liveRecv(): Waiter | null {
+    for (let w = this.recvHead; w !== null; w = this.recvHead) {
+      if (w.live) return w;
+      this.popRecv();
+    }
+    return null;
+  }
+
+  private liveSend(): Waiter | null {
+    for (let w = this.sendHead; w !== null; w = this.sendHead) {
+      if (w.live) return w;
+      this.popSend();
+    }
+    return null;
+  }
+
+  /** Takes the first receiver out of the queue (the queue is not empty). */
+  private popRecv(): Waiter {
+    const w = this.recvHead!;
+    this.recvHead = w.next;
+    if (this.recvHead === null) this.recvTail = null;
+    w.next = null;
+    w.queued = false;
+    this.recvLength--;
+    return w;
+  }
+
+  private popSend(): Waiter {
+    const w = this.sendHead!;
+    this.sendHead = w.next;
+    if (this.sendHead === null) this.sendTail = null;
+    w.next = null;
+    w.queued = false;
+    this.sendLength--;
+    return w;
+  }
+
+  /** Drops the dead receivers, in order; sweeps next at twice what remained. */
+  private sweepRecv(): void {
+    const kept = sweep(this.recvHead);
+    this.recvHead = kept.head;
+    this.recvTail = kept.tail;
+    this.recvLength = kept.length;
+    this.recvSweepAt = Math.max(SWEEP_MIN_WAITERS, 2 * kept.length);
+  }
+
+  private sweepSend(): void {
+    const kept = sweep(this.sendHead);
+    this.sendHead = kept.head;
+    this.sendTail = kept.tail;
+    this.sendLength = kept.length;
+    this.sendSweepAt = Math.max(SWEEP_MIN_WAITERS, 2 * kept.length);
+  }
+}
+
+/** The live waiters of a queue from `first` on, relinked in order; the dead ones leave it. */
+function sweep(first: Waiter | null): { head: Waiter | null; tail: Waiter | null; length: number } {
+  let head: Waiter | null = null;
+  let tail: Waiter | null = null;
+  let length = 0;
+  for (let w = first; w !== null; ) {
+    const next = w.next;
+    w.next = null;
+    if (w.live) {
+      if (tail === null) head = w;
+      else tail.next = w;
+      tail = w;
+      length++;
+    } else {
+      w.queued = false;
+    }
+    w = next;
+  }
+  return { head, tail, length };
 }

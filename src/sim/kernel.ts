@@ -8,7 +8,7 @@ import { ChoiceLog, type ChoiceKind } from "./choices.ts";
 import { RngStreams, type Rng } from "./rng.ts";
 import { Chan } from "./channel.ts";
 import { Mutex, RWMutex, WaitGroup } from "./sync.ts";
-import { Timer, Ticker, type TimerHost } from "./timer.ts";
+import { Timer, Ticker, type SelfTimed, type TimerHost } from "./timer.ts";
 import { Trace, type TraceSink } from "./trace.ts";
 import { DEFAULT_BOUNDS, type Bounds, type Verdict } from "./bounds.ts";
 import { makeStrategy, formatStrategy, ReplayDivergence, StrategyPause, type Strategy, type StrategySpec } from "./strategy/index.ts";
@@ -60,12 +60,15 @@ class Entry implements TimedEntry {
   ) {}
 }
 
+/** What the timed queue holds: a sleeper's or a callback's Entry, or a timer that is its own entry. */
+type Timed = Entry | SelfTimed;
+
 export class Sim implements Waker, TimerHost {
   nowMs = 0;
   readonly choices = new ChoiceLog();
   readonly bounds: Bounds;
   readonly ready = new Deque<Process>(64);
-  private readonly heap = new TimerQueue<Entry>();
+  private readonly heap = new TimerQueue<Timed>();
   private readonly streams: RngStreams;
   private readonly strategy: Strategy;
   private readonly trace: Trace;
@@ -206,7 +209,14 @@ export class Sim implements Waker, TimerHost {
   // ---- Waker / TimerHost (for primitives) --------------------------------------------------
 
   wake(p: Process, value: unknown): void {
-    p.resumeOn = resumedResource(p, value);
+    this.wakeFrom(p, value, resumedResource(p, value));
+  }
+  /**
+   * A channel's wake names the channel itself, which resumedResource would find in p's select
+   * cases (two more objects a tick reads) or its waiting target.
+   */
+  wakeFrom(p: Process, value: unknown, resource: unknown): void {
+    p.resumeOn = resource;
     p.resumeValue = value;
     p.waitingOn = "";
     p.waitingTarget = null;
@@ -223,6 +233,11 @@ export class Sim implements Waker, TimerHost {
   }
   schedule(dueMs: number, action: () => void): TimedEntry {
     return this.pushEntry(dueMs, null, action);
+  }
+  requeue(e: SelfTimed): void {
+    if (!Number.isFinite(e.dueMs)) throw new RangeError(`cannot schedule at ${e.dueMs}`);
+    e.seq = this.nextEntrySeq++;
+    this.heap.push(e);
   }
   cancel(entry: TimedEntry): void {
     entry.cancelled = true;
@@ -439,12 +454,12 @@ export class Sim implements Waker, TimerHost {
     return true;
   }
 
-  private fire(e: Entry): void {
+  private fire(e: Timed): void {
     if (e.action !== null) {
       e.action();
       return;
     }
-    const p = e.proc!;
+    const p = (e as Entry).proc!;
     if (p.state !== SLEEPING) return;
     this.wake(p, undefined);
   }

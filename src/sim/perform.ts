@@ -101,7 +101,7 @@ function doRecv(k: KernelOps, p: Process, ch: Chan<unknown> | null): boolean {
     p.resumeValue = r;
     return true;
   }
-  ch.enqueueRecv(new Waiter(p, null, 0, undefined));
+  ch.enqueueRecv(new Waiter(p, 0, 0, undefined));
   k.block(p, "chan receive", ch);
   return false;
 }
@@ -116,7 +116,7 @@ function doSend(k: KernelOps, p: Process, ch: Chan<unknown> | null, value: unkno
     return true;
   }
   if (ch.trySend(value)) return true;
-  ch.enqueueSend(new Waiter(p, null, 0, value));
+  ch.enqueueSend(new Waiter(p, 0, 0, value));
   k.block(p, "chan send", ch);
   return false;
 }
@@ -145,18 +145,19 @@ function doSelect(k: KernelOps, p: Process, cases: readonly SelectCase[], hasDef
 }
 
 /**
- * Queues a new waiter for each case, sharing one fired flag, and keeps them on the process for the
- * next select on the same cases (a loop that waits on a ticker, a stop and a trigger channel every
- * period), when no two cases name the same channel.
+ * Queues a new waiter for each case, under one select id that the process holds armed until a case
+ * fires, and keeps them on the process for the next select on the same cases (a loop that waits on
+ * a ticker, a stop and a trigger channel every period), when no two cases name the same channel.
  */
 function queueSelect(p: Process, cases: readonly SelectCase[], cache: boolean): void {
-  const sel = { fired: false };
+  const id = ++p.selectCount;
+  p.selectArmed = id;
   let first: Waiter | null = null;
   let last: Waiter | null = null;
   for (let i = 0; i < cases.length; i++) {
     const c = cases[i]!;
     if (c.ch === null) continue;
-    const w = new Waiter(p, sel, i, c.dir === "recv" ? undefined : c.value);
+    const w = new Waiter(p, id, i, c.dir === "recv" ? undefined : c.value);
     if (c.dir === "recv") c.ch.enqueueRecv(w);
     else c.ch.enqueueSend(w);
     if (last === null) first = w;
@@ -177,8 +178,8 @@ function queueSelect(p: Process, cases: readonly SelectCase[], cache: boolean): 
 function requeueSelect(p: Process, cases: readonly SelectCase[]): boolean {
   if (p.selectCases !== cases) return false;
   const first = p.selectWaiters!;
-  const sel = first.sel!;
-  if (!sel.fired) return false;
+  // A running process has no select armed; its last select's waiters are dead.
+  if (p.selectArmed !== 0) return false;
   let w: Waiter | null = first;
   for (let i = 0; i < cases.length; i++) {
     const c = cases[i]!;
@@ -198,7 +199,7 @@ function requeueSelect(p: Process, cases: readonly SelectCase[]): boolean {
     }
     w = w!.sibling;
   }
-  sel.fired = false;
+  p.selectArmed = first.selectId;
   return true;
 }
 

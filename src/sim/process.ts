@@ -52,6 +52,14 @@ export class Process {
    */
   selectCases: readonly SelectCase[] | null = null;
   selectWaiters: Waiter | null = null;
+  /**
+   * The select the process is blocked in, whose waiters are live (Waiter.selectId), or 0: the
+   * first case to fire sets it to 0, which kills the select's other waiters. On the process, which
+   * a wake touches anyway, not an object of the select's own.
+   */
+  selectArmed = 0;
+  /** The number of selects that queued waiters: the next one's id. */
+  selectCount = 0;
   /** When this process started waiting for a mutex (Go's starvation mode looks at it). */
   lockSinceMs = -1;
   /** What the process waits on, for deadlock diagnoses ("chan receive podUpdates"). */
@@ -99,6 +107,8 @@ export interface Waker {
   /** Told of channel hand-offs when the run is observed (see observe.ts). */
   readonly observer?: KernelObserver | null;
   wake(p: Process, value: unknown): void;
+  /** wake, from a channel: p resumes from `ch` (its receive, send, or the case of its select that fired). */
+  wakeFrom(p: Process, value: unknown, ch: unknown): void;
   wakeWithError(p: Process, err: Error): void;
   /** Wake p to perform `op` again before it resumes (it lost a race for a lock). */
   wakeToRetry(p: Process, op: Op): void;

@@ -99,4 +99,42 @@ describe("timers and tickers", () => {
       expect(h.lines()).toEqual(["150:buffered@100", `200:first=${armAtMs < 100 ? "timer" : "ticker"}`]);
     }
   });
+
+  // A timer is its own entry in the kernel's queue (timer.ts SelfTimer): one stopped and armed
+  // again before its old instant is still queued there, cancelled, so that arming takes a plain
+  // entry; armed once the old instant has passed, the timer is queued itself again.
+  it("a timer reset again and again before and after its old instant fires each time as armed", () => {
+    const h = harness();
+    h.sim.go("p", function* () {
+      const t = h.sim.newTimer("t", 100);
+      yield* sleep(10);
+      t.reset(20); // due 30; the old entry (100) stays queued, cancelled
+      h.log(`a@${(yield* recv(t.C)).value}`);
+      t.reset(30); // due 60, before 100: again a plain entry
+      t.stop();
+      t.reset(50); // due 80
+      h.log(`b@${(yield* recv(t.C)).value}`);
+      yield* sleep(40); // 120: the old entry has gone
+      t.reset(10);
+      h.log(`c@${(yield* recv(t.C)).value}`);
+    });
+    expect(h.run().verdict).toBe("completed");
+    expect(h.lines()).toEqual(["30:a@30", "80:b@80", "130:c@130"]);
+  });
+
+  it("a ticker reset before its armed tick keeps the new period's phase, in order with a timer", () => {
+    const h = harness();
+    const t = h.sim.newTicker("tick", 100);
+    h.sim.go("p", function* () {
+      yield* sleep(50);
+      t.reset(30); // ticks at 80, 110, 140, ...; the old 100 entry stays queued, cancelled
+      const other = h.sim.newTimer("other", 60); // due 110, armed after the ticker's 110 tick
+      for (let i = 0; i < 3; i++) h.log(`tick@${(yield* recv(t.C)).value}`);
+      const r = yield* select([recvCase(t.C), recvCase(other.C)]);
+      h.log(`then=${r.index}@${r.value}`);
+      t.stop();
+    });
+    h.run();
+    expect(h.lines()).toEqual(["80:tick@80", "110:tick@110", "140:tick@140", "140:then=1@110"]);
+  });
 });
