@@ -7,8 +7,9 @@
 // Each record is encoded canonically as a stream of 32-bit words: its JSON value (what its JSON
 // line says), walked in JSON.stringify's order, every value type-tagged, arrays length-prefixed
 // and objects closed, so the concatenation of records parses one way only. A string stands in the
-// stream as its own 64-bit digest (MurmurHash3_x86_128 of its UTF-16LE bytes, first two words),
-// computed once per distinct string: keys, components, kinds and pod names recur in every record.
+// stream as its own 64-bit digest (MurmurHash3_x86_128 of its UTF-16LE bytes, first two words):
+// a key's is computed once per key list it ends (the key trie below), a field's string value's
+// when it differs from the last one met under that key list.
 // The stream is hashed with MurmurHash3_x86_128 (Austin Appleby's reference, seed 0, each word
 // taken as four little-endian bytes); the digest is the first two 32-bit words of the result (h1,
 // h2) as 16 hex digits. It tells runs apart; it is not cryptographic and resists no forger.
@@ -205,8 +206,10 @@ export function stringDigest(s: string, out: Int32Array): void {
 
 /**
  * How many strings' digests are remembered before the memo starts again (memory stays bounded).
- * It thrashes from 30 nodes (a 100-node cluster meets about 55,000 pod strings a probe period), but
- * 2^17 measured no gain at 30 nodes (docs/BENCHMARKS.md, "The trace digest, compiled").
+ * Only keys and strings outside an object's fields (array elements, a bare string) go through it:
+ * a field's string value is hashed anew when the key node's last value misses, which measured
+ * cheaper in a cluster, where the memo thrashed from 30 nodes and its hits cost about as much as
+ * hashing (docs/BENCHMARKS.md, "The trace digest at scale (digest2)").
  */
 const STRING_MEMO_LIMIT = 1 << 14;
 
@@ -244,8 +247,8 @@ export class TraceDigest {
   private readonly hash = new Murmur3x86_128();
   private readonly f64 = new DataView(new ArrayBuffer(8));
   /**
-   * Strings recur (keys, components, kinds, pod names): each one's digest is computed once and
-   * kept here as an index into `memoWords`. A pure function's memo: the digest does not depend on it.
+   * Keys (and strings outside fields) recur: each one's digest is computed once and kept here as
+   * an index into `memoWords`. A pure function's memo: the digest does not depend on it.
    */
   private memo = new Map<string, number>();
   private memoWords: Int32Array;
@@ -409,10 +412,13 @@ export class TraceDigest {
   private field(node: KeyNode, v: unknown, depth: number): void {
     if (typeof v === "string") {
       if (v !== node.value) {
-        const at = this.memoAt(v);
+        // Not the memo: in a cluster it misses and thrashes (tens of thousands of pod strings a
+        // probe period), and on one node a hit is a cold Map lookup that costs about as much.
+        const w = this.scratch;
+        stringDigest(v, w);
         node.value = v;
-        node.v0 = this.memoWords[at]!;
-        node.v1 = this.memoWords[at + 1]!;
+        node.v0 = w[0]!;
+        node.v1 = w[1]!;
       }
       this.hash.word6(TAG.key, node.w0, node.w1, TAG.string, node.v0, node.v1);
     } else if (typeof v === "number" && (v | 0) === v) this.hash.word5(TAG.key, node.w0, node.w1, TAG.int, v | 0);
