@@ -98,11 +98,18 @@ export class ControllerLoop {
     if (pod === null) return;
     const key = podKey(pod);
     const before = this.pods.get(key);
-    if (before !== undefined) this.unindex(key, before, e.type === "DELETED" || controllerRefKey(pod) !== controllerRefKey(before));
+    const ref = controllerRefKey(pod);
+    if (before !== undefined) {
+      // A write that kept the owner references keeps the very array (copy-on-write edits share
+      // what they do not change): its key is the new state's, not built again.
+      const sameRefs = before.metadata.ownerReferences === pod.metadata.ownerReferences && before.metadata.namespace === pod.metadata.namespace;
+      const beforeRef = sameRefs ? ref : controllerRefKey(before);
+      this.unindex(key, before, beforeRef, e.type === "DELETED" || ref !== beforeRef);
+    }
     if (e.type === "DELETED") this.pods.delete(key);
     else {
       this.pods.set(key, pod);
-      this.index(key, pod);
+      this.index(key, pod, ref);
     }
     this.handlers.observe(e, pod, before);
   }
@@ -112,8 +119,8 @@ export class ControllerLoop {
     return this.byController.get(`${kind}/${namespace}/${name}/${uid}`) ?? NO_PODS;
   }
 
-  private index(key: string, pod: Pod): void {
-    const ref = controllerRefKey(pod);
+  /** Files the pod under `ref`, its controller reference's key (controllerRefKey). */
+  private index(key: string, pod: Pod, ref: string | null): void {
     if (ref === null) return;
     let owned = this.byController.get(ref);
     if (owned === undefined) {
@@ -125,8 +132,7 @@ export class ControllerLoop {
   }
 
   /** Takes the pod's old state out of the index: out of its owner's map only when it leaves it (a set keeps its place). */
-  private unindex(key: string, before: Pod, leaves: boolean): void {
-    const ref = controllerRefKey(before);
+  private unindex(key: string, before: Pod, ref: string | null, leaves: boolean): void {
     const owned = ref === null ? undefined : this.byController.get(ref);
     if (owned === undefined) return;
     if (isPodActive(before)) owned.active--;
