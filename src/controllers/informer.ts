@@ -5,7 +5,7 @@
 // the owner lookup (metav1.GetControllerOf, checked against the owner's UID as
 // resolveControllerRef does) and the expectations' observed add and delete
 // (controller_utils.go ControllerExpectations, fed by addPod, updatePod and deletePod).
-import { recv, sleep, type Chan, type Proc, type Sim } from "../sim/index.ts";
+import { again, recv, recvOp, sleep, type Chan, type Proc, type RecvResult, type Sim } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import { podKey } from "../k8s/podutil.ts";
 import type { PodsClient, WatchEvent } from "../apiserver/index.ts";
@@ -83,8 +83,11 @@ export class ControllerLoop {
       if (w.err === null) {
         this.pods.clear();
         this.byController.clear();
+        // The receive of every event, built once a watch (sim/ops.ts again): `yield* recv(ch)`
+        // without a generator and an operation an event, for each pod write this informer sees.
+        const next = recvOp(w.value.resultChan);
         for (;;) {
-          const { value, ok } = yield* recv(w.value.resultChan);
+          const { value, ok } = (yield again(next)) as RecvResult<WatchEvent>;
           if (!ok) break;
           this.observe(value!);
         }
