@@ -4,7 +4,7 @@
 // client's result channel after the watcher's delivery delay, in order. The result channel is
 // unbuffered, like a StreamWatcher's: a client that does not read holds the pump, the buffer fills,
 // and the server then closes the watch, as the cacher closes an unresponsive watcher.
-import { again, recvCase, select, selectOp, sendCase, type Chan, type Proc, type SelectResult, type Sim } from "../sim/index.ts";
+import { recvCase, select, sendCase, type Chan, type Proc, type Sim } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import { podKey } from "../k8s/podutil.ts";
 import type { WatchEvent, WatchInterface } from "./client.ts";
@@ -99,15 +99,12 @@ export class Watcher implements WatchInterface {
 
   private *pump(): Proc<void> {
     const timeout = this.opts.timeoutMs === null ? null : this.sim.after(`watch#${this.opts.id}.timeout`, this.opts.timeoutMs);
-    // The idle wait, built once (the same cases each time: sim/ops.ts selectOp): a watch goes idle
-    // after each event it delivers, once a pod write for every open watch.
-    const idle = selectOp([recvCase(this.kick), recvCase(timeout)]);
     for (;;) {
       if (this.closing !== null) break;
       const head = this.queue[0];
       if (head === undefined) {
         if (this.drainThenClose) break;
-        const c = (yield again(idle)) as SelectResult;
+        const c = yield* select([recvCase(this.kick), recvCase(timeout)]);
         if (c.index === 1) this.terminate("timeout");
         continue;
       }

@@ -5,7 +5,7 @@
 // the owner lookup (metav1.GetControllerOf, checked against the owner's UID as
 // resolveControllerRef does) and the expectations' observed add and delete
 // (controller_utils.go ControllerExpectations, fed by addPod, updatePod and deletePod).
-import { again, recv, recvOp, sleep, type Chan, type Proc, type RecvResult, type Sim } from "../sim/index.ts";
+import { recv, sleep, type Chan, type Proc, type Sim } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import { podKey } from "../k8s/podutil.ts";
 import type { PodsClient, WatchEvent } from "../apiserver/index.ts";
@@ -83,11 +83,8 @@ export class ControllerLoop {
       if (w.err === null) {
         this.pods.clear();
         this.byController.clear();
-        // The receive of every event, built once a watch (sim/ops.ts again): `yield* recv(ch)`
-        // without a generator and an operation an event, for each pod write this informer sees.
-        const next = recvOp(w.value.resultChan);
         for (;;) {
-          const { value, ok } = (yield again(next)) as RecvResult<WatchEvent>;
+          const { value, ok } = yield* recv(w.value.resultChan);
           if (!ok) break;
           this.observe(value!);
         }
@@ -101,18 +98,11 @@ export class ControllerLoop {
     if (pod === null) return;
     const key = podKey(pod);
     const before = this.pods.get(key);
-    const ref = controllerRefKey(pod);
-    if (before !== undefined) {
-      // A write that kept the owner references keeps the very array (copy-on-write edits share
-      // what they do not change): its key is the new state's, not built again.
-      const sameRefs = before.metadata.ownerReferences === pod.metadata.ownerReferences && before.metadata.namespace === pod.metadata.namespace;
-      const beforeRef = sameRefs ? ref : controllerRefKey(before);
-      this.unindex(key, before, beforeRef, e.type === "DELETED" || ref !== beforeRef);
-    }
+    if (before !== undefined) this.unindex(key, before, e.type === "DELETED" || controllerRefKey(pod) !== controllerRefKey(before));
     if (e.type === "DELETED") this.pods.delete(key);
     else {
       this.pods.set(key, pod);
-      this.index(key, pod, ref);
+      this.index(key, pod);
     }
     this.handlers.observe(e, pod, before);
   }
@@ -122,8 +112,8 @@ export class ControllerLoop {
     return this.byController.get(`${kind}/${namespace}/${name}/${uid}`) ?? NO_PODS;
   }
 
-  /** Files the pod under `ref`, its controller reference's key (controllerRefKey). */
-  private index(key: string, pod: Pod, ref: string | null): void {
+  private index(key: string, pod: Pod): void {
+    const ref = controllerRefKey(pod);
     if (ref === null) return;
     let owned = this.byController.get(ref);
     if (owned === undefined) {
@@ -135,7 +125,8 @@ export class ControllerLoop {
   }
 
   /** Takes the pod's old state out of the index: out of its owner's map only when it leaves it (a set keeps its place). */
-  private unindex(key: string, before: Pod, ref: string | null, leaves: boolean): void {
+  private unindex(key: string, before: Pod, leaves: boolean): void {
+    const ref = controllerRefKey(before);
     const owned = ref === null ? undefined : this.byController.get(ref);
     if (owned === undefined) return;
     if (isPodActive(before)) owned.active--;

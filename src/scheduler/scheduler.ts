@@ -11,7 +11,7 @@
 // not-ready and unreachable ones the node lifecycle controller adds, and spec.unschedulable
 // (NodeUnschedulable) filter; a Node update moves every unschedulable pod back to the queue.
 // Simplified: no backoff queue (a failed bind is retried after the initial backoff, 1 s); no preemption.
-import { again, recvCase, select, selectOp, send, sleep, type Chan, type Proc, type SelectResult, type Sim } from "../sim/index.ts";
+import { recvCase, select, send, sleep, type Chan, type Proc, type Sim } from "../sim/index.ts";
 import type { Pod } from "../k8s/pod.ts";
 import { podKey } from "../k8s/podutil.ts";
 import { formatRFC3339 } from "../apiserver/time.ts";
@@ -111,12 +111,9 @@ export class Scheduler {
   }
 
   private *loop(events: Chan<WatchEvent>): Proc<void> {
-    // The wait with no unschedulable pod (no flush timer), built once (sim/ops.ts selectOp): the
-    // scheduler waits in it again after each pod event, once a pod write.
-    const quiet = selectOp([recvCase(events), recvCase(this.retries), recvCase(null), recvCase(this.nodeUpdates)]);
     for (;;) {
       const flush = this.unschedulable.size === 0 ? null : this.sim.after("scheduler/flushUnschedulable", UNSCHEDULABLE_FLUSH_PERIOD_MS);
-      const r = flush === null ? ((yield again(quiet)) as SelectResult) : yield* select([recvCase(events), recvCase(this.retries), recvCase(flush), recvCase(this.nodeUpdates)]);
+      const r = yield* select([recvCase(events), recvCase(this.retries), recvCase(flush), recvCase(this.nodeUpdates)]);
       if (r.index === 0) {
         if (!r.ok) return;
         this.observe(r.value as WatchEvent);

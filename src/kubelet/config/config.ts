@@ -119,7 +119,7 @@ export class PodConfig {
       source,
       incoming: true,
       pods: change.listing?.keys ?? change.Pods.map((p) => podKey(p)),
-      uids: change.listing?.uids ?? change.Pods.map((p) => p.metadata.uid ?? ""),
+      uids: change.Pods.map((p) => p.metadata.uid ?? ""),
     });
   }
 

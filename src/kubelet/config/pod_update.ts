@@ -37,8 +37,6 @@ export interface PodUpdate {
 export interface SetListing {
   /** cache.MetaNamespaceKeyFunc of each pod of Pods, in the same order. */
   readonly keys: readonly string[];
-  /** Each pod's metadata.uid ("" without one), in the same order: the incoming record's `uids`. */
-  readonly uids?: readonly string[];
   /** No two pods of Pods have the same full name ("name_namespace"): filterInvalidPods would drop none. */
   readonly fullNamesDistinct: boolean;
   /** The store that pushed the list and the push's number (1, 2, ...): a later push's delta is against push n - 1. */

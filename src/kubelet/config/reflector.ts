@@ -6,8 +6,8 @@
 // reflector sleeps the next backoff and lists again.
 // Simplifications: no pagination, no resync (the kubelet's resyncPeriod is 0), no watch-list
 // streaming, no bookmarks, no retry of internal errors, no "too large resource version".
-import { again, recvOp, sleep, type Proc, type RecvResult, type Rng, type Sim } from "../../sim/index.ts";
-import type { ApiResult, ListOptions, PodList, PodsClient, WatchEvent, WatchInterface } from "../../apiserver/client.ts";
+import { recv, sleep, type Proc, type Rng, type Sim } from "../../sim/index.ts";
+import type { ApiResult, ListOptions, PodList, PodsClient, WatchInterface } from "../../apiserver/client.ts";
 import { isConnectionRefused, isExpiredError, isNotFound, type StatusError } from "../../apiserver/errors.ts";
 import type { UndeltaStore } from "./undelta_store.ts";
 import { ExponentialBackoffManager, REFLECTOR_BACKOFF, type BackoffParams } from "./wait_backoff.ts";
@@ -136,10 +136,8 @@ export class Reflector {
   /** watchHandler: apply events to the store until the stream closes or sends an ERROR. */
   private *watchHandler(startMs: number, w: WatchInterface): Proc<Error | null> {
     let eventCount = 0;
-    // The receive of every event, built once a watch (sim/ops.ts again): no generator and operation an event.
-    const next = recvOp(w.resultChan);
     for (;;) {
-      const { value: event, ok } = (yield again(next)) as RecvResult<WatchEvent>;
+      const { value: event, ok } = yield* recv(w.resultChan);
       if (!ok || event === undefined) break;
       if (event.type === "ERROR") return event.status ?? new Error("watch error");
       const obj = event.object;

@@ -21,14 +21,6 @@ export class UndeltaStore {
    */
   private sortedKeys: readonly string[] | null = null;
   /**
-   * Beside sortedKeys (valid while it is), each key's object and its UID at the same index: an
-   * Update of a key held replaces its entry (a binary search), so a push copies three arrays in
-   * the drawn rotation rather than looking every key up in `items` and every pod's UID up again
-   * for the incoming record (config.ts traceIncoming), a node's every pod at each of its changes.
-   */
-  private sortedPods: Pod[] = [];
-  private sortedUids: string[] = [];
-  /**
    * How many items have each full name, kept as items change (a step per change), so that a push
    * can say whether the full names are distinct (as many names as items) without visiting every
    * pod of the list at every push, as the config merge's filterInvalidPods does otherwise.
@@ -94,30 +86,20 @@ export class UndeltaStore {
     yield* this.push();
   }
 
-  /** The list in Go map order, with its keys and UIDs in the same order. */
-  private listing(): { pods: Pod[]; keys: string[]; uids: string[] } {
-    const sorted = this.sortedKeys ?? this.sortKeys();
-    const keys = this.mapOrder(sorted);
-    // mapOrder rotates the sorted keys: the rotation starts at the key it put first.
-    const k = keys.length === 0 ? 0 : indexOfSorted(sorted, keys[0]!);
-    return { pods: rotated(this.sortedPods, k), keys, uids: rotated(this.sortedUids, k) };
-  }
-
-  private sortKeys(): readonly string[] {
-    const sorted = [...this.items.keys()].sort(compareStrings);
-    this.sortedKeys = sorted;
-    this.sortedPods = sorted.map((key) => this.items.get(key)!);
-    this.sortedUids = this.sortedPods.map((pod) => pod.metadata.uid ?? "");
-    return sorted;
+  /** The list in Go map order, with its keys in the same order. */
+  private listing(): { pods: Pod[]; keys: string[] } {
+    this.sortedKeys ??= [...this.items.keys()].sort(compareStrings);
+    const keys = this.mapOrder(this.sortedKeys);
+    return { pods: keys.map((k) => this.items.get(k)!), keys };
   }
 
   private *push(): Proc<void> {
-    const { pods, keys, uids } = this.listing();
+    const { pods, keys } = this.listing();
     const p = this.pending;
     this.pending = null;
     const delta = p === "many" || p === null ? undefined : { key: p.key, before: p.before, after: this.items.get(p.key) };
     const n = ++this.pushes;
-    yield* this.pushFunc(pods, { keys, uids, fullNamesDistinct: this.fullNames.size === this.items.size, from: this, n, delta });
+    yield* this.pushFunc(pods, { keys, fullNamesDistinct: this.fullNames.size === this.items.size, from: this, n, delta });
   }
 
   /** A change of key about to be made: the first since the last push keeps the key's object then. */
@@ -130,14 +112,7 @@ export class UndeltaStore {
   private set(key: string, obj: Pod): void {
     const old = this.items.get(key);
     if (old === undefined) this.sortedKeys = null;
-    else {
-      this.countName(old, -1);
-      if (this.sortedKeys !== null) {
-        const i = indexOfSorted(this.sortedKeys, key);
-        this.sortedPods[i] = obj;
-        this.sortedUids[i] = obj.metadata.uid ?? "";
-      }
-    }
+    else this.countName(old, -1);
     this.countName(obj, 1);
     this.items.set(key, obj);
   }
@@ -148,23 +123,4 @@ export class UndeltaStore {
     if (n === 0) this.fullNames.delete(name);
     else this.fullNames.set(name, n);
   }
-}
-
-/** The index of `key` in `sorted` (compareStrings order), which holds it. */
-function indexOfSorted(sorted: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (compareStrings(sorted[mid]!, key) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** A new array: a[k..], then a[..k). */
-function rotated<T>(a: readonly T[], k: number): T[] {
-  const out = a.slice(k);
-  for (let i = 0; i < k; i++) out.push(a[i]!);
-  return out;
 }
