@@ -34,14 +34,15 @@
 //   node --import tsx scripts/cluster-steady.ts memo [--nodes 10] [--until 10]
 //       this tree's sources: the trace digest's string memo (calls, misses, restarts, distinct strings;
 //       calls are those its key nodes' last values did not answer, since the digest's key trie).
-//   node --import tsx scripts/cluster-steady.ts profile TREE [--nodes 1] [--from 4] [--until 8] [--top 40]
+//   node --import tsx scripts/cluster-steady.ts profile TREE [--nodes 1] [--from 4] [--until 8] [--top 40] [--save FILE]
 //       TREE's dist/ under V8's sampling profiler over the steady minutes: self time by file and by
-//       function in µs a pod-second (the load is in it: run the sizes in turn) and as shares.
+//       function in µs a pod-second (the load is in it: run the sizes in turn) and as shares;
+//       --save writes the profile as a .cpuprofile (its call tree: inclusive times, callers).
 //   node --import tsx scripts/cluster-steady.ts census TREE [--nodes 1] [--from 4] [--until 8] [--top 40]
 //       TREE's dist/ over the steady minutes, instrumented: kernel steps, operations (calls by verb and
 //       resource), records and CPU time in steps (process.cpuUsage around each), by goroutine (node and pod stripped), per
 //       pod-minute; --nodes 0 against 1 shows what a node does only in a cluster.
-//   node --import tsx scripts/cluster-steady.ts promoted [--nodes 10] [--from 4] [--until 7] [--minor]
+//   node --import tsx scripts/cluster-steady.ts promoted [--nodes 10] [--from 4] [--until 7] [--minor] [--save FILE]
 //       this tree's sources: V8's allocation sampling over the steady minutes, by allocating function,
 //       of the objects that outlived a young-generation collection (with --minor: of all objects).
 //   node --import tsx scripts/cluster-steady.ts calls TREE [--nodes 1] [--from 4] [--rounds 6]
@@ -56,14 +57,14 @@
 //       SetListing (as before clusync), and, between those, with the listing's keys alone (no
 //       delta: every SET merged in full, as before clumerge): the config merge's own CPU.
 import { join } from "node:path";
-import { readFileSync, writeSync } from "node:fs";
+import { readFileSync, writeFileSync, writeSync } from "node:fs";
 import { Session } from "node:inspector";
 import { parseArgs } from "node:util";
 import { PerformanceObserver, performance } from "node:perf_hooks";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { nodes: { type: "string" }, busy: { type: "string", default: "60" }, "busy-tree": { type: "string" }, slice: { type: "string", default: "1" }, thrash: { type: "string" }, still: { type: "boolean", default: false }, snapshot: { type: "string" }, "min-share": { type: "string" }, idle: { type: "string", default: "60" }, "idle-tree": { type: "string" }, from: { type: "string", default: "4" }, until: { type: "string" }, minor: { type: "boolean", default: false }, top: { type: "string" }, rounds: { type: "string", default: "6" } },
+  options: { nodes: { type: "string" }, busy: { type: "string", default: "60" }, "busy-tree": { type: "string" }, slice: { type: "string", default: "1" }, thrash: { type: "string" }, still: { type: "boolean", default: false }, snapshot: { type: "string" }, "min-share": { type: "string" }, idle: { type: "string", default: "60" }, "idle-tree": { type: "string" }, from: { type: "string", default: "4" }, until: { type: "string" }, minor: { type: "boolean", default: false }, top: { type: "string" }, rounds: { type: "string", default: "6" }, save: { type: "string" } },
 });
 const mode = positionals[0];
 const here = join(import.meta.dirname, "..");
@@ -256,6 +257,7 @@ if (mode === "cpu" || mode === "beside") {
   await post("HeapProfiler.startSampling", { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: values.minor });
   h.finish();
   const { profile } = await post("HeapProfiler.stopSampling");
+  if (values.save !== undefined) writeFileSync(values.save, JSON.stringify(profile)); // its allocation stacks
   const self = new Map<string, number>();
   let total = 0;
   const walk = (n: { callFrame: { functionName: string; url: string }; selfSize: number; children: unknown[] }) => {
@@ -285,6 +287,7 @@ if (mode === "cpu" || mode === "beside") {
   const run = h.finish().run;
   const cpu = cpuMs() - c0;
   const { profile } = await post("Profiler.stop");
+  if (values.save !== undefined) writeFileSync(values.save, JSON.stringify(profile)); // for call trees (Chrome DevTools, or a reader of its nodes)
   const byId = new Map<number, { callFrame: { functionName: string; url: string; lineNumber: number } }>();
   for (const n of profile.nodes) byId.set(n.id, n);
   const dt: number[] = profile.timeDeltas;
