@@ -115,8 +115,35 @@ interface Tally {
   reason: string;
 }
 
+/** The columns of printPod that a PodView record carries (all but NAME and AGE). */
+export interface PodColumns {
+  ready: string;
+  status: string;
+  restarts: string;
+  completed: PodRow["completed"];
+}
+
 /** printPod: the columns kubectl prints for a pod at nowMs. */
 export function printPod(pod: Pod, opts: PrintPodOptions): PodRow {
+  const c = printPodColumns(pod, opts);
+  return {
+    name: pod.metadata.name,
+    ready: c.ready,
+    status: c.status,
+    restarts: c.restarts,
+    age: translateTimestampSince(pod.metadata.creationTimestamp, opts.nowMs, opts.parseTimeMs ?? simMsFromRFC3339),
+    completed: c.completed,
+  };
+}
+
+/** No sidecars: what a pod without init containers walks with (printPod's `restartable` set, empty). */
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+/**
+ * printPod's body without NAME and AGE, for the trace's PodView record, which carries neither
+ * (AGE would parse a timestamp and format a duration at every apiserver write, for nothing).
+ */
+export function printPodColumns(pod: Pod, opts: PrintPodOptions): PodColumns {
   const parse = opts.parseTimeMs ?? simMsFromRFC3339;
   const status: PodStatus = pod.status ?? {};
   const podPhase = status.phase ?? "";
@@ -126,7 +153,7 @@ export function printPod(pod: Pod, opts: PrintPodOptions): PodRow {
     if (c.type === "PodScheduled" && c.reason === "SchedulingGated") reason = "SchedulingGated";
   }
   const initContainers = pod.spec.initContainers ?? [];
-  const restartable = new Set(initContainers.filter((c) => c.restartPolicy === "Always").map((c) => c.name));
+  const restartable = initContainers.length === 0 ? NO_NAMES : new Set(initContainers.filter((c) => c.restartPolicy === "Always").map((c) => c.name));
   const totalContainers = pod.spec.containers.length + restartable.size;
 
   const init = walkInitContainers(status.initContainerStatuses ?? [], restartable, initContainers.length, parse, reason);
@@ -147,11 +174,9 @@ export function printPod(pod: Pod, opts: PrintPodOptions): PodRow {
     restarts = `${tally.restarts} (${humanDuration(opts.nowMs - tally.lastRestartMs)} ago)`;
   }
   return {
-    name: pod.metadata.name,
     ready: `${tally.readyContainers}/${totalContainers}`,
     status: reason,
     restarts,
-    age: translateTimestampSince(pod.metadata.creationTimestamp, opts.nowMs, parse),
     completed: podPhase === "Succeeded" || podPhase === "Failed" ? podPhase : null,
   };
 }
