@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { EPOCH_RFC3339, formatRFC3339, parseRFC3339 } from "../../src/apiserver/time.ts";
 import type { ContainerStatus, Pod, PodCondition } from "../../src/k8s/pod.ts";
 import {
-  SIM_EPOCH_RFC3339, humanDuration, printPod, printPodColumns, rfc3339ToUnixMs, simMsFromRFC3339,
+  SIM_EPOCH_RFC3339, humanDuration, printPod, printPodColumns, readyColumn, restartsColumn, rfc3339ToUnixMs,
+  simMsFromRFC3339,
 } from "../../src/k8s/printers.ts";
 
 const SECOND = 1000;
@@ -158,6 +159,18 @@ describe("printPod: reasons the upstream tables leave out", () => {
   ];
   it.each(cases)("%s", (_name, shape, want) => {
     expect(cols(pod(shape))).toEqual(want);
+  });
+});
+
+describe("printPod: the interned READY and RESTARTS columns", () => {
+  it("gives the text it would build, on the table and off it", () => {
+    for (let t = 0; t <= 12; t++) {
+      for (let r = 0; r <= t + 1; r++) expect(readyColumn(r, t)).toBe(`${r}/${t}`);
+    }
+    expect(readyColumn(-1, 2)).toBe("-1/2");
+    for (let n = 0; n <= 40; n++) expect(restartsColumn(n)).toBe(String(n));
+    expect(restartsColumn(1.5)).toBe("1.5");
+    expect(restartsColumn(-3)).toBe("-3");
   });
 });
 
