@@ -11,8 +11,8 @@ export interface Runs {
 
 const root = join(import.meta.dirname, "..");
 
-/** Makers of the explore bench's and the hunt forms' run contexts over `tree`'s dist/ (this checkout by default). */
-export async function benchContexts(tree: string = root): Promise<{ explore(): Runs; hunt(form: string): Runs }> {
+/** Makers of the explore bench's and the hunt forms' run contexts, and of the node line's run, over `tree`'s dist/ (this checkout by default). */
+export async function benchContexts(tree: string = root): Promise<{ explore(): Runs; hunt(form: string): Runs; node(minutes: number): Promise<() => void> }> {
   const dist = (path: string) => import(join(tree, "dist", `${path}.js`));
   const { RunContext } = await dist("explore/context");
   const { makePlan } = await dist("explore/plan");
@@ -22,5 +22,18 @@ export async function benchContexts(tree: string = root): Promise<{ explore(): R
   return {
     explore: () => new RunContext(makePlan({ source: { raw: parseYaml(EXPLORE_BENCH_SCENARIO, label).value, label }, strategy: "pct" })),
     hunt: (form) => new RunContext(makePlan({ source: { file: join(tree, "scenarios/races/hunt", `${form}-hunt.yaml`) }, strategy: "pct" })),
+    node: (minutes) => nodeRun(tree, dist, minutes),
   };
+}
+
+/**
+ * One run of the node line's scenario (110 pods, src/bench/node.ts) for `minutes` virtual minutes,
+ * loaded once: the trace hashed and written to a sink that keeps nothing, as the bench runs it.
+ */
+async function nodeRun(tree: string, dist: (path: string) => Promise<any>, minutes: number): Promise<() => void> {
+  const { nodeScenarioYaml } = (await import(join(tree, "src/bench/node.ts"))) as { nodeScenarioYaml(pods: number, until: string): string };
+  const { loadScenarioText } = await dist("scenario/index");
+  const { simulate } = await dist("simulate");
+  const { scenario } = loadScenarioText(nodeScenarioYaml(110, `${minutes}m`), "node-110-pods.yaml");
+  return () => void simulate(scenario, { sinks: [{ wantsLines: false, write() {} }], keepRecords: false });
 }

@@ -10,7 +10,7 @@
 //   npm run build && node --import tsx scripts/list-profile.ts [TREE] [--explore 1500] [--hunt r10,r20] [--hunt-runs 100] [--node 10] [--interval 100]
 import { Session } from "node:inspector";
 import { parseArgs } from "node:util";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { benchContexts } from "./bench_contexts.ts";
 
 const { values, positionals } = parseArgs({
@@ -18,7 +18,6 @@ const { values, positionals } = parseArgs({
   options: { explore: { type: "string", default: "1000" }, node: { type: "string", default: "0" }, hunt: { type: "string", default: "" }, "hunt-runs": { type: "string", default: "100" }, interval: { type: "string", default: "100" } },
 });
 const root = resolve(positionals[0] ?? ".");
-const dist = (p: string) => import(join(root, "dist", `${p}.js`));
 
 interface CallFrame { functionName: string; url: string; lineNumber: number }
 interface ProfileNode { id: number; callFrame: CallFrame; children?: number[] }
@@ -105,9 +104,6 @@ for (const form of values.hunt === "" ? [] : values.hunt.split(",")) {
 }
 const nodeMinutes = Number(values.node);
 if (nodeMinutes > 0) {
-  const { nodeScenarioYaml } = await import(join(root, "src/bench/node.ts"));
-  const { loadScenarioText } = await dist("scenario/index");
-  const { simulate } = await dist("simulate");
-  const { scenario } = loadScenarioText(nodeScenarioYaml(110, `${nodeMinutes}m`), "node-110-pods.yaml");
-  analyse(`node ${nodeMinutes} min`, profile(() => { simulate(scenario, { sinks: [{ wantsLines: false, write() {} }], keepRecords: false }); }));
+  const run = await contexts.node(nodeMinutes);
+  analyse(`node ${nodeMinutes} min`, profile(run));
 }

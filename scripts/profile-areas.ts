@@ -24,7 +24,6 @@ const { values } = parseArgs({
   },
 });
 const root = join(import.meta.dirname, "..");
-const dist = (path: string) => import(join(root, "dist", `${path}.js`));
 
 interface CallFrame { functionName: string; url: string }
 interface ProfileNode { id: number; callFrame: CallFrame }
@@ -105,13 +104,8 @@ if (exploreRuns > 0) {
 
 const nodeMinutes = Number(values.node);
 if (nodeMinutes > 0) {
-  const { nodeScenarioYaml } = await import(join(root, "src/bench/node.ts"));
-  const { loadScenarioText } = await dist("scenario/index");
-  const { simulate } = await dist("simulate");
-  const { scenario } = loadScenarioText(nodeScenarioYaml(110, `${nodeMinutes}m`), "node-110-pods.yaml");
-  columns.push([`node (${nodeMinutes} virtual min)`, profile(() => {
-    simulate(scenario, { sinks: [{ wantsLines: false, write() {} }], keepRecords: false });
-  })]);
+  const run = await contexts.node(nodeMinutes);
+  columns.push([`node (${nodeMinutes} virtual min)`, profile(run)]);
 }
 
 const huntRuns = Number(values["hunt-runs"]);
