@@ -13,7 +13,8 @@
 // helper call each that the compiled code does not.
 //
 // explore: N runs of the explore bench's scenario through exploration's own run path
-//   (RunContext.runIndex, pct, lazy records), in batches of 20 alternating between the trees, after
+//   (pct, lazy records; RunContext.runBatch's lockstep batches of 8 where a tree has them, else
+//   runIndex one by one: runRange), in batches of 24 alternating between the trees, after
 //   --warm W runs of each (60; 1000 for a long exploration's steady state).
 // node:    M virtual minutes of the 110-pod node (src/bench/node.ts, trace hashed and streamed to a
 //   counting sink), both runs advanced in lockstep by 5-second slices, each slice timed.
@@ -25,7 +26,7 @@
 //   alternations; the figure is the kernel's ratio to the bare loop in each tree.
 // hunt:    --hunt r01,r10 [--hunt-runs 40] [--hunt-warm 10]: each race's hunt form (scenarios/races/hunt/) as
 //   `explore` runs it (its swarm, every invariant, pct calibrated by a fifo run; a failing run
-//   of a sampled index runs again in full, context.ts), in batches of 5 runs alternating between the
+//   of a sampled index runs again in full, context.ts; lockstep as explore's), in batches of 8 runs alternating between the
 //   trees, after --hunt-warm W runs of each (10: an exploration's first runs; hunt3 found a form
 //   needs about 200 before its code is warm, so `--hunt-warm 200` compares them as a long
 //   exploration runs them). Not run by default.
@@ -67,6 +68,20 @@ const ratio = (a: number, b: number) => (a / b).toFixed(2);
 /** A module of a tree: its source, or its compiled form with --dist (the benches' scenarios stay sources: dist has no bench/). */
 const mod = (tree: string, path: string) => import(values.dist ? join(tree, "dist", `${path}.js`) : join(tree, "src", `${path}.ts`));
 
+/**
+ * Runs from..to-1 of a run context as `explore` runs them: in lockstep batches (runBatch, of
+ * ctx.lockstep runs) where the tree has them, else one by one (trees before the lockstep batches).
+ */
+function runRange(ctx: any, from: number, to: number): { events: number; identity: string }[] {
+  const out: { events: number; identity: string }[] = [];
+  const size: number = ctx.runBatch === undefined ? 1 : ctx.lockstep;
+  for (let at = from; at < to; at += size) {
+    const indices = Array.from({ length: Math.min(size, to - at) }, (_, k) => at + k);
+    out.push(...(size === 1 ? indices.map((i) => ctx.runIndex(i)) : ctx.runBatch(indices, () => false)));
+  }
+  return out;
+}
+
 async function abExplore(runs: number): Promise<void> {
   const ctxs = await Promise.all(trees.map(async (t) => {
     const { EXPLORE_BENCH_SCENARIO } = await import(join(t, "src/bench/explore.ts"));
@@ -80,10 +95,10 @@ async function abExplore(runs: number): Promise<void> {
   // 100 falls from about 4x to 1x of its final value), so --warm 1000 compares the trees as a
   // long exploration runs them, and the default (60) as a short one does.
   const warm = Number(values.warm);
-  for (let i = 0; i < warm; i++) for (const c of ctxs) c.runIndex(100_000 + i);
+  for (let i = 0; i < warm; i += 8) for (const c of ctxs) runRange(c, 100_000 + i, 100_000 + i + 8);
   const spent = [0, 0];
   const events = [0, 0];
-  const batch = 20;
+  const batch = 24;
   // Each batch pair's ratio too: the median of those is what a burst of load on a shared host
   // moves least (a burst lands on one batch of one tree, and the sums carry it).
   const ratios: number[] = [];
@@ -91,7 +106,7 @@ async function abExplore(runs: number): Promise<void> {
     const pair = [0, 0];
     for (const k of (done / batch) % 2 === 0 ? [0, 1] : [1, 0]) {
       const t0 = cpuMs();
-      for (let i = done; i < Math.min(runs, done + batch); i++) events[k] += ctxs[k].runIndex(i).events;
+      for (const r of runRange(ctxs[k], done, Math.min(runs, done + batch))) events[k] += r.events;
       pair[k] = cpuMs() - t0;
       spent[k] += pair[k]!;
     }
@@ -209,14 +224,14 @@ async function abHunt(forms: readonly string[], runs: number, warm: number): Pro
       const { RunContext } = await mod(t, "explore/context");
       return new RunContext(makePlan({ source: { file: join(t, "scenarios/races/hunt", `${form}-hunt.yaml`) }, strategy: "pct" }));
     }));
-    for (let i = 0; i < warm; i++) for (const c of ctxs) c.runIndex(100_000 + i); // warm-up, in alternation
+    for (let i = 0; i < warm; i += 8) for (const c of ctxs) runRange(c, 100_000 + i, 100_000 + i + 8); // warm-up, in alternation
     const spent = [0, 0];
     const ids = [[], []] as string[][];
-    const batch = 5;
+    const batch = 8;
     for (let done = 0; done < runs; done += batch) {
       for (const k of (done / batch) % 2 === 0 ? [0, 1] : [1, 0]) {
         const t0 = cpuMs();
-        for (let i = done; i < Math.min(runs, done + batch); i++) ids[k]!.push(ctxs[k].runIndex(i).identity);
+        for (const r of runRange(ctxs[k], done, Math.min(runs, done + batch))) ids[k]!.push(r.identity);
         spent[k] += cpuMs() - t0;
       }
     }

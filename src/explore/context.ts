@@ -12,7 +12,10 @@
 // again to be written (explorer.ts's reproduceRun). Running every failing run twice doubled the
 // cost of a form that fails often (FoundationDB's simulator likewise re-runs a sample to check
 // determinism rather than hashing everything).
-import { simulate, type SimulationResult } from "../simulate.ts";
+//
+// runBatch runs several indices at once in lockstep (lockstep.ts): each run is the run it is
+// alone, only the host's order of work interleaves them, for the CPU caches' sake.
+import { startSimulation, type SimulationHandle, type SimulationResult } from "../simulate.ts";
 import { compileClusterPlan, type ClusterPlan } from "../node/plan.ts";
 import { formatStrategy, LineSink, type StrategySpec, type TraceRecord, type TraceSink } from "../sim/index.ts";
 import type { Scenario } from "../scenario/index.ts";
@@ -23,6 +26,7 @@ import { compileRawOrThrow, type RawScenario } from "./raw.ts";
 import { runSeed } from "./seeds.ts";
 import { applyKnobs, applyKnobsRaw, drawKnobs, type Knobs, type KnobSpace } from "./knobs.ts";
 import { knobSpaceFor, type SwarmMode } from "./swarm.ts";
+import { advanceInLockstep, lockstepRuns } from "./lockstep.ts";
 
 /**
  * How runs choose (fifo only when a recorded run is replayed under its own name). guided
@@ -131,6 +135,8 @@ export class RunContext {
   readonly space: KnobSpace | null;
   /** The strategy a run is made with when no other is given (guided's runs without a tape: pos). */
   readonly runnable: StrategySpec;
+  /** How many runs runBatch advances together (lockstep.ts): 1 for a big scenario. */
+  readonly lockstep: number;
 
   constructor(
     readonly plan: ExplorePlan,
@@ -142,6 +148,7 @@ export class RunContext {
     this.label = plan.strategy.name === "guided" ? `guided:${plan.strategy.islands}` : formatStrategy(plan.strategy);
     this.basePlan = compileClusterPlan(this.base);
     this.space = knobSpaceFor(plan.swarm, plan.raw, this.base);
+    this.lockstep = lockstepRuns(this.base);
   }
 
   /** Run i's scenario: the plan's, or with its knobs drawn from the run's seed. */
@@ -172,9 +179,30 @@ export class RunContext {
    */
   runAs(index: number, seed: number, scenario: Scenario, full: boolean, opts: { strategy?: StrategySpec; sinks?: readonly TraceSink[] } = {}): { summary: RunSummary; run: ContextRun } {
     const strategy = opts.strategy === undefined ? {} : { strategy: opts.strategy };
-    let r = this.run(scenario, seed, { keepLines: full, hash: full, ...strategy, sinks: opts.sinks ?? [] });
+    return this.settle(index, seed, scenario, full, opts.strategy, this.run(scenario, seed, { keepLines: full, hash: full, ...strategy, sinks: opts.sinks ?? [] }));
+  }
+
+  /**
+   * Exploration runs `indices` as runIndex runs each (the same summaries), advanced in lockstep
+   * (lockstep.ts) when the scenario is small enough: `full` and `sinks` per index as runIndex's.
+   */
+  runBatch(indices: readonly number[], full: (index: number) => boolean, sinks: (index: number) => readonly TraceSink[] = () => []): RunSummary[] {
+    if (indices.length < 2 || this.lockstep < 2) return indices.map((i) => this.runIndex(i, full(i), sinks(i)));
+    const runs = indices.map((index) => {
+      const seed = runSeed(this.plan.seed, index);
+      const scenario = this.scenarioFor(index).scenario;
+      const f = full(index);
+      return { index, seed, scenario, f, started: this.start(scenario, seed, { keepLines: f, hash: f, sinks: sinks(index) }) };
+    });
+    advanceInLockstep(runs.map((r) => r.started.handle.sim));
+    return runs.map((r) => this.settle(r.index, r.seed, r.scenario, r.f, undefined, this.complete(r.started)).summary);
+  }
+
+  /** A first run's summary: a sampled failing lazy run is run again in full first (runIndex). */
+  private settle(index: number, seed: number, scenario: Scenario, full: boolean, strategy: StrategySpec | undefined, first: ContextRun): { summary: RunSummary; run: ContextRun } {
+    let r = first;
     if (!full && r.failure !== null && failureHashSampled(index)) {
-      const again = this.run(scenario, seed, { hash: true, ...strategy });
+      const again = this.run(scenario, seed, { hash: true, ...(strategy === undefined ? {} : { strategy }) });
       if (runIdentity(again) !== runIdentity(r) || !sameFailure(again.failure, r.failure)) {
         throw new Error(`run ${index} (seed ${seed}) ran otherwise with every record built (${runIdentity(again)}) than without (${runIdentity(r)}): a bug in kubelet-sim's lazy records`);
       }
@@ -197,11 +225,16 @@ export class RunContext {
 
   /** Any run of any scenario under this plan's strategy (or the one given), classified. */
   run(scenario: Scenario, seed: number, opts: RunOptions = {}): ContextRun {
+    return this.complete(this.start(scenario, seed, opts));
+  }
+
+  /** A run built and started, not yet run (run() finishes it at once, runBatch after its lockstep). */
+  private start(scenario: Scenario, seed: number, opts: RunOptions): StartedRun {
     // The canonical JSON lines the trace hash digests, one chunk per line (a chunk limit of 0).
     const lines: string[] | null = opts.keepLines === true ? [] : null;
     const extra = this.extraInvariants.length === 0 ? null : new ExtraMonitors(this.extraInvariants.map((i) => i.make(scenario)));
     const sinks: TraceSink[] = [...(lines === null ? [] : [new LineSink((text) => lines.push(text.slice(0, -1)), 0)]), ...(extra === null ? [] : [extra]), ...(opts.sinks ?? [])];
-    const result = simulate(scenario, {
+    const handle = startSimulation(scenario, {
       seed,
       strategy: opts.strategy ?? this.runnable,
       strategyLabel: opts.strategyLabel ?? this.label,
@@ -212,8 +245,22 @@ export class RunContext {
       // A run with knobs drawn has a scenario of its own, whose pods are the base's (plan.ts samePods).
       plan: scenario === this.base ? this.basePlan : compileClusterPlan(scenario, this.basePlan),
     });
-    return { result, failure: classifyFailure(scenario, result, extra?.violations ?? []), lines };
+    return { scenario, handle, extra, lines };
   }
+
+  /** The started run to its end (simulate()'s finish), classified. */
+  private complete(s: StartedRun): ContextRun {
+    const result = s.handle.finish();
+    return { result, failure: classifyFailure(s.scenario, result, s.extra?.violations ?? []), lines: s.lines };
+  }
+}
+
+/** A run context's run between its start and its end. */
+interface StartedRun {
+  scenario: Scenario;
+  handle: SimulationHandle;
+  extra: ExtraMonitors | null;
+  lines: string[] | null;
 }
 
 /** Every this-many-th run index, a failing lazy run is run again in full (its hash, and the lazy-vs-full check). */

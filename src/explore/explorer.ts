@@ -110,9 +110,14 @@ export function exploreParallel(opts: ExploreOptions, done: (err: Error | null, 
 /** Explores in this thread. */
 export function exploreSync(opts: ExploreOptions): ExploreReport {
   const s = new Session(makePlan(opts), opts);
-  for (const i of s.indices) {
+  const size = s.runner.batchRuns;
+  // Runs past a stop in a batch (a failure, the time budget) are dropped: the report is the one-by-one loop's.
+  batches: for (let at = 0; at < s.indices.length; at += size) {
     if (s.shouldStop()) break;
-    s.collect(s.runner.runIndex(i, s.keepLines.has(i)));
+    for (const summary of s.runner.runBatch(s.indices.slice(at, at + size), s.keepLines)) {
+      s.collect(summary);
+      if (s.shouldStop()) break batches;
+    }
   }
   return s.finish();
 }

@@ -19,3 +19,4 @@ export { coverageOf, coverageLines, plateauRuns, type CoverageReport } from "./c
 export { mergeShards, readShardFiles, writeShardFile, shardFileName, MergeError, SHARD_FORMAT, type ShardFile } from "./merge.ts";
 export { compileRaw, compileRawOrThrow, readRawScenario, withInvariantExpectations, type RawScenario } from "./raw.ts";
 export { Budget, type Clock } from "./budget.ts";
+export { advanceInLockstep, lockstepRuns, LOCKSTEP_RUNS, LOCKSTEP_EVENTS, LOCKSTEP_MAX_SIZE } from "./lockstep.ts";

@@ -8,6 +8,7 @@ import { Worker } from "node:worker_threads";
 import type { ExplorePlan, RunSummary } from "./context.ts";
 import type { WorkerBatch, WorkerReply } from "./worker.ts";
 import { workerEntry } from "./worker_entry.ts";
+import { LOCKSTEP_RUNS } from "./lockstep.ts";
 
 export interface PoolOptions {
   jobs: number;
@@ -27,8 +28,9 @@ export interface PoolOptions {
 
 export function runPool(plan: ExplorePlan, opts: PoolOptions, done: (err: Error | null) => void): void {
   if (!(Number.isInteger(opts.jobs) && opts.jobs >= 1 && opts.jobs <= 256)) throw new RangeError(`bad --jobs ${opts.jobs}: expected 1 to 256`);
-  // Small batches keep the threads busy to the end and a stop prompt; a run costs milliseconds, a message microseconds.
-  const batchSize = Math.max(1, Math.min(8, Math.ceil(opts.indices.length / (opts.jobs * 8))));
+  // Small batches keep the threads busy to the end and a stop prompt; a run costs milliseconds, a message
+  // microseconds. A full batch is one lockstep batch in the worker (lockstep.ts).
+  const batchSize = Math.max(1, Math.min(LOCKSTEP_RUNS, Math.ceil(opts.indices.length / (opts.jobs * 8))));
   const workers: Worker[] = [];
   const queues = opts.affinity === undefined ? null : affinityQueues(opts.indices, opts.jobs, opts.affinity);
   const heads = queues === null ? [] : queues.map(() => 0);

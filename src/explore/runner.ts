@@ -10,6 +10,10 @@ import { genomeScenario, genomeStrategy, GuidedRunner, runGenome } from "./guide
 
 export interface Runner {
   runIndex(index: number, full: boolean): RunSummary;
+  /** Runs these indices (ascending) as runIndex would, one summary each in order; lockstep when it can (lockstep.ts). */
+  runBatch(indices: readonly number[], keepLines: ReadonlySet<number>): RunSummary[];
+  /** How many runs a batch should hold: more than one only when runBatch advances them together. */
+  readonly batchRuns: number;
   /** What a run of this exploration ran: its scenario, and its strategy when not the plan's. */
   inputsOf(summary: RunSummary): { scenario: RunScenario; strategy: StrategySpec | undefined };
   /** The run a summary names, run again here (determinism checks). */
@@ -22,16 +26,30 @@ export function makeRunner(ctx: RunContext, coverage: boolean): Runner {
 
 class Plain implements Runner {
   private readonly seen = new Set<string>();
+  readonly batchRuns: number;
 
   constructor(
     private readonly ctx: RunContext,
     private readonly coverage: boolean,
-  ) {}
+  ) {
+    this.batchRuns = ctx.lockstep;
+  }
 
   runIndex(index: number, full: boolean): RunSummary {
-    if (!this.coverage) return this.ctx.runIndex(index, full);
-    const sink = new CoverageSink();
-    const summary = this.ctx.runIndex(index, full, [sink]);
+    return this.runBatch([index], new Set(full ? [index] : []))[0]!;
+  }
+
+  runBatch(indices: readonly number[], keepLines: ReadonlySet<number>): RunSummary[] {
+    const full = (i: number) => keepLines.has(i);
+    if (!this.coverage) return this.ctx.runBatch(indices, full);
+    const sinks = new Map(indices.map((i) => [i, new CoverageSink()]));
+    const summaries = this.ctx.runBatch(indices, full, (i) => [sinks.get(i)!]);
+    // A run's new features are those no earlier index reached: noted in index order, as one by one.
+    for (const summary of summaries) this.noteFresh(summary, sinks.get(summary.index)!);
+    return summaries;
+  }
+
+  private noteFresh(summary: RunSummary, sink: CoverageSink): void {
     const fresh: string[] = [];
     for (const f of sink.features) {
       if (this.seen.has(f)) continue;
@@ -39,7 +57,6 @@ class Plain implements Runner {
       fresh.push(f);
     }
     if (fresh.length > 0) summary.newFeatures = fresh;
-    return summary;
   }
 
   inputsOf(summary: RunSummary) {
@@ -53,6 +70,8 @@ class Plain implements Runner {
 
 class Guided implements Runner {
   private readonly islands: GuidedRunner;
+  /** Each guided run is made from its island's corpus after the one before: never batched. */
+  readonly batchRuns = 1;
 
   constructor(private readonly ctx: RunContext) {
     this.islands = new GuidedRunner(ctx);
@@ -60,6 +79,10 @@ class Guided implements Runner {
 
   runIndex(index: number, full: boolean): RunSummary {
     return this.islands.runIndex(index, full);
+  }
+
+  runBatch(indices: readonly number[], keepLines: ReadonlySet<number>): RunSummary[] {
+    return indices.map((i) => this.islands.runIndex(i, keepLines.has(i)));
   }
 
   inputsOf(summary: RunSummary) {

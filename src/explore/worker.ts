@@ -21,6 +21,6 @@ const data = workerData as { plan: ExplorePlan; coverage: boolean };
 const runner = makeRunner(new RunContext(data.plan), data.coverage);
 port.on("message", (batch: WorkerBatch) => {
   const keep = new Set(batch.keepLines);
-  const reply: WorkerReply = { summaries: batch.indices.map((i) => runner.runIndex(i, keep.has(i))) };
+  const reply: WorkerReply = { summaries: runner.runBatch(batch.indices, keep) };
   port.postMessage(reply);
 });
