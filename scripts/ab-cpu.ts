@@ -38,6 +38,7 @@
 // the same work in both trees (the same events); the script says so when they do not.
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
+import { runRange } from "./bench_contexts.ts";
 
 const { values } = parseArgs({
   options: {
@@ -67,20 +68,6 @@ const cpuMs = (): number => {
 const ratio = (a: number, b: number) => (a / b).toFixed(2);
 /** A module of a tree: its source, or its compiled form with --dist (the benches' scenarios stay sources: dist has no bench/). */
 const mod = (tree: string, path: string) => import(values.dist ? join(tree, "dist", `${path}.js`) : join(tree, "src", `${path}.ts`));
-
-/**
- * Runs from..to-1 of a run context as `explore` runs them: in lockstep batches (runBatch, of
- * ctx.lockstep runs) where the tree has them, else one by one (trees before the lockstep batches).
- */
-function runRange(ctx: any, from: number, to: number): { events: number; identity: string }[] {
-  const out: { events: number; identity: string }[] = [];
-  const size: number = ctx.runBatch === undefined ? 1 : ctx.lockstep;
-  for (let at = from; at < to; at += size) {
-    const indices = Array.from({ length: Math.min(size, to - at) }, (_, k) => at + k);
-    out.push(...(size === 1 ? indices.map((i) => ctx.runIndex(i)) : ctx.runBatch(indices, () => false)));
-  }
-  return out;
-}
 
 async function abExplore(runs: number): Promise<void> {
   const ctxs = await Promise.all(trees.map(async (t) => {

@@ -11,6 +11,20 @@ export interface Runs {
 
 const root = join(import.meta.dirname, "..");
 
+/**
+ * Runs from..to-1 of a run context as `explore` runs them: in lockstep batches (runBatch, of
+ * ctx.lockstep runs) where the tree has them, else one by one (trees before the lockstep batches).
+ */
+export function runRange(ctx: any, from: number, to: number): { events: number; identity: string }[] {
+  const out: { events: number; identity: string }[] = [];
+  const size: number = ctx.runBatch === undefined ? 1 : ctx.lockstep;
+  for (let at = from; at < to; at += size) {
+    const indices = Array.from({ length: Math.min(size, to - at) }, (_, k) => at + k);
+    out.push(...(size === 1 ? indices.map((i) => ctx.runIndex(i)) : ctx.runBatch(indices, () => false)));
+  }
+  return out;
+}
+
 /** Makers of the explore bench's and the hunt forms' run contexts, and of the node line's run, over `tree`'s dist/ (this checkout by default). */
 export async function benchContexts(tree: string = root): Promise<{ explore(): Runs; hunt(form: string): Runs; node(minutes: number): Promise<() => void> }> {
   const dist = (path: string) => import(join(tree, "dist", `${path}.js`));

@@ -6,13 +6,13 @@
 //   npm run build && node --import tsx scripts/profile-areas.ts [--explore 800] [--node 10] [--hunt r20,r10] [--hunt-runs 60]
 //
 // explore: runs of the explore bench's scenario through exploration's own run path
-//   (RunContext.runIndex under pct), after 200 runs of warm-up; node: virtual minutes of the
+//   (under pct, in lockstep batches where the tree has them: bench_contexts.ts runRange), after 200 runs of warm-up; node: virtual minutes of the
 //   110-pod node (trace hashed, streamed to a sink that drops it); hunt: runs of a race's hunt form
 //   (scenarios/races/hunt/) through RunContext.runIndex, after 10 of warm-up.
 import { Session } from "node:inspector";
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { benchContexts } from "./bench_contexts.ts";
+import { benchContexts, runRange } from "./bench_contexts.ts";
 
 const { values } = parseArgs({
   options: {
@@ -96,10 +96,8 @@ const contexts = await benchContexts(root);
 const exploreRuns = Number(values.explore);
 if (exploreRuns > 0) {
   const ctx = contexts.explore();
-  for (let i = 0; i < 200; i++) ctx.runIndex(100_000 + i);
-  columns.push([`explore (${exploreRuns} runs)`, profile(() => {
-    for (let i = 0; i < exploreRuns; i++) ctx.runIndex(i);
-  })]);
+  runRange(ctx, 100_000, 100_200);
+  columns.push([`explore (${exploreRuns} runs)`, profile(() => void runRange(ctx, 0, exploreRuns))]);
 }
 
 const nodeMinutes = Number(values.node);
@@ -111,10 +109,8 @@ if (nodeMinutes > 0) {
 const huntRuns = Number(values["hunt-runs"]);
 for (const form of values.hunt === "" ? [] : values.hunt.split(",")) {
   const ctx = contexts.hunt(form);
-  for (let i = 0; i < 10; i++) ctx.runIndex(100_000 + i);
-  columns.push([`hunt ${form} (${huntRuns} runs)`, profile(() => {
-    for (let i = 0; i < huntRuns; i++) ctx.runIndex(i);
-  })]);
+  runRange(ctx, 100_000, 100_010);
+  columns.push([`hunt ${form} (${huntRuns} runs)`, profile(() => void runRange(ctx, 0, huntRuns))]);
 }
 
 const pct = (x: number) => (x >= 10 ? `${x.toFixed(0)}%` : `${x.toFixed(1)}%`);
