@@ -5,6 +5,7 @@
 //
 //   node --import tsx scripts/guided-lockstep.ts --base /tmp/base-6a6a1f3 [--dist] \
 //     [--forms explore,r01,r10,r20] [--islands 4] [--runs 480] [--warm 240] [--batch 24]
+//   ... --base /work/guidedlock --new /tmp/base-6a6a1f3: the other load order (invert the ratios)
 //
 // A form is the explore bench's scenario (src/bench/explore.ts EXPLORE_BENCH_SCENARIO, "explore")
 // or a race's hunt form (scenarios/races/hunt/rNN-hunt.yaml, its own swarm), under
@@ -21,6 +22,7 @@ import { join, resolve } from "node:path";
 const { values } = parseArgs({
   options: {
     base: { type: "string" },
+    new: { type: "string" },
     forms: { type: "string", default: "explore,r01,r10,r20" },
     islands: { type: "string", default: "4" },
     runs: { type: "string", default: "480" },
@@ -33,7 +35,7 @@ if (values.base === undefined) {
   process.stderr.write("usage: node --import tsx scripts/guided-lockstep.ts --base DIR [--dist] [--forms explore,r01,...] [--islands 4] [--runs 480] [--warm 240] [--batch 24]\n");
   process.exit(2);
 }
-const trees = [resolve(values.base), resolve(join(import.meta.dirname, ".."))];
+const trees = [resolve(values.base), resolve(values.new ?? join(import.meta.dirname, ".."))];
 const islands = Number(values.islands);
 const batch = Number(values.batch);
 const cpuMs = (): number => {
