@@ -16,6 +16,8 @@
 // no runBatch. An island's runs go in order in each tree, so both trees make the same runs: the
 // script checks their identities and new features match. Prints CPU ms per run for each tree,
 // new/old speed (old CPU / new CPU) by the sums and by the median of the chunk pairs' ratios.
+// --shard 1/2: only the runs of the islands k with k mod 2 = 0, as a shard or one of two threads
+// runs them (with 4 islands, batches of 2); W and N then count those runs.
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
 
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     warm: { type: "string", default: "240" },
     batch: { type: "string", default: "24" },
     dist: { type: "boolean", default: false },
+    shard: { type: "string" },
   },
 });
 if (values.base === undefined) {
@@ -65,14 +68,24 @@ async function runnerOf(tree: string, form: string): Promise<any> {
   return makeRunner(new RunContext(makePlan({ ...req, source: { file: join(tree, "scenarios/races/hunt", `${form}-hunt.yaml`) } })), true);
 }
 
-/** Runs from..to-1 through a runner, as exploreSync hands them out. */
+/** The run indices this script runs: every run, or a shard's islands' (guided.ts guidedShardIndices). */
+const [shardIndex, shardCount] = (values.shard ?? "1/1").split("/").map(Number) as [number, number];
+const owned = (n: number): number[] => {
+  const out: number[] = [];
+  for (let i = 0; out.length < n; i++) if ((i % islands) % shardCount === shardIndex - 1) out.push(i);
+  return out;
+};
+let order: number[] = [];
+
+/** Runs order[from..to-1] through a runner, as exploreSync hands them out. */
 function runRange(runner: any, from: number, to: number): Summary[] {
-  const indices = Array.from({ length: to - from }, (_, k) => from + k);
+  const indices = order.slice(from, to);
   return runner.runBatch === undefined ? indices.map((i) => runner.runIndex(i, false)) : runner.runBatch(indices, new Set());
 }
 
 async function abForm(form: string, runs: number, warm: number): Promise<void> {
   const runners = await Promise.all(trees.map((t) => runnerOf(t, form)));
+  order = owned(warm + runs);
   const seen: string[][] = [[], []];
   const note = (k: number, out: Summary[]) => {
     for (const r of out) seen[k]!.push(`${r.index}:${r.identity}:${(r.newFeatures ?? []).length}`);
@@ -96,7 +109,7 @@ async function abForm(form: string, runs: number, warm: number): Promise<void> {
   const same = seen[0]!.join() === seen[1]!.join() ? "same runs" : "RUNS DIFFER";
   const batches = runners.map((r) => r.batchRuns ?? 1).join("/");
   console.log(
-    `guided ${form} (${islands} islands, batches ${batches}) ${runs} runs after ${warm}: old ${(spent[0]! / runs).toFixed(3)} ms/run, new ${(spent[1]! / runs).toFixed(3)} ms/run; ` +
+    `guided ${form} (${islands} islands${values.shard === undefined ? "" : `, shard ${values.shard}`}, batches ${batches}) ${runs} runs after ${warm}: old ${(spent[0]! / runs).toFixed(3)} ms/run, new ${(spent[1]! / runs).toFixed(3)} ms/run; ` +
       `new/old speed ${(spent[0]! / spent[1]!).toFixed(3)}x, median of ${ratios.length} chunk pairs ${median.toFixed(3)}x (${same})`,
   );
 }
