@@ -18,6 +18,8 @@
 // `--jobs` and `--shard` hand out whole islands (pool.ts, seeds.ts), and every run is the same
 // whoever runs it. A run's genome travels with its summary when it fails (or is sampled for a
 // determinism check), so the main thread runs it again without the island's history.
+// Runs of distinct islands are advanced together in lockstep (runTogether, lockstepGroups): an
+// island's runs still go in order, and no run is made from another run of its batch.
 import { ChoiceLog, type Choice } from "../sim/choices.ts";
 import { Rng, streamSeed } from "../sim/rng.ts";
 import type { StrategySpec } from "../sim/index.ts";
