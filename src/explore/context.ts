@@ -17,7 +17,7 @@
 // alone, only the host's order of work interleaves them, for the CPU caches' sake.
 import { startSimulation, type SimulationHandle, type SimulationResult } from "../simulate.ts";
 import { compileClusterPlan, type ClusterPlan } from "../node/plan.ts";
-import { formatStrategy, LineSink, type StrategySpec, type TraceRecord, type TraceSink } from "../sim/index.ts";
+import { formatStrategy, LineSink, type Sim, type StrategySpec, type TraceRecord, type TraceSink } from "../sim/index.ts";
 import type { Scenario } from "../scenario/index.ts";
 import type { InvariantInfo, InvariantMonitor, Violation } from "../check/invariants.ts";
 import { kindsOf } from "../check/dispatch.ts";
@@ -178,8 +178,22 @@ export class RunContext {
    * not the plan's draws for that index (guided). `opts.sinks` see the first run only.
    */
   runAs(index: number, seed: number, scenario: Scenario, full: boolean, opts: { strategy?: StrategySpec; sinks?: readonly TraceSink[] } = {}): { summary: RunSummary; run: ContextRun } {
+    return this.completeAs(this.startAs(index, seed, scenario, full, opts));
+  }
+
+  /**
+   * runAs's first half: the run built and started, not yet run. Advance its `sim` (or not), then
+   * completeAs ends it and settles it as runAs would: the batches' way in (runBatch, guided's).
+   */
+  startAs(index: number, seed: number, scenario: Scenario, full: boolean, opts: { strategy?: StrategySpec; sinks?: readonly TraceSink[] } = {}): PendingRun {
     const strategy = opts.strategy === undefined ? {} : { strategy: opts.strategy };
-    return this.settle(index, seed, scenario, full, opts.strategy, this.run(scenario, seed, { keepLines: full, hash: full, ...strategy, sinks: opts.sinks ?? [] }));
+    const started = this.start(scenario, seed, { keepLines: full, hash: full, ...strategy, sinks: opts.sinks ?? [] });
+    return { index, seed, scenario, full, strategy: opts.strategy, started, sim: started.handle.sim };
+  }
+
+  /** runAs's second half: the started run to its end, classified and settled (a sampled failing lazy run run again in full). */
+  completeAs(p: PendingRun): { summary: RunSummary; run: ContextRun } {
+    return this.settle(p.index, p.seed, p.scenario, p.full, p.strategy, this.complete(p.started));
   }
 
   /**
@@ -188,14 +202,9 @@ export class RunContext {
    */
   runBatch(indices: readonly number[], full: (index: number) => boolean, sinks: (index: number) => readonly TraceSink[] = () => []): RunSummary[] {
     if (indices.length < 2 || this.lockstep < 2) return indices.map((i) => this.runIndex(i, full(i), sinks(i)));
-    const runs = indices.map((index) => {
-      const seed = runSeed(this.plan.seed, index);
-      const scenario = this.scenarioFor(index).scenario;
-      const f = full(index);
-      return { index, seed, scenario, f, started: this.start(scenario, seed, { keepLines: f, hash: f, sinks: sinks(index) }) };
-    });
-    advanceInLockstep(runs.map((r) => r.started.handle.sim));
-    return runs.map((r) => this.settle(r.index, r.seed, r.scenario, r.f, undefined, this.complete(r.started)).summary);
+    const runs = indices.map((index) => this.startAs(index, runSeed(this.plan.seed, index), this.scenarioFor(index).scenario, full(index), { sinks: sinks(index) }));
+    advanceInLockstep(runs.map((r) => r.sim));
+    return runs.map((r) => this.completeAs(r).summary);
   }
 
   /** A first run's summary: a sampled failing lazy run is run again in full first (runIndex). */
@@ -253,6 +262,18 @@ export class RunContext {
     const result = s.handle.finish();
     return { result, failure: classifyFailure(s.scenario, result, s.extra?.violations ?? []), lines: s.lines };
   }
+}
+
+/** A run started by startAs: advance `sim` (advanceInLockstep), then completeAs ends it. */
+export interface PendingRun {
+  readonly index: number;
+  readonly seed: number;
+  readonly scenario: Scenario;
+  readonly full: boolean;
+  readonly strategy: StrategySpec | undefined;
+  readonly started: StartedRun;
+  /** The run's kernel, to advance before completeAs. */
+  readonly sim: Sim;
 }
 
 /** A run context's run between its start and its end. */

@@ -18,10 +18,12 @@
 // `--jobs` and `--shard` hand out whole islands (pool.ts, seeds.ts), and every run is the same
 // whoever runs it. A run's genome travels with its summary when it fails (or is sampled for a
 // determinism check), so the main thread runs it again without the island's history.
+// Runs of distinct islands are advanced together in lockstep (runTogether, lockstepGroups): an
+// island's runs still go in order, and no run is made from another run of its batch.
 import { ChoiceLog, type Choice } from "../sim/choices.ts";
 import { Rng, streamSeed } from "../sim/rng.ts";
 import type { StrategySpec } from "../sim/index.ts";
-import type { ContextRun, RunContext, RunScenario, RunSummary } from "./context.ts";
+import type { ContextRun, PendingRun, RunContext, RunScenario, RunSummary } from "./context.ts";
 import { CoverageSink } from "./coverage.ts";
 import { DistanceSink } from "./guided_distance.ts";
 import type { TraceSink } from "../sim/index.ts";
@@ -31,6 +33,7 @@ import { coverDesign, drawCoverKnobs, type CoverDesign, type CoverOptions } from
 import { drawSpreadKnobs } from "./guided_first.ts";
 import { Island } from "./guided_island.ts";
 import { runSeed } from "./seeds.ts";
+import { advanceInLockstep } from "./lockstep.ts";
 
 /** How a guided run is made; with the plan, enough to run it again anywhere. */
 export interface Genome {
@@ -108,6 +111,8 @@ export class GuidedRunner {
   readonly count: number;
   /** The watched invariants whose monitors measure a distance, found at the first run. */
   private distanceIds: string[] | null = null;
+  /** The islands with a run begun and not yet ended (runTogether's guard: one run per island). */
+  private readonly running = new Set<number>();
 
   constructor(private readonly ctx: RunContext) {
     const s = ctx.plan.strategy;
@@ -117,6 +122,29 @@ export class GuidedRunner {
 
   /** Run `index`: its island's runs before it must have run here, in order. */
   runIndex(index: number, full = false): RunSummary {
+    return this.end(this.begin(index, full));
+  }
+
+  /**
+   * Runs of distinct islands (lockstepGroups), each made from its island, started, advanced
+   * together in lockstep (lockstep.ts), then ended and learned from in index order: the summaries
+   * runIndex gives one by one. Exact, because a run's making and its learning touch only its own
+   * island (its corpus, hits, focus, knob counts, closest runs, next index) and, beside it, only
+   * state that is the same whoever computes it and when: the plan and the knob space (read only),
+   * the run's own Rng stream (explore/guided/i) and seed, the covering design (a function of the
+   * space and the plan's seed) and distanceIds (a property of the invariants' kinds). The runs
+   * themselves share nothing (lockstep.ts). So with one run per island, no run is made from
+   * anything another run of the batch learned, and each island learns its runs in their order.
+   */
+  runTogether(indices: readonly number[], full: (index: number) => boolean): RunSummary[] {
+    if (indices.length < 2) return indices.map((i) => this.runIndex(i, full(i)));
+    const begun = indices.map((i) => this.begin(i, full(i)));
+    advanceInLockstep(begun.map((b) => b.pending.sim));
+    return begun.map((b) => this.end(b));
+  }
+
+  /** Run `index` made from its island and started: until its end, its island takes no other run. */
+  private begin(index: number, full: boolean): Begun {
     const k = islandOf(index, this.count);
     let island = this.islands.get(k);
     if (island === undefined) {
@@ -124,21 +152,30 @@ export class GuidedRunner {
       this.islands.set(k, island);
     }
     if (index !== island.next) throw new Error(`guided: run ${index} of island ${k} asked for before run ${island.next} (a guided island's runs run in order, in one thread)`);
+    if (this.running.has(k)) throw new Error(`guided: run ${index} of island ${k} asked for while its run ${index - this.count} has not ended (a batch takes one run per island)`);
+    this.running.add(k);
     island.next += this.count;
     const { genome, moved } = this.genomeFor(index, island);
     const coverage = new CoverageSink();
     const measured: { sink: DistanceSink | null } = { sink: null };
-    const { summary, run } = runGenome(this.ctx, index, genome, full, coverage, (scenario) => {
+    const pending = startGenome(this.ctx, index, genome, full, coverage, (scenario) => {
       this.distanceIds ??= DistanceSink.measuredIds(this.ctx.plan.invariants, scenario);
       if (this.distanceIds.length === 0) return [];
       measured.sink = new DistanceSink(this.distanceIds, scenario);
       return [measured.sink];
     });
-    const distances = measured.sink?.distances() ?? new Map<string, number>();
-    const { fresh, closer } = island.learn(index, genome, run.result.run.choices, coverage.features, distances);
-    island.noteKnobs(moved, fresh.length > 0 || closer);
+    return { index, k, island, genome, moved, full, coverage, measured, pending };
+  }
+
+  /** A begun run to its end; its island learns from it. */
+  private end(b: Begun): RunSummary {
+    const { summary, run } = this.ctx.completeAs(b.pending);
+    this.running.delete(b.k);
+    const distances = b.measured.sink?.distances() ?? new Map<string, number>();
+    const { fresh, closer } = b.island.learn(b.index, b.genome, run.result.run.choices, b.coverage.features, distances);
+    b.island.noteKnobs(b.moved, fresh.length > 0 || closer);
     if (fresh.length > 0) summary.newFeatures = fresh;
-    if (summary.failure !== null || full) summary.genome = genome;
+    if (summary.failure !== null || b.full) summary.genome = b.genome;
     return summary;
   }
 
@@ -248,7 +285,57 @@ export function runGenome(
   coverage?: CoverageSink,
   more?: (scenario: RunScenario["scenario"]) => TraceSink[],
 ): { summary: RunSummary; run: ContextRun } {
+  return ctx.completeAs(startGenome(ctx, index, genome, full, coverage, more));
+}
+
+/** runGenome's first half: the run started (RunContext.startAs), for completeAs to end. */
+function startGenome(
+  ctx: RunContext,
+  index: number,
+  genome: Genome,
+  full: boolean,
+  coverage?: CoverageSink,
+  more?: (scenario: RunScenario["scenario"]) => TraceSink[],
+): PendingRun {
   const { scenario } = genomeScenario(ctx, genome);
   const sinks = [...(coverage === undefined ? [] : [coverage]), ...(more === undefined ? [] : more(scenario))];
-  return ctx.runAs(index, genome.seed, scenario, full, { strategy: genomeStrategy(ctx, genome), sinks });
+  return ctx.startAs(index, genome.seed, scenario, full, { strategy: genomeStrategy(ctx, genome), sinks });
+}
+
+/** A guided run between its start and its end (GuidedRunner.begin, end). */
+interface Begun {
+  index: number;
+  /** Its island's number. */
+  k: number;
+  island: Island;
+  genome: Genome;
+  moved: string[];
+  full: boolean;
+  coverage: CoverageSink;
+  measured: { sink: DistanceSink | null };
+  pending: PendingRun;
+}
+
+/**
+ * `indices` (ascending) cut into lockstep batches for runTogether: consecutive runs, at most `max`
+ * to a batch, no two of one island, so each island's runs keep their order and the summaries
+ * their index order. A shard's or a thread's indices are whole islands: with fewer islands than
+ * `max`, a batch ends where an island comes round again.
+ */
+export function lockstepGroups(indices: readonly number[], islands: number, max: number): number[][] {
+  const out: number[][] = [];
+  let group: number[] = [];
+  const taken = new Set<number>();
+  for (const i of indices) {
+    const k = islandOf(i, islands);
+    if (group.length >= max || taken.has(k)) {
+      out.push(group);
+      group = [];
+      taken.clear();
+    }
+    group.push(i);
+    taken.add(k);
+  }
+  if (group.length > 0) out.push(group);
+  return out;
 }

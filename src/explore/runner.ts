@@ -6,7 +6,7 @@
 import type { StrategySpec } from "../sim/index.ts";
 import type { RunContext, RunScenario, RunSummary } from "./context.ts";
 import { CoverageSink } from "./coverage.ts";
-import { genomeScenario, genomeStrategy, GuidedRunner, runGenome } from "./guided.ts";
+import { genomeScenario, genomeStrategy, GuidedRunner, lockstepGroups, runGenome } from "./guided.ts";
 
 export interface Runner {
   runIndex(index: number, full: boolean): RunSummary;
@@ -20,8 +20,13 @@ export interface Runner {
   again(summary: RunSummary, full: boolean): RunSummary;
 }
 
-export function makeRunner(ctx: RunContext, coverage: boolean): Runner {
-  return ctx.plan.strategy.name === "guided" ? new Guided(ctx) : new Plain(ctx, coverage);
+export interface RunnerOptions {
+  /** Guided: run one at a time, never in lockstep batches (the tests' and benches' reference). */
+  oneByOne?: boolean;
+}
+
+export function makeRunner(ctx: RunContext, coverage: boolean, opts: RunnerOptions = {}): Runner {
+  return ctx.plan.strategy.name === "guided" ? new Guided(ctx, opts) : new Plain(ctx, coverage);
 }
 
 class Plain implements Runner {
@@ -70,19 +75,28 @@ class Plain implements Runner {
 
 class Guided implements Runner {
   private readonly islands: GuidedRunner;
-  /** Each guided run is made from its island's corpus after the one before: never batched. */
-  readonly batchRuns = 1;
+  /**
+   * One run per island in a batch (each is made from its island's runs before it): the islands,
+   * at most a lockstep batch; 1 for a big scenario (ctx.lockstep) or a single island.
+   */
+  readonly batchRuns: number;
 
-  constructor(private readonly ctx: RunContext) {
+  constructor(
+    private readonly ctx: RunContext,
+    opts: RunnerOptions = {},
+  ) {
     this.islands = new GuidedRunner(ctx);
+    this.batchRuns = opts.oneByOne === true ? 1 : Math.min(this.islands.count, ctx.lockstep);
   }
 
   runIndex(index: number, full: boolean): RunSummary {
     return this.islands.runIndex(index, full);
   }
 
+  /** Cut into batches of distinct islands (a shard's or a thread's indices may hold fewer islands than batchRuns), each run together. */
   runBatch(indices: readonly number[], keepLines: ReadonlySet<number>): RunSummary[] {
-    return indices.map((i) => this.islands.runIndex(i, keepLines.has(i)));
+    const full = (i: number) => keepLines.has(i);
+    return lockstepGroups(indices, this.islands.count, this.batchRuns).flatMap((group) => this.islands.runTogether(group, full));
   }
 
   inputsOf(summary: RunSummary) {
