@@ -44,7 +44,10 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return (s[Math.floor((s.length - 1) / 2)]! + s[Math.ceil((s.length - 1) / 2)]!) / 2;
+};
 const f3 = (x: number | undefined) => (x === undefined ? "-" : x.toFixed(3));
 const base = cpu.get(variants[0]!.name)!;
 console.log(`${variants[0]!.name}: CPU s min ${Math.min(...base).toFixed(2)} median ${median(base).toFixed(2)}`);
