@@ -7,6 +7,7 @@ import { VERSION } from "../version.ts";
 import { COMMANDS } from "./commands/index.ts";
 import { docPath } from "./package_files.ts";
 import { respawn as respawnCli, semiSpaceChosen } from "./young.ts";
+import { lessInlining } from "./inlining.ts";
 
 /** The result slot a command handler fills; yargs' own exit handling is turned off. */
 export interface CommandContext {
@@ -22,6 +23,8 @@ export interface CommandContext {
 /** How the CLI was started: `script`, the file `node` ran (bin/kubelet-sim.mjs), lets a long run start it again (young.ts). */
 export interface MainOptions {
   script?: string;
+  /** How V8's flags are set when `script` is given (inlining.ts); a test's stand-in, else v8.setFlagsFromString. */
+  setV8Flags?: (flags: string) => void;
 }
 
 const EPILOGUE =
@@ -44,6 +47,8 @@ export async function main(argv: readonly string[], write: (text: string) => voi
   const unknown = unknownCommand(argv);
   if (unknown !== null) return reportError(new UserError(unknown));
   const script = options.script;
+  // The command only, before anything is optimized: smaller inlining limits (inlining.ts).
+  if (script !== undefined) lessInlining(argv[0], options.setV8Flags);
   const respawn = script === undefined || semiSpaceChosen() ? null : (mb: number) => respawnCli(script, argv, mb);
   const ctx: CommandContext = { exitCode: 0, respawn };
   let parser: Argv = yargs([...argv])
