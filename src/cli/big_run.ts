@@ -6,9 +6,15 @@
 // it twice and could die of the second while it closes the server (exit 130 instead of 0).
 import { loadScenarioWithOverrides, type KubeletOverrides } from "../scenario/overrides.ts";
 import { semiSpaceFor } from "./young.ts";
+import { DEFAULT_INLINING } from "./inlining.ts";
 
-/** The exit code of the command run again with a larger semi-space, or null to run it here. */
-export async function rerunIfBig(respawn: ((mb: number) => Promise<number>) | null | undefined, path: string, kubelet: KubeletOverrides | undefined): Promise<number | null> {
+/**
+ * The exit code of the command run again with a larger semi-space, or null to run it here. The
+ * second process is given V8's own inlining limits, so that inlining.ts leaves them: a big
+ * scenario is a cluster's, whose hot code gains from deep inlining (docs/BENCHMARKS.md, "Less
+ * machine code (inline)").
+ */
+export async function rerunIfBig(respawn: ((mb: number, flags?: readonly string[]) => Promise<number>) | null | undefined, path: string, kubelet: KubeletOverrides | undefined): Promise<number | null> {
   if (respawn === null || respawn === undefined) return null;
   let mb: number | null;
   try {
@@ -17,5 +23,5 @@ export async function rerunIfBig(respawn: ((mb: number) => Promise<number>) | nu
   } catch {
     return null;
   }
-  return mb === null ? null : respawn(mb);
+  return mb === null ? null : respawn(mb, DEFAULT_INLINING);
 }

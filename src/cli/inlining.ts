@@ -12,7 +12,7 @@
 //
 // V8 reads these flags each time it optimizes a function, so `v8.setFlagsFromString` before the
 // first optimization is enough: no second process (unlike the semi-space, young.ts). A `node`
-// started again for a big run runs bin/kubelet-sim.mjs once more and sets them there as well, and
+// started again for a big run (a cluster's: big_run.ts) is given V8's own limits, so it keeps them;
 // the flags are the process's, so `--jobs N` workers share them. Only the command: a program that
 // imports the package keeps its own V8 flags. The user's own choice wins: any inlining flag in
 // NODE_OPTIONS or on node's command line, and nothing is set.
@@ -20,6 +20,12 @@ import { setFlagsFromString } from "node:v8";
 
 /** The flags set: a quarter of V8's --max-inlined-bytecode-size (460) and -cumulative (920). */
 export const LESS_INLINING = ["--max-inlined-bytecode-size=115", "--max-inlined-bytecode-size-cumulative=230"] as const;
+
+/**
+ * V8's own limits, spelled out: what a big exploration's second process is started with (big_run.ts),
+ * so that it keeps them (a user's choice, as far as lessInlining can tell).
+ */
+export const DEFAULT_INLINING = ["--max-inlined-bytecode-size=460", "--max-inlined-bytecode-size-cumulative=920"] as const;
 
 /** The commands given the flags: an exploration's many short runs (the others run long or end before V8 optimizes much). */
 export const SIMULATING_COMMANDS: ReadonlySet<string> = new Set(["explore"]);

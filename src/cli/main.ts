@@ -17,7 +17,7 @@ export interface CommandContext {
    * its exit code; null where that is not to be done: in-process callers (tests, the library), or
    * when a size was chosen already (the user's NODE_OPTIONS, or this is the re-run).
    */
-  respawn?: ((mb: number) => Promise<number>) | null;
+  respawn?: ((mb: number, flags?: readonly string[]) => Promise<number>) | null;
 }
 
 /** How the CLI was started: `script`, the file `node` ran (bin/kubelet-sim.mjs), lets a long run start it again (young.ts). */
@@ -49,7 +49,7 @@ export async function main(argv: readonly string[], write: (text: string) => voi
   const script = options.script;
   // The command only, before anything is optimized: smaller inlining limits (inlining.ts).
   if (script !== undefined) lessInlining(argv[0], options.setV8Flags);
-  const respawn = script === undefined || semiSpaceChosen() ? null : (mb: number) => respawnCli(script, argv, mb);
+  const respawn = script === undefined || semiSpaceChosen() ? null : (mb: number, flags?: readonly string[]) => respawnCli(script, argv, mb, flags);
   const ctx: CommandContext = { exitCode: 0, respawn };
   let parser: Argv = yargs([...argv])
     .scriptName("kubelet-sim")

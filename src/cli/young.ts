@@ -49,15 +49,15 @@ export function semiSpaceFor(scenario: Scenario, untilMs: number): number | null
 const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /**
- * Runs `node [node's flags] --max-semi-space-size=MB SCRIPT ARGV...` on this process's stdin,
+ * Runs `node [node's flags] --max-semi-space-size=MB [FLAGS] SCRIPT ARGV...` on this process's stdin,
  * stdout and stderr, and resolves with its exit code. A SIGINT, SIGTERM or SIGHUP sent to this
  * process is passed on (a terminal's Ctrl-C reaches both: the second is harmless, the run's
  * handlers (atomic.ts) end it at the first); a child that dies of a signal takes this process
  * with it by the same signal, so that a shell sees what it would have seen without the re-run.
  */
-export function respawn(script: string, argv: readonly string[], mb: number): Promise<number> {
+export function respawn(script: string, argv: readonly string[], mb: number, flags: readonly string[] = []): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, `${FLAG}=${mb}`, script, ...argv], { stdio: "inherit" });
+    const child = spawn(process.execPath, [...process.execArgv, `${FLAG}=${mb}`, ...flags, script, ...argv], { stdio: "inherit" });
     const forward = (signal: NodeJS.Signals) => void child.kill(signal);
     for (const s of FORWARDED) process.on(s, forward);
     const done = () => {

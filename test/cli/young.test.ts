@@ -10,6 +10,7 @@ import { clusterScenarioYaml } from "../../src/bench/workloads.ts";
 import { loadScenarioFile } from "../../src/scenario/index.ts";
 import { SEMI_SPACE_MB, WEIGHT_THRESHOLD, scenarioWeight, semiSpaceChosen, semiSpaceFor } from "../../src/cli/young.ts";
 import { RUN_RECORD_FORMAT } from "../../src/cli/run_record.ts";
+import { DEFAULT_INLINING, inliningFlagsFor } from "../../src/cli/inlining.ts";
 import { VERSION } from "../../src/version.ts";
 import { cli, FIXTURES, ROOT, tempDir } from "./helpers.ts";
 
@@ -120,7 +121,9 @@ describe("the re-run (respawn) keeps the command's exits exact", () => {
     const log = join(tempDir(), "starts.log");
     const preload = join(ROOT, "test/fixtures/young/log_start.cjs");
     const rerun = cli(args, { NODE_OPTIONS: `--require ${preload}`, YOUNG_TEST_LOG: log });
-    expect(readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as string[])).toEqual([[], [`--max-semi-space-size=${SEMI_SPACE_MB}`]]);
+    // The second process keeps V8's own inlining limits (a cluster's hot code gains from them: inlining.ts).
+    expect(readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as string[])).toEqual([[], [`--max-semi-space-size=${SEMI_SPACE_MB}`, ...DEFAULT_INLINING]]);
+    expect(inliningFlagsFor("explore", [...DEFAULT_INLINING], "")).toBeNull();
     expect(rerun.code).toBe(0);
     expect(JSON.parse(rerun.out)).toMatchObject({ runs: 0 });
     expect(rerun).toEqual(cli(args, OVERRIDE));
