@@ -5,7 +5,7 @@
 // first mode alternates too). Both modes must give the same runs (choices digest, verdict, events).
 // S = 0 starts all K and then runs each to its end (holding K runs at once, not interleaving them);
 // S < 0 slices by virtual time instead, |S| ms a turn. A developer tool: the figures of
-// docs/BENCHMARKS.md's "Runs in lockstep" come from it.
+// docs/BENCHMARKS-history.md's "Runs in lockstep" come from it.
 //
 //   npm run build && node --import tsx scripts/lockstep-cost.ts [--tree DIR] [--k 8] [--s 4] [--rounds 100] [--warm 800] [--form explore|r10]
 import { parseArgs } from "node:util";

@@ -1,5 +1,5 @@
 // What a pod sync's parts cost inside a run against the same parts repeated at once on the same
-// inputs (issue 21, docs/BENCHMARKS.md "The pod sync's cost in a run (syncpath)"). Runs the
+// inputs (issue 21, docs/BENCHMARKS-history.md "The pod sync's cost in a run (syncpath)"). Runs the
 // explore bench's scenario (or a race's hunt form) through RunContext.runIndex over the compiled
 // dist/, as scripts/ab-cpu.ts runs them, warm (after --warm runs), with timing wrappers patched on
 // the compiled prototypes before the warm-up (so the warm code is the wrapped code):

@@ -82,7 +82,7 @@ export class MonitorDispatch {
     // A loop that pushes, not `monitors.map`: an array that TurboFan-compiled `map` builds is HOLEY, the
     // builtin's is PACKED, so once this constructor is optimized (about run 300 of an exploration)
     // every reader of the slots (deliver, advance, observeApi, inlined into the trace's emit and
-    // drop) met a second array map and was deoptimized (docs/BENCHMARKS.md, "Tiering across runs").
+    // drop) met a second array map and was deoptimized (docs/BENCHMARKS-history.md, "Tiering across runs").
     this.slots = [];
     for (const m of monitors) {
       this.slots.push({

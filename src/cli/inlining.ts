@@ -1,4 +1,4 @@
-// Smaller TurboFan inlining limits for `kubelet-sim explore` (docs/BENCHMARKS.md, "Less machine
+// Smaller TurboFan inlining limits for `kubelet-sim explore` (docs/BENCHMARKS-history.md, "Less machine
 // code (inline)"; docs/cli.md). V8's defaults (Node 20, V8 11.3:
 // a callee of up to 460 bytes of bytecode, 920 in all for one function) inline deeply, which
 // multiplies the machine code a run goes through; on this simulator the host's instruction cache,

@@ -2,7 +2,7 @@
 // "The young generation, in the product's path"). A long run allocates objects that live a probe
 // period or so; with V8's default semi-space (16 MB) a big cluster fills it every fraction of a
 // virtual second, so those objects are copied and promoted instead of dying young, and the run pays
-// for it in collections (docs/BENCHMARKS.md, "The cluster's cost per pod, settled (clu3)"). V8
+// for it in collections (docs/BENCHMARKS-history.md, "The cluster's cost per pod, settled (clu3)"). V8
 // fixes the semi-space when a heap is set up: `v8.setFlagsFromString` leaves a running heap's as it
 // was, so the only ways to give it to a run are a fresh process (`node --max-semi-space-size=N`) or
 // a worker thread's `resourceLimits`. The `kubelet-sim` command does the first for a run big enough
@@ -13,7 +13,7 @@
 import { spawn } from "node:child_process";
 import type { Scenario } from "../scenario/index.ts";
 
-/** The semi-space, in MB, a big run gets (against 128 and 256: as fast in the measurements, more memory; docs/BENCHMARKS.md, "The young generation, in the product's path"). */
+/** The semi-space, in MB, a big run gets (against 128 and 256: as fast in the measurements, more memory; docs/BENCHMARKS-history.md, "The young generation, in the product's path"). */
 export const SEMI_SPACE_MB = 64;
 
 /**

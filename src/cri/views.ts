@@ -12,7 +12,7 @@ const frozenCopies = new WeakMap<object, Readonly<Record<string, string>>>();
  * copy of an object that is not frozen has a hidden class outside V8's transition tree, so freezing
  * it (the views below freeze their copies) makes a new hidden class for every copy: every reader of
  * the views then met a class it had never seen (each a miss of its inline cache, counted with
- * `node --log-ic`; docs/BENCHMARKS.md, "Object shapes on the hot path"). Copies made by
+ * `node --log-ic`; docs/BENCHMARKS-history.md, "Object shapes on the hot path"). Copies made by
  * Object.assign share one class frozen. Object.assign sets a key "__proto__" as the prototype where
  * a spread defines it, so such an object is spread.
  */

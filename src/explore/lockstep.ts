@@ -6,7 +6,7 @@
 // functions in a few milliseconds, so each function's code and predictor state are cold again by
 // the time the same run comes back to it; eight runs in the same phase take the same steps one
 // after another, and find them warm. Measured on the explore bench's scenario at 1.2-1.3x by CPU
-// (docs/BENCHMARKS.md, "Runs in lockstep"); a big scenario's run fills the caches alone and
+// (docs/BENCHMARKS-history.md, "Runs in lockstep"); a big scenario's run fills the caches alone and
 // would only hold eight runs' state at once, so it is not batched (lockstepRuns).
 import type { Sim } from "../sim/index.ts";
 import type { Scenario } from "../scenario/index.ts";

@@ -14,7 +14,7 @@ export class Waiter {
   /**
    * The next waiter in the same wait queue: the queue is a list through its waiters (a waiter is
    * in one queue at most), so a queue is two fields of its channel, not a deque and its arrays
-   * that a tick would read cold (docs/BENCHMARKS.md, "A tick in a few cache lines").
+   * that a tick would read cold (docs/BENCHMARKS-history.md, "A tick in a few cache lines").
    */
   next: Waiter | null = null;
   /** The next waiter of the same select, in case order (a select's waiters, kept for reuse). */

@@ -209,7 +209,7 @@ export function stringDigest(s: string, out: Int32Array): void {
  * Only keys and strings outside an object's fields (array elements, a bare string) go through it:
  * a field's string value is hashed anew when the key node's last value misses, which measured
  * cheaper in a cluster, where the memo thrashed from 30 nodes and its hits cost about as much as
- * hashing (docs/BENCHMARKS.md, "The trace digest at scale (digest2)").
+ * hashing (docs/BENCHMARKS-history.md, "The trace digest at scale (digest2)").
  */
 const STRING_MEMO_LIMIT = 1 << 14;
 

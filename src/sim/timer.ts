@@ -22,7 +22,7 @@ export interface TimerHost {
 /**
  * What a timer and a ticker share: each is its own entry in the kernel's timed queue, re-queued
  * at each arming, so that a tick reads the timer (and its channel) and not also an entry, a
- * callback and its context (docs/BENCHMARKS.md, "A tick in a few cache lines"). The order is a
+ * callback and its context (docs/BENCHMARKS-history.md, "A tick in a few cache lines"). The order is a
  * new entry's: the kernel gives it the next sequence number when armed.
  */
 abstract class SelfTimer implements SelfTimed {

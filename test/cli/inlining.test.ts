@@ -1,6 +1,6 @@
 // `kubelet-sim explore` sets smaller inlining limits (src/cli/inlining.ts): which commands, how the user's own flag wins, and that main() sets them only
 // when started as the command (a `script`), never for a program that calls it in-process. Not a
-// timing test: the figures are in docs/BENCHMARKS.md, "Less machine code (inline)".
+// timing test: the figures are in docs/BENCHMARKS-history.md, "Less machine code (inline)".
 import { describe, expect, it } from "vitest";
 import { LESS_INLINING, inliningChosen, inliningFlagsFor, lessInlining } from "../../src/cli/inlining.ts";
 import { main } from "../../src/cli/main.ts";

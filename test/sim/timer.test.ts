@@ -80,7 +80,7 @@ describe("timers and tickers", () => {
 
   // A tick re-arms the ticker: its next tick takes its place among the instant's entries as a new
   // entry would, after every entry scheduled before the tick (a ticker that re-arms in the entry
-  // that fired, as tried in docs/BENCHMARKS.md "Cluster steady loops", must keep this order).
+  // that fired, as tried in docs/BENCHMARKS-history.md "Cluster steady loops", must keep this order).
   it("a ticker's next tick fires after timers armed before the tick, before those armed after", () => {
     for (const armAtMs of [50, 150]) {
       const h = harness();

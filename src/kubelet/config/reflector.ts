@@ -29,7 +29,7 @@ export function NewListWatchFromClient(client: PodsClient, nodeName: string): Li
 /**
  * `{ ...opts, nodeName }` (the field selector), copied by Object.assign: on Node 20 a spread copy of
  * an object that is not frozen gets a new hidden class when it grows, so the apiserver's readers of
- * the options met a new class each call (`node --log-ic`; docs/BENCHMARKS.md, "Object shapes on the
+ * the options met a new class each call (`node --log-ic`; docs/BENCHMARKS-history.md, "Object shapes on the
  * hot path"). The options are the reflector's own literals (no "__proto__" key).
  */
 function withNodeName(opts: ListOptions, nodeName: string): ListOptions {
