@@ -12,6 +12,7 @@
 // run (the same choices, the same trace hash): only when the collector runs.
 import { spawn } from "node:child_process";
 import type { Scenario } from "../scenario/index.ts";
+import { podsMade } from "../scenario/pods_made.ts";
 
 /** The semi-space, in MB, a big run gets (against 128 and 256: as fast in the measurements, more memory; docs/BENCHMARKS-history.md, "The young generation, in the product's path"). */
 export const SEMI_SPACE_MB = 64;
@@ -32,13 +33,7 @@ export function semiSpaceChosen(execArgv: readonly string[] = process.execArgv, 
 
 /** Pods the scenario makes (a controller's replicas, a Job's parallelism, a DaemonSet's one a node), times its virtual seconds. */
 export function scenarioWeight(scenario: Scenario, untilMs: number): number {
-  const nodes = scenario.nodes?.length ?? 1;
-  let pods = 0;
-  for (const p of scenario.pods) {
-    const kind = p.manifest.metadata.ownerReferences?.[0]?.kind;
-    pods += p.replicas ?? p.job?.parallelism ?? (kind === "DaemonSet" ? nodes : 1);
-  }
-  return pods * (untilMs / 1000);
+  return podsMade(scenario) * (untilMs / 1000);
 }
 
 /** The semi-space (MB) a run of this scenario is started again with, or null to run it here. */

@@ -276,16 +276,9 @@ export function genomeScenario(ctx: RunContext, genome: Genome): RunScenario {
   return ctx.withKnobs(genome.knobs);
 }
 
-/** Runs a genome as run `index` (anywhere: it needs no island). */
-export function runGenome(
-  ctx: RunContext,
-  index: number,
-  genome: Genome,
-  full: boolean,
-  coverage?: CoverageSink,
-  more?: (scenario: RunScenario["scenario"]) => TraceSink[],
-): { summary: RunSummary; run: ContextRun } {
-  return ctx.completeAs(startGenome(ctx, index, genome, full, coverage, more));
+/** Runs a genome as run `index` (anywhere: it needs no island): startGenome's run, completed. */
+export function runGenome(...args: Parameters<typeof startGenome>): { summary: RunSummary; run: ContextRun } {
+  return args[0].completeAs(startGenome(...args));
 }
 
 /** runGenome's first half: the run started (RunContext.startAs), for completeAs to end. */

@@ -10,17 +10,18 @@
 // would only hold eight runs' state at once, so it is not batched (lockstepRuns).
 import type { Sim } from "../sim/index.ts";
 import type { Scenario } from "../scenario/index.ts";
+import { podsMade } from "../scenario/pods_made.ts";
 
 /** Runs in one lockstep batch: the pool's batch size too (pool.ts). */
 export const LOCKSTEP_RUNS = 8;
 /** Events a run takes in its turn before the next run's: a few, so the runs stay in phase. */
 export const LOCKSTEP_EVENTS = 4;
-/** The largest scenario batched: pods declared plus nodes (the measured forms have 1-12). */
+/** The largest scenario batched: the pods it makes (a Deployment's replicas counted) plus its nodes (the measured forms: 1-12). */
 export const LOCKSTEP_MAX_SIZE = 40;
 
 /** How many runs of this scenario one batch advances together: LOCKSTEP_RUNS for small ones, else 1. */
 export function lockstepRuns(scenario: Scenario): number {
-  return scenario.pods.length + (scenario.nodes?.length ?? 1) <= LOCKSTEP_MAX_SIZE ? LOCKSTEP_RUNS : 1;
+  return podsMade(scenario) + (scenario.nodes?.length ?? 1) <= LOCKSTEP_MAX_SIZE ? LOCKSTEP_RUNS : 1;
 }
 
 /**

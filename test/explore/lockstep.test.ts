@@ -79,5 +79,8 @@ describe("lockstepRuns", () => {
     expect(lockstepRuns(scenario)).toBe(LOCKSTEP_RUNS);
     const big = { ...scenario, pods: Array.from({ length: LOCKSTEP_MAX_SIZE }, () => scenario.pods[0]!) };
     expect(lockstepRuns(big)).toBe(1);
+    // Counted by the pods it makes: one entry with many replicas is a big scenario.
+    const replicated = { ...scenario, pods: [{ ...scenario.pods[0]!, replicas: LOCKSTEP_MAX_SIZE }] };
+    expect(lockstepRuns(replicated)).toBe(1);
   });
 });
